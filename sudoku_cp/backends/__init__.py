@@ -1,0 +1,58 @@
+"""The backend registry: a new backend is one module plus one line in ``REGISTRY``.
+
+The CLI's ``--backend`` choices, ``sudoku-cp backends`` and the parametrized tests all follow from it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
+from ..errors import BackendUnavailableError, UnknownBackendError
+from .base import Backend
+
+__all__ = ["Backend", "REGISTRY", "backend_names", "backend_class", "make_backend", "missing_packages"]
+
+#: name -> "module:class"; modules import their heavy packages lazily.
+REGISTRY: dict[str, str] = {
+    "dfs": "sudoku_cp.backends.dfs:DfsBackend",
+}
+
+
+def backend_names() -> list[str]:
+    return list(REGISTRY)
+
+
+def backend_class(name: str) -> type[Backend]:
+    """The class registered under ``name`` (without any ``:variant``)."""
+    try:
+        target = REGISTRY[name]
+    except KeyError:
+        raise UnknownBackendError(
+            f"unknown backend {name!r}; valid: {', '.join(REGISTRY)}"
+        ) from None
+    module, cls = target.split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def missing_packages(name: str) -> list[str]:
+    """The pip names of the packages the backend needs that are not installed (empty when available)."""
+    needs = backend_class(name).requires
+    return [pip for module, pip in needs.items() if importlib.util.find_spec(module) is None]
+
+
+def make_backend(spec: str | Backend, **options: Any) -> Backend:
+    """A backend from ``"name"`` or ``"name:variant"`` (options set to None are left out).
+
+    Passing a Backend returns it unchanged, so services accept either.
+    """
+    if isinstance(spec, Backend):
+        return spec
+    name, _, variant = spec.partition(":")
+    cls = backend_class(name)
+    if missing := missing_packages(name):
+        raise BackendUnavailableError(
+            f"backend {name} needs {', '.join(missing)}: pip install {' '.join(missing)}"
+        )
+    return cls(variant or None, **{k: v for k, v in options.items() if v is not None})

@@ -1,0 +1,63 @@
+"""The one interface every backend implements: enumerate a puzzle's solutions up to a limit."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from ..errors import UsageError
+from ..grid import Puzzle
+from ..result import Enumeration
+
+__all__ = ["Backend"]
+
+
+class Backend(ABC):
+    """An engine that finds up to ``limit`` solutions of a puzzle.
+
+    Subclasses set ``name``, ``requires`` (the packages they need, imported only inside the
+    backend's methods so that importing sudoku_cp stays fast) and ``description``, and take
+    their options as keyword arguments. A backend may keep state between puzzles (an incremental
+    solver per shape), so one instance serves a whole batch in one thread.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+    #: import name -> pip name of each package the backend needs, such as ``{"pysat": "python-sat"}``.
+    requires: ClassVar[dict[str, str]] = {}
+    #: Variants selectable as ``name:VARIANT`` (``sat:glucose4``); empty when the backend has none.
+    variants: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, variant: str | None = None, **options: Any) -> None:
+        if variant is not None and variant not in self.variants:
+            valid = ", ".join(self.variants) or "none"
+            raise UsageError(f"backend {self.name} has no variant {variant!r}; valid: {valid}")
+        if options:
+            raise UsageError(f"backend {self.name} takes no option {', '.join(sorted(options))}")
+        self.variant = variant
+
+    @property
+    def spec(self) -> str:
+        """The name that selects this backend again, such as ``sat:glucose4``."""
+        return f"{self.name}:{self.variant}" if self.variant else self.name
+
+    @abstractmethod
+    def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
+        """Up to ``limit`` distinct solutions of ``puzzle``, with statistics.
+
+        ``complete`` in the answer says the search was exhausted (all solutions are listed); with
+        ``time_limit`` (seconds) the search may stop early with ``timed_out`` set, never with a wrong answer.
+        Givens that contradict each other give no solution, not an error.
+        """
+
+    def close(self) -> None:
+        """Release solver resources; the backend stays usable and rebuilds what it needs."""
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"

@@ -1,0 +1,76 @@
+"""Solve, count and prove uniqueness: services built only on the backend interface, so they work with every backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .backends import Backend, make_backend
+from .grid import Puzzle
+from .result import Enumeration, SolveResult, Status
+
+__all__ = ["solve", "count_solutions", "is_unique", "result_of"]
+
+
+def _as_puzzle(puzzle: Puzzle | str) -> Puzzle:
+    return Puzzle.from_string(puzzle) if isinstance(puzzle, str) else puzzle
+
+
+def result_of(puzzle: Puzzle, found: Enumeration, backend: str, unique: bool) -> SolveResult:
+    """The status a search outcome means: with ``unique`` the search was asked for two solutions."""
+    sols = found.solutions
+    if len(sols) >= 2:
+        return SolveResult(puzzle, Status.MULTIPLE, sols[:2], False if unique else None, backend, found.stats)
+    if len(sols) == 1:
+        if not unique:
+            return SolveResult(puzzle, Status.SOLVED, sols, None, backend, found.stats)
+        if found.complete:
+            return SolveResult(puzzle, Status.SOLVED, sols, True, backend, found.stats)
+        return SolveResult(puzzle, Status.UNKNOWN, sols, None, backend, found.stats)
+    if found.complete:
+        return SolveResult(puzzle, Status.NO_SOLUTION, (), None, backend, found.stats)
+    return SolveResult(puzzle, Status.UNKNOWN, (), None, backend, found.stats)
+
+
+def solve(
+    puzzle: Puzzle | str,
+    backend: str | Backend = "dfs",
+    *,
+    unique: bool = False,
+    time_limit: float | None = None,
+    **options: Any,
+) -> SolveResult:
+    """Solve one puzzle; with ``unique=True`` also prove there is no second solution.
+
+    ``backend`` is a name (``"dfs"``, ``"sat:glucose4"``, ...) or a Backend instance; ``options`` go to the
+    backend (``heuristic="mrv"`` for dfs, ``encoding="extended"`` for sat, ...).
+
+    >>> solve("12343412214343..").solution.to_string()
+    '1234341221434321'
+    """
+    puzzle = _as_puzzle(puzzle)
+    engine = make_backend(backend, **options)
+    found = engine.enumerate(puzzle, limit=2 if unique else 1, time_limit=time_limit)
+    return result_of(puzzle, found, engine.spec, unique)
+
+
+def count_solutions(
+    puzzle: Puzzle | str,
+    limit: int = 2,
+    backend: str | Backend = "dfs",
+    *,
+    time_limit: float | None = None,
+    **options: Any,
+) -> int:
+    """The number of solutions, counted up to ``limit`` (so ``2`` means "two or more" with the default).
+
+    With ``time_limit`` the count is a lower bound when the search was cut short.
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    engine = make_backend(backend, **options)
+    return len(engine.enumerate(_as_puzzle(puzzle), limit=limit, time_limit=time_limit).solutions)
+
+
+def is_unique(puzzle: Puzzle | str, backend: str | Backend = "dfs", **options: Any) -> bool:
+    """True when the puzzle has exactly one solution (the found one blocked, the search finds no other)."""
+    return count_solutions(puzzle, 2, backend, **options) == 1

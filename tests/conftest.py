@@ -1,0 +1,36 @@
+"""Shared fixtures: the public collections in ../shared/data (skipped with a message where missing)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sudoku_cp import datasets
+from sudoku_cp.grid import Puzzle
+from sudoku_cp.verify import solution_problems
+
+
+def shared(name: str, **kwargs) -> list[Puzzle]:
+    """Load a shared collection, or skip the test saying why."""
+    if datasets.data_path(name) is None:
+        pytest.skip(f"{name}: {datasets.MISSING_MESSAGE}")
+    return datasets.load(name, **kwargs)
+
+
+def assert_solves(puzzle: Puzzle, solution: Puzzle | None) -> None:
+    """Fail with the verifier's reasons unless ``solution`` solves ``puzzle``."""
+    assert solution is not None, f"no solution for {puzzle}"
+    assert not (problems := solution_problems(puzzle, solution)), f"{puzzle}: {problems}"
+
+
+@pytest.fixture
+def classic_grid_text() -> str:
+    """The classic exercise input: a 9x9 grid of 9 lines with ? for blanks."""
+    return "5????7??6\n?6????5?4\n?834?????\n???182?4?\n??1???9??\n?7?369???\n?????543?\n1?5????9?\n7??2????1\n"
+
+
+@pytest.fixture
+def classic_grid_solution() -> str:
+    return (
+        "514927386\n967831524\n283456179\n659182743\n321574968\n"
+        "478369215\n892615437\n135748692\n746293851\n"
+    )
