@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .grid import Puzzle
 
-__all__ = ["data_dir", "data_path", "load", "load_with_solutions", "MISSING_MESSAGE"]
+__all__ = ["MISSING_MESSAGE", "data_dir", "data_path", "load", "load_with_solutions"]
 
 MISSING_MESSAGE = (
     "the shared puzzle collections are missing: put them in ../shared/data beside the project "

@@ -1,13 +1,13 @@
-"""Typed exceptions of sudoku-cp: the library raises these, the CLI turns them into messages and exit codes."""
+"""Typed exceptions: the library raises these, the CLI turns them into messages and exit codes."""
 
 from __future__ import annotations
 
 __all__ = [
-    "SudokuError",
-    "ParseError",
-    "InvalidPuzzleError",
-    "UnknownBackendError",
     "BackendUnavailableError",
+    "InvalidPuzzleError",
+    "ParseError",
+    "SudokuError",
+    "UnknownBackendError",
     "UsageError",
 ]
 

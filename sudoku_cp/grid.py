@@ -13,7 +13,7 @@ from functools import cache
 
 from .errors import InvalidPuzzleError, ParseError
 
-__all__ = ["Shape", "Puzzle", "SYMBOLS", "BLANKS", "symbol", "digit_of"]
+__all__ = ["BLANKS", "SYMBOLS", "Puzzle", "Shape", "digit_of", "symbol"]
 
 #: Symbols of digits 1..n: 1-9, then A-Z, then a-z (lower case is distinct only past 35 digits).
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -52,7 +52,9 @@ class Shape:
         if self.box_rows < 1 or self.box_cols < 1 or self.n < 2:
             raise ValueError(f"no grid has boxes of {self.box_rows}x{self.box_cols}")
         if self.n > len(SYMBOLS):
-            raise ValueError(f"grids up to {len(SYMBOLS)}x{len(SYMBOLS)} are supported, not {self.n}x{self.n}")
+            raise ValueError(
+                f"grids up to {len(SYMBOLS)}x{len(SYMBOLS)} are supported, not {self.n}x{self.n}"
+            )
 
     @classmethod
     def from_n(cls, n: int) -> Shape:
@@ -126,9 +128,7 @@ def _geometry(
     rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
     cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
     boxes = [
-        tuple(
-            (br * box_rows + r) * n + bc * box_cols + c for r in range(box_rows) for c in range(box_cols)
-        )
+        tuple((br * box_rows + r) * n + bc * box_cols + c for r in range(box_rows) for c in range(box_cols))
         for br in range(box_cols)  # there are n // box_rows == box_cols bands of boxes
         for bc in range(box_rows)
     ]
@@ -157,7 +157,9 @@ class Puzzle:
 
     def __post_init__(self) -> None:
         if len(self.cells) != self.shape.ncells:
-            raise ParseError(f"{len(self.cells)} cells given, a {self.shape.n}x{self.shape.n} grid has {self.shape.ncells}")
+            raise ParseError(
+                f"{len(self.cells)} cells given, a {self.shape.n}x{self.shape.n} grid has {self.shape.ncells}"
+            )
         n = self.shape.n
         for d in self.cells:
             if not 0 <= d <= n:
@@ -170,7 +172,9 @@ class Puzzle:
         try:
             shape = shape or Shape.from_cell_count(len(chars))
         except ValueError:
-            raise ParseError(f"{len(chars)} symbols is not the length of any grid (81 for 9x9, 256 for 16x16)") from None
+            raise ParseError(
+                f"{len(chars)} symbols is not the length of any grid (81 for 9x9, 256 for 16x16)"
+            ) from None
         if len(chars) != shape.ncells:
             raise ParseError(f"{len(chars)} symbols, a {shape.n}x{shape.n} grid has {shape.ncells}")
         try:

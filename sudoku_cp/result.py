@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from .grid import Puzzle
 
-__all__ = ["Status", "Enumeration", "SolveResult", "Stats"]
+__all__ = ["Enumeration", "SolveResult", "Stats", "Status"]
 
 #: Statistics by name: ``guesses``, ``backtracks``, ``decisions``, ``conflicts``, ``variables``,
 #: ``clauses``, ``time`` (seconds solving), ``build_time`` (seconds building a model), ...

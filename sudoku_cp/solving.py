@@ -1,4 +1,4 @@
-"""Solve, count and prove uniqueness: services built only on the backend interface, so they work with every backend."""
+"""Solve, count and prove uniqueness: built only on the backend interface, so they work with every backend."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .backends import Backend, make_backend
 from .grid import Puzzle
 from .result import Enumeration, SolveResult, Status
 
-__all__ = ["solve", "count_solutions", "is_unique", "result_of"]
+__all__ = ["count_solutions", "is_unique", "result_of", "solve"]
 
 
 def _as_puzzle(puzzle: Puzzle | str) -> Puzzle:

@@ -30,5 +30,5 @@ def solution_problems(puzzle: Puzzle, solution: Puzzle) -> list[str]:
 
 
 def is_solution(puzzle: Puzzle, solution: Puzzle) -> bool:
-    """True when ``solution`` is complete, keeps every given of ``puzzle`` and each unit holds each digit once."""
+    """True when ``solution`` is complete, keeps the givens and each unit holds each digit once."""
     return not solution_problems(puzzle, solution)

@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import BackendUnavailableError, UnknownBackendError
 from .base import Backend
 
-__all__ = ["Backend", "REGISTRY", "backend_names", "backend_class", "make_backend", "missing_packages"]
+__all__ = ["REGISTRY", "Backend", "backend_class", "backend_names", "make_backend", "missing_packages"]
 
 #: name -> "module:class"; modules import their heavy packages lazily.
 REGISTRY: dict[str, str] = {
@@ -29,9 +29,7 @@ def backend_class(name: str) -> type[Backend]:
     try:
         target = REGISTRY[name]
     except KeyError:
-        raise UnknownBackendError(
-            f"unknown backend {name!r}; valid: {', '.join(REGISTRY)}"
-        ) from None
+        raise UnknownBackendError(f"unknown backend {name!r}; valid: {', '.join(REGISTRY)}") from None
     module, cls = target.split(":")
     return getattr(importlib.import_module(module), cls)
 

@@ -50,7 +50,7 @@ class Backend(ABC):
         Givens that contradict each other give no solution, not an error.
         """
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - most backends hold nothing to release
         """Release solver resources; the backend stays usable and rebuilds what it needs."""
 
     def __enter__(self) -> Backend:

@@ -1,0 +1,56 @@
+"""The ``sudoku-cp`` command: thin adapters over the library, one module per command.
+
+A command module has ``register(subparsers)``, which adds its parser and sets ``run``; adding a command
+is one module plus one line in ``COMMANDS``. Library errors become messages and exit codes here:
+0 all puzzles solved, 1 some puzzle unsolved or invalid, 2 usage error or unreadable file, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from .._version import __version__
+from ..errors import SudokuError
+
+__all__ = ["COMMANDS", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+#: Command modules of sudoku_cp.cli, in the order ``--help`` lists them.
+COMMANDS = ["solve", "backends"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sudoku-cp",
+        description="Sudoku of any box shape, solved by SAT, CP-SAT or a bitmask search.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(f"{__name__}.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``sudoku-cp`` with ``argv`` (default: the process's arguments); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors and 0 on --help / --version
+        return int(exc.code or 0)
+    try:
+        return int(args.run(args))
+    except BrokenPipeError:  # `sudoku-cp solve big.txt | head` ends quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("sudoku-cp: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (SudokuError, OSError) as exc:
+        print(f"sudoku-cp: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE

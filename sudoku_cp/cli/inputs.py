@@ -1,0 +1,42 @@
+"""Reading the puzzles named on the command line, file after file, reporting what cannot be read."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..formats import Record, open_records
+from .common import shape_of, warn
+
+__all__ = ["Inputs"]
+
+
+@dataclass
+class Inputs:
+    """The records of every input file in order; files that cannot be read are reported and counted."""
+
+    args: argparse.Namespace
+    validate: bool = True
+    unreadable: list[str] = field(default_factory=list)
+    #: the layout of the first record read (the default output layout)
+    layout: str | None = None
+
+    def __iter__(self) -> Iterator[Record]:
+        paths = self.args.files or ["-"]
+        for path in paths:
+            source = "<stdin>" if path == "-" else path
+            try:
+                for record in open_records(
+                    None if path == "-" else path,
+                    format=self.args.input_format,
+                    shape=shape_of(self.args),
+                    validate=self.validate,
+                    source=source if len(paths) > 1 or path != "-" else None,
+                ):
+                    if self.layout is None:
+                        self.layout = record.format
+                    yield record
+            except (OSError, UnicodeError) as exc:
+                warn(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
+                self.unreadable.append(source)
