@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from sudoku_cp import datasets
@@ -20,6 +25,23 @@ def assert_solves(puzzle: Puzzle, solution: Puzzle | None) -> None:
     """Fail with the verifier's reasons unless ``solution`` solves ``puzzle``."""
     assert solution is not None, f"no solution for {puzzle}"
     assert not (problems := solution_problems(puzzle, solution)), f"{puzzle}: {problems}"
+
+
+def run_cli(
+    *args: str, stdin: str | bytes | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
+    """Run ``python -m sudoku_cp`` as a user would, capturing its output."""
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "sudoku_cp", *args],
+        input=data,
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
 
 
 @pytest.fixture

@@ -1,0 +1,161 @@
+"""The command line through its real entry point: exact outputs, error reports and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from sudoku_cp import Puzzle
+from sudoku_cp.cli import main
+from sudoku_cp.verify import is_solution
+
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+
+def test_classic_grid_example_prints_exactly_its_solution(
+    tmp_path: Path, classic_grid_text: str, classic_grid_solution: str
+) -> None:
+    path = tmp_path / "classic.txt"
+    path.write_text(classic_grid_text)
+    proc = run_cli("solve", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == classic_grid_solution
+
+
+def test_standard_input_and_dash(classic_grid_text: str, classic_grid_solution: str) -> None:
+    assert run_cli("solve", stdin=classic_grid_text).stdout == classic_grid_solution
+    assert run_cli("solve", "-", stdin=classic_grid_text).stdout == classic_grid_solution
+
+
+def test_version_and_help() -> None:
+    from sudoku_cp import __version__
+
+    assert run_cli("--version").stdout.strip() == f"sudoku-cp {__version__}"
+    help_text = run_cli("--help").stdout
+    for command in ("solve", "backends"):
+        assert command in help_text
+
+
+def test_backends_lists_every_registered_backend() -> None:
+    from sudoku_cp.backends import backend_names
+
+    proc = run_cli("backends")
+    assert proc.returncode == 0
+    for name in backend_names():
+        assert any(line.startswith(name) and "available" in line for line in proc.stdout.splitlines())
+
+
+def test_bad_puzzles_are_reported_and_the_rest_still_solved(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [
+        EASY,
+        EASY[:80],  # too short
+        "x" + EASY[1:],  # unknown symbol
+        "33" + EASY[2:],  # 3 twice in row 1
+        EASY,
+    ]
+    proc = run_cli("solve", "--output-format", "jsonl", stdin="\n".join(lines) + "\n")
+    assert proc.returncode == 1
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["index"] for r in records] == [1, 2, 3, 4, 5]
+    assert [r["status"] for r in records] == ["solved", "error", "error", "error", "solved"]
+    assert records[0]["solution"] == records[4]["solution"] == EASY_SOLUTION
+    err = proc.stderr
+    for index, line in ((2, 2), (3, 3), (4, 4)):
+        assert f"line {line}" in err and f"puzzle {index}" in err
+    assert "Traceback" not in err
+
+
+def test_line_output_keeps_one_record_per_puzzle_in_order() -> None:
+    proc = run_cli("solve", stdin=f"{EASY}\n{EASY[:10]}\n{EASY}\n")
+    out = proc.stdout.splitlines()
+    assert out == [EASY_SOLUTION, "error", EASY_SOLUTION]
+    assert proc.returncode == 1
+
+
+def test_a_puzzle_without_solution_is_reported() -> None:
+    # r1c1 can hold nothing: 1-8 are in its row, 9 in its column
+    puzzle = ".12345678" + "9........" + "." * 63
+    proc = run_cli("solve", "--output-format", "jsonl", stdin=puzzle + "\n")
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["status"] == "no_solution"
+
+
+def test_unique_reports_multiple_with_two_witnesses() -> None:
+    proc = run_cli("solve", "--unique", "--output-format", "jsonl", stdin="." * 16 + "\n")
+    record = json.loads(proc.stdout)
+    assert proc.returncode == 1 and record["status"] == "multiple"
+    empty = Puzzle.from_string("." * 16)
+    a, b = (Puzzle.from_string(s) for s in record["solutions"])
+    assert a != b and is_solution(empty, a) and is_solution(empty, b)
+
+
+def test_output_file_is_written_complete(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    proc = run_cli("solve", "-o", str(out), "-q", stdin=EASY + "\n")
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
+    assert out.read_text() == EASY_SOLUTION + "\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--backend", "nosuch"],
+        ["solve", "--heuristic", "nosuch"],
+        ["solve", "--input-format", "nosuch"],
+        ["nosuch"],
+        [],
+    ],
+)
+def test_usage_errors_exit_2_without_traceback(args: list[str]) -> None:
+    proc = run_cli(*args, stdin=EASY + "\n")
+    assert proc.returncode == 2, proc
+    assert "Traceback" not in proc.stderr and proc.stderr.strip()
+
+
+def test_unreadable_file_exits_2_after_solving_the_others(tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(EASY + "\n")
+    proc = run_cli("solve", str(tmp_path / "missing.txt"), str(good))
+    assert proc.returncode == 2
+    assert "missing.txt" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stdout.splitlines() == [EASY_SOLUTION]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xef\xbb\xbf" + EASY.encode() + b"\r\n",  # BOM and a Windows line end
+        EASY.encode() + b"   \t",  # trailing space, no final newline
+        EASY.encode() + b"\r",  # a lone CR
+    ],
+)
+def test_awkward_bytes_are_read(data: bytes) -> None:
+    proc = run_cli("solve", "-q", stdin=data)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == EASY_SOLUTION + "\n"
+
+
+def test_empty_input_is_no_error() -> None:
+    proc = run_cli("solve", stdin=b"")
+    assert proc.returncode == 0 and proc.stdout == ""
+
+
+def test_main_in_process_returns_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(EASY + "\n")
+    assert main(["solve", "-q", str(path)]) == 0
+    assert capsys.readouterr().out == EASY_SOLUTION + "\n"
+    assert main(["solve", str(tmp_path / "none.txt")]) == 2
+
+
+@pytest.mark.parametrize("layout", ["line", "grid", "spaced", "csv", "jsonl", "pretty"])
+def test_every_output_layout(layout: str) -> None:
+    proc = run_cli("solve", "-q", "--output-format", layout, stdin=EASY + "\n")
+    assert proc.returncode == 0, proc.stderr
+    digits = "".join(ch for ch in proc.stdout if ch.isdigit())
+    assert EASY_SOLUTION in digits

@@ -1,0 +1,46 @@
+"""The README's opening commands stay true: CI runs the test command, and the example prints what it shows."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _blocks(kind: str) -> list[str]:
+    return re.findall(rf"```{kind}\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+
+
+def test_readme_opens_with_the_install_and_test_commands() -> None:
+    first, second = (block.strip() for block in _blocks("sh")[:2])
+    assert "pip install ." in first and "sudoku-cp solve" in first
+    assert "pytest" in second
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert second in ci.splitlines(), ".ci/run must run exactly the README's test command"
+
+
+def test_the_example_command_prints_what_the_readme_shows() -> None:
+    first = _blocks("sh")[0].strip()
+    solve = first.split("&&")[-1].strip()
+    words = shlex.split(solve)
+    assert words[0].endswith("sudoku-cp") and words[1] == "solve"
+    proc = run_cli(*words[1:], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    shown = _blocks("text")[0]
+    assert proc.stdout == shown
+
+
+def test_readme_cli_examples_name_real_commands_and_options() -> None:
+    from sudoku_cp.cli import build_parser
+
+    parser = build_parser()
+    for line in _blocks("sh")[2].splitlines():
+        words = shlex.split(line.split("#")[0].split("<")[0])
+        if words and words[0] == "sudoku-cp":
+            # parse_known_args leaves file names; any unknown option would make it exit
+            _, rest = parser.parse_known_args(words[1:])
+            assert not [w for w in rest if w.startswith("-") and w != "-"], line
