@@ -1,0 +1,95 @@
+"""The ``dfs`` backend: bitmask candidates, naked and hidden singles, depth-first search to a limit.
+
+Two engines run the same algorithm and explore the same search tree (same solutions in the same order,
+same statistics): ``python``, the readable reference in ``dfs_reference``, and ``compiled``, numba kernels in
+``dfs_compiled``. The default engine ``auto`` takes the compiled one when numba imports and the reference
+otherwise, so numba stays optional. The variants ``dfs:python`` and ``dfs:compiled`` select an engine by
+name, so comparison tools can set the two side by side.
+
+>>> from sudoku_cp.grid import Puzzle
+>>> found = DfsBackend(heuristic="first").enumerate(Puzzle.from_string("12343412214343.."), limit=2)
+>>> [s.to_string() for s in found.solutions], found.complete
+(['1234341221434321'], True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..errors import BackendUnavailableError, UsageError
+from ..grid import Puzzle, Shape
+from ..result import Enumeration
+from .base import Backend
+from .dfs_reference import HEURISTICS, SearchOutcome, search
+
+__all__ = ["ENGINES", "HEURISTICS", "DfsBackend"]
+
+#: Engines by name: ``auto`` picks ``compiled`` when numba imports, else ``python``.
+ENGINES = ("auto", "compiled", "python")
+
+
+def _compiled_module() -> Any | None:
+    """The compiled engine's module, or None when numba (or a numpy it accepts) cannot be imported."""
+    try:
+        from . import dfs_compiled
+    except ImportError:
+        return None
+    return dfs_compiled
+
+
+class DfsBackend(Backend):
+    """Depth-first search over bitmask candidates with naked and hidden singles.
+
+    Options: ``heuristic`` (``mrv``, ``first`` or ``weighted``, see ``dfs_reference``) chooses the branch
+    cell; ``engine`` (``auto``, ``compiled`` or ``python``) the implementation, also selectable as the
+    variant (``dfs:python``). Statistics: ``guesses``, ``backtracks``, ``nodes`` and ``time`` (seconds).
+    """
+
+    name = "dfs"
+    description = "bitmask depth-first search with naked and hidden singles (numba-compiled when available)"
+    requires: ClassVar[dict[str, str]] = {}
+    variants = ("compiled", "python")
+
+    def __init__(self, variant: str | None = None, heuristic: str = "mrv", engine: str = "auto") -> None:
+        super().__init__(variant)
+        if heuristic not in HEURISTICS:
+            raise UsageError(f"unknown heuristic {heuristic!r}; valid: {', '.join(HEURISTICS)}")
+        if engine not in ENGINES:
+            raise UsageError(f"unknown dfs engine {engine!r}; valid: {', '.join(ENGINES)}")
+        if variant is not None and engine not in ("auto", variant):
+            raise UsageError(f"dfs:{variant} contradicts engine={engine!r}; give one of them")
+        wanted = variant or engine
+        if wanted != "auto":
+            self.variant = wanted  # so ``spec`` names the engine: ``dfs:python``
+        self.heuristic = heuristic
+        self._compiled = None if wanted == "python" else _compiled_module()
+        if wanted == "compiled" and self._compiled is None:
+            raise BackendUnavailableError("the compiled dfs engine needs numba: pip install numba")
+        #: The engine in use: ``compiled`` or ``python``.
+        self.engine = "python" if self._compiled is None else "compiled"
+        self._searchers: dict[Shape, Any] = {}
+
+    def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
+        """Up to ``limit`` solutions in search order; ``complete`` once the search space is exhausted."""
+        if limit < 1:
+            raise UsageError(f"limit must be at least 1, not {limit}")
+        found = self._search(puzzle, limit, time_limit)
+        shape = puzzle.shape
+        return Enumeration(
+            tuple(Puzzle(shape, cells) for cells in found.solutions),
+            found.complete,
+            found.timed_out,
+            found.stats,
+        )
+
+    def _search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> SearchOutcome:
+        if self._compiled is None:
+            return search(puzzle.cells, puzzle.shape, limit, self.heuristic, time_limit)
+        searcher = self._searchers.get(puzzle.shape)
+        if searcher is None:
+            searcher = self._searchers[puzzle.shape] = self._compiled.CompiledSearch(puzzle.shape)
+        return searcher.search(puzzle.cells, limit, self.heuristic, time_limit)
+
+    def close(self) -> None:
+        """Drop the per-shape work arrays of the compiled engine (rebuilt on the next puzzle)."""
+        self._searchers.clear()

@@ -1,0 +1,506 @@
+"""The compiled search of the ``dfs`` backend: the reference algorithm as numba nopython kernels.
+
+It follows ``dfs_reference`` step for step (bitmask candidates as int64, naked and hidden singles to a
+fixpoint, the same branching heuristics and tie-breaking, candidates tried in increasing order), so both
+engines explore the same search tree and report the same solutions in the same order with the same
+statistics. The search is iterative over an explicit stack of candidate-state copies, one row per depth.
+
+Two entry points:
+
+- ``solve_array(grids, shape, limit, ...)``: a whole chunk of puzzles of one shape in one compiled call,
+  without Python work per puzzle: what the batch engine uses.
+- ``CompiledSearch(shape).search(cells, limit, heuristic, time_limit)``: one puzzle, as the backend's
+  ``enumerate`` needs it. Its kernel is resumable: it runs for a budget of nodes and returns, keeping its
+  whole state in numpy arrays, so the Python side reads the clock between slices and a time limit gives
+  ``unknown``, never a hang, without redoing any work. It also pauses to hand over solutions whenever its
+  buffer is full, so enumerating many solutions needs bounded memory inside the kernel.
+
+Importing this module imports numba; ``dfs.DfsBackend`` falls back to the reference search when that fails.
+Kernels are compiled with ``cache=True``: only the first run on a machine pays the compile time.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..grid import Shape
+from .dfs_reference import HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
+
+__all__ = [
+    "EXHAUSTED",
+    "LIMIT_REACHED",
+    "OUT_OF_NODES",
+    "BatchResult",
+    "CompiledSearch",
+    "heuristic_code",
+    "solve_array",
+    "warm_up",
+]
+
+# What stopped a search (``BatchResult.status``).
+EXHAUSTED = 0  # the search space was exhausted: the count is exact
+LIMIT_REACHED = 1  # ``limit`` solutions were found; there may be more
+OUT_OF_NODES = 2  # the node budget ran out first: the count is a lower bound (status unknown)
+_BUFFER_FULL = 3  # (resumable search only) paused to hand over the solutions found so far
+
+# Slots of the counter array ``ctr`` that holds a search's scalar state between calls.
+_LEVEL, _STATE, _FINAL, _COUNT, _NOUT, _NODES, _GUESSES, _BACKTRACKS = range(8)
+_NCTR = 8
+# Values of ``ctr[_STATE]``: expand the state at ``level``, try the next value of the branch point at
+# ``level``, or finished with the status in ``ctr[_FINAL]``.
+_EXPAND, _NEXT, _DONE = 0, 1, 2
+_MAX_NODES = np.iinfo(np.int64).max
+
+_MRV, _FIRST, _WEIGHTED = (HEURISTICS.index(h) for h in ("mrv", "first", "weighted"))
+
+
+def heuristic_code(heuristic: str) -> int:
+    """The integer the kernels take for a heuristic name (its index in ``HEURISTICS``)."""
+    try:
+        return HEURISTICS.index(heuristic)
+    except ValueError:
+        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join(HEURISTICS)}") from None
+
+
+class _Tables(NamedTuple):
+    """Per-shape int arrays the kernels read: units (rows, cols, boxes), peers, each cell's units."""
+
+    units: np.ndarray  # (3n, n) int32
+    peers: np.ndarray  # (ncells, 3n - box_rows - box_cols - 1) int32: every cell has as many peers
+    cell_units: np.ndarray  # (ncells, 3) int32: row, column, box index into units
+    weights: np.ndarray  # (n + 1,) int64: 1/k in fixed point (see dfs_reference.weight_table)
+    full: int  # the mask with all n digits
+
+
+@cache
+def _tables(shape: Shape) -> _Tables:
+    return _Tables(
+        np.array(shape.units, dtype=np.int32),
+        np.array(shape.peers, dtype=np.int32),
+        np.array(shape.cell_units, dtype=np.int32),
+        np.array(weight_table(shape.n), dtype=np.int64),
+        (1 << shape.n) - 1,
+    )
+
+
+@njit(cache=True, inline="always")
+def _popcount(x: int) -> int:
+    """Bits set in a mask below 2**64, by the 32-bit SWAR sum on each half (no overflow in int64)."""
+    total = 0
+    while x != 0:
+        v = x & 0xFFFFFFFF
+        v = v - ((v >> 1) & 0x55555555)
+        v = (v & 0x33333333) + ((v >> 2) & 0x33333333)
+        v = (v + (v >> 4)) & 0x0F0F0F0F
+        total += ((v * 0x01010101) & 0xFFFFFFFF) >> 24
+        x >>= 32
+    return total
+
+
+@njit(cache=True)
+def _propagate(cands, queue, qlen, peers, units, full):
+    """Naked and hidden singles to a fixpoint over ``cands``; False on a contradiction.
+
+    ``queue[:qlen]`` are the cells that became single and whose digit is not yet removed from their peers;
+    each cell enters the queue at most once per call, so ``ncells`` slots suffice.
+    """
+    nunits = units.shape[0]
+    n = units.shape[1]
+    npeers = peers.shape[1]
+    while qlen > 0:
+        while qlen > 0:  # naked singles
+            qlen -= 1
+            cell = queue[qlen]
+            bit = cands[cell]
+            for k in range(npeers):
+                peer = peers[cell, k]
+                mask = cands[peer]
+                if mask & bit:
+                    mask ^= bit
+                    if mask == 0:
+                        return False
+                    cands[peer] = mask
+                    if mask & (mask - 1) == 0:
+                        queue[qlen] = peer
+                        qlen += 1
+        for u in range(nunits):  # hidden singles
+            once = 0
+            twice = 0
+            placed = 0
+            for k in range(n):
+                mask = cands[units[u, k]]
+                twice |= once & mask
+                once |= mask
+                if mask & (mask - 1) == 0:
+                    placed |= mask
+            if once != full:
+                return False
+            hidden = once & ~twice & ~placed
+            if hidden != 0:
+                for k in range(n):
+                    cell = units[u, k]
+                    mask = cands[cell] & hidden
+                    if mask != 0:
+                        if mask & (mask - 1) != 0:
+                            return False
+                        cands[cell] = mask
+                        queue[qlen] = cell
+                        qlen += 1
+    return True
+
+
+@njit(cache=True)
+def _choose(cands, heuristic, units, cell_units, weights, unit_sums):
+    """The cell to branch on (ties to the first in row-major order), -1 when all cells are solved."""
+    ncells = cands.shape[0]
+    best = -1
+    if heuristic == _FIRST:
+        for cell in range(ncells):
+            mask = cands[cell]
+            if mask & (mask - 1) != 0:
+                return cell
+        return -1
+    if heuristic == _MRV:
+        best_count = 1 << 30
+        for cell in range(ncells):
+            mask = cands[cell]
+            if mask & (mask - 1) != 0:
+                count = _popcount(mask)
+                if count < best_count:
+                    best = cell
+                    best_count = count
+                    if count == 2:
+                        break
+        return best
+    # weighted
+    for u in range(units.shape[0]):
+        total = 0
+        for k in range(units.shape[1]):
+            total += weights[_popcount(cands[units[u, k]])]
+        unit_sums[u] = total
+    best_weight = -1
+    for cell in range(ncells):
+        mask = cands[cell]
+        if mask & (mask - 1) != 0:
+            weight = (
+                unit_sums[cell_units[cell, 0]]
+                + unit_sums[cell_units[cell, 1]]
+                + unit_sums[cell_units[cell, 2]]
+                + OWN_WEIGHT * weights[_popcount(mask)]
+            )
+            if weight > best_weight:
+                best = cell
+                best_weight = weight
+    return best
+
+
+@njit(cache=True)
+def _start(grid, stack, ctr, queue, peers, units, full):
+    """Load a puzzle into ``stack[0]`` and propagate its givens; reset the counters."""
+    root = stack[0]
+    qlen = 0
+    one = np.int64(1)
+    for cell in range(grid.shape[0]):
+        d = np.int64(grid[cell])
+        if d != 0:
+            root[cell] = one << (d - 1)
+            queue[qlen] = cell
+            qlen += 1
+        else:
+            root[cell] = full
+    ctr[:] = 0
+    ctr[_NODES] = 1
+    if _propagate(root, queue, qlen, peers, units, full):
+        ctr[_STATE] = _EXPAND
+    else:
+        ctr[_STATE] = _DONE
+        ctr[_FINAL] = EXHAUSTED
+
+
+@njit(cache=True)
+def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuristic,
+         units, peers, cell_units, weights, full, queue, unit_sums):
+    """Continue the search kept in ``stack``/``branch``/``untried``/``ctr`` for up to ``budget`` nodes.
+
+    Returns EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES or (with ``pause_when_full``) _BUFFER_FULL. Found
+    solutions go to ``out[ctr[_NOUT]]`` while rows are free; ``budget`` 0 means no budget.
+    """
+    if ctr[_STATE] == _DONE:
+        return ctr[_FINAL]
+    level = ctr[_LEVEL]
+    state = ctr[_STATE]
+    node_end = ctr[_NODES] + budget if budget > 0 else _MAX_NODES
+    ncells = stack.shape[1]
+    status = OUT_OF_NODES
+    while True:
+        if state == _EXPAND:
+            cands = stack[level]
+            cell = _choose(cands, heuristic, units, cell_units, weights, unit_sums)
+            if cell < 0:  # a solution
+                nout = ctr[_NOUT]
+                if nout < out.shape[0]:
+                    for c in range(ncells):
+                        mask = cands[c]
+                        d = 1
+                        while mask > 1:
+                            mask >>= 1
+                            d += 1
+                        out[nout, c] = d
+                    ctr[_NOUT] = nout + 1
+                ctr[_COUNT] += 1
+                if ctr[_COUNT] >= limit:
+                    state = _DONE
+                    status = LIMIT_REACHED
+                    break
+                if level == 0:
+                    state = _DONE
+                    status = EXHAUSTED
+                    break
+                level -= 1
+                state = _NEXT
+                if pause_when_full and ctr[_NOUT] == out.shape[0]:
+                    status = _BUFFER_FULL
+                    break
+            else:
+                branch[level] = cell
+                untried[level] = cands[cell]
+                state = _NEXT
+        else:  # try the next value of the branch point at ``level``
+            rest = untried[level]
+            if rest == 0:
+                if level == 0:
+                    state = _DONE
+                    status = EXHAUSTED
+                    break
+                level -= 1
+                continue
+            if ctr[_NODES] >= node_end:
+                status = OUT_OF_NODES
+                break
+            bit = rest & -rest
+            untried[level] = rest ^ bit
+            child = stack[level + 1]
+            child[:] = stack[level]
+            cell = branch[level]
+            child[cell] = bit
+            queue[0] = cell
+            ctr[_GUESSES] += 1
+            ctr[_NODES] += 1
+            if _propagate(child, queue, 1, peers, units, full):
+                level += 1
+                state = _EXPAND
+            else:
+                ctr[_BACKTRACKS] += 1
+    ctr[_LEVEL] = level
+    ctr[_STATE] = state
+    if state == _DONE:
+        ctr[_FINAL] = status
+    return status
+
+
+@njit(cache=True)
+def _solve_batch(grids, limit, heuristic, max_nodes, units, peers, cell_units, weights, full,
+                 counts, first, second, guesses, backtracks, nodes, status):
+    """Solve every row of ``grids`` into the result arrays (``first``/``second`` must start zeroed)."""
+    m = grids.shape[0]
+    ncells = grids.shape[1]
+    stack = np.empty((ncells + 1, ncells), np.int64)
+    branch = np.zeros(ncells + 1, np.int64)
+    untried = np.zeros(ncells + 1, np.int64)
+    ctr = np.zeros(_NCTR, np.int64)
+    out = np.zeros((2, ncells), np.uint8)
+    queue = np.empty(ncells, np.int64)
+    unit_sums = np.empty(units.shape[0], np.int64)
+    for i in range(m):
+        _start(grids[i], stack, ctr, queue, peers, units, full)
+        result = _run(stack, branch, untried, ctr, out, False, limit, max_nodes, heuristic,
+                      units, peers, cell_units, weights, full, queue, unit_sums)
+        counts[i] = ctr[_COUNT]
+        if ctr[_NOUT] > 0:
+            first[i, :] = out[0]
+        if ctr[_NOUT] > 1:
+            second[i, :] = out[1]
+        guesses[i] = ctr[_GUESSES]
+        backtracks[i] = ctr[_BACKTRACKS]
+        nodes[i] = ctr[_NODES]
+        status[i] = result
+
+
+class BatchResult(NamedTuple):
+    """What ``solve_array`` found for m puzzles; row i belongs to puzzle i.
+
+    ``counts``: solutions found (exact when ``status`` is EXHAUSTED, a lower bound otherwise);
+    ``solutions``/``second``: the first and second solution found as digits (zeros where there is none);
+    ``guesses``/``backtracks``/``nodes``: the search statistics (see ``dfs_reference``);
+    ``status``: EXHAUSTED, LIMIT_REACHED or OUT_OF_NODES.
+    """
+
+    counts: np.ndarray  # (m,) int64
+    solutions: np.ndarray  # (m, ncells) uint8
+    second: np.ndarray  # (m, ncells) uint8
+    guesses: np.ndarray  # (m,) int64
+    backtracks: np.ndarray  # (m,) int64
+    nodes: np.ndarray  # (m,) int64
+    status: np.ndarray  # (m,) int8
+
+    @property
+    def complete(self) -> np.ndarray:
+        """True where the search space was exhausted, so ``counts`` is exact."""
+        return self.status == EXHAUSTED
+
+    @property
+    def unknown(self) -> np.ndarray:
+        """True where the node budget or the time limit stopped the search before an answer."""
+        return self.status == OUT_OF_NODES
+
+
+def _as_grids(grids: np.ndarray, shape: Shape) -> np.ndarray:
+    grids = np.ascontiguousarray(grids, dtype=np.uint8)
+    if grids.ndim != 2 or grids.shape[1] != shape.ncells:
+        raise ValueError(f"grids must be (m, {shape.ncells}) for a {shape} box shape, not {grids.shape}")
+    if grids.size and int(grids.max()) > shape.n:
+        raise ValueError(f"a digit above {shape.n} in a grid of a {shape} box shape")
+    return grids
+
+
+def solve_array(
+    grids: np.ndarray,
+    shape: Shape,
+    limit: int = 1,
+    heuristic: str = "mrv",
+    max_nodes: int = 0,
+    time_limit: float | None = None,
+) -> BatchResult:
+    """Solve m puzzles of one shape in one compiled call: ``grids`` is (m, ncells) digits, 0 = empty.
+
+    Each puzzle's solutions are enumerated up to ``limit`` (2 proves uniqueness: count 1 with status
+    EXHAUSTED). ``max_nodes`` > 0 caps each puzzle's search (status OUT_OF_NODES when it runs out).
+    ``time_limit`` (seconds per puzzle) first runs the chunk with a node budget, then continues each puzzle
+    that ran out of it in the resumable single-puzzle search until its time limit, where it stays
+    OUT_OF_NODES (unknown). Givens that clash give count 0 with status EXHAUSTED.
+
+    >>> from sudoku_cp.grid import Shape
+    >>> r = solve_array(np.zeros((1, 16), np.uint8), Shape(2, 2), limit=1000)
+    >>> int(r.counts[0]), int(r.status[0]) == EXHAUSTED
+    (288, True)
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+    code = heuristic_code(heuristic)
+    grids = _as_grids(grids, shape)
+    t = _tables(shape)
+    m, ncells = grids.shape
+    result = BatchResult(
+        np.zeros(m, np.int64),
+        np.zeros((m, ncells), np.uint8),
+        np.zeros((m, ncells), np.uint8),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int8),
+    )
+    budget = max_nodes
+    if time_limit is not None and budget <= 0:
+        budget = _nodes_within(time_limit / 4, shape)
+    _solve_batch(grids, limit, code, budget, t.units, t.peers, t.cell_units, t.weights, t.full, *result)
+    if time_limit is not None:
+        searcher = CompiledSearch(shape)
+        for i in np.flatnonzero(result.status == OUT_OF_NODES):
+            found = searcher.search(grids[i], limit, heuristic, time_limit)
+            result.counts[i] = len(found.solutions)
+            for row, sol in zip((result.solutions, result.second), found.solutions, strict=False):
+                row[i] = sol
+            for name, column in (("guesses", result.guesses), ("backtracks", result.backtracks),
+                                 ("nodes", result.nodes)):
+                column[i] = found.stats[name]
+            result.status[i] = (
+                OUT_OF_NODES if found.timed_out else EXHAUSTED if found.complete else LIMIT_REACHED
+            )
+    return result
+
+
+def _nodes_within(seconds: float, shape: Shape) -> int:
+    """A rough node budget that a search of this shape gets through within ``seconds`` (at least 64).
+
+    A node costs about one pass over the units, about 3 * ncells mask operations: ~1 microsecond on 9x9.
+    """
+    per_second = 2.5e8 / (3 * shape.ncells)
+    return max(64, int(seconds * per_second))
+
+
+class CompiledSearch:
+    """The resumable compiled search for one puzzle at a time, with work arrays kept for its shape."""
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.tables = _tables(shape)
+        ncells = shape.ncells
+        self._stack = np.empty((ncells + 1, ncells), np.int64)
+        self._branch = np.zeros(ncells + 1, np.int64)
+        self._untried = np.zeros(ncells + 1, np.int64)
+        self._ctr = np.zeros(_NCTR, np.int64)
+        self._queue = np.empty(ncells, np.int64)
+        self._unit_sums = np.empty(self.tables.units.shape[0], np.int64)
+
+    def search(
+        self,
+        cells: tuple[int, ...] | list[int] | np.ndarray,
+        limit: int = 1,
+        heuristic: str = "mrv",
+        time_limit: float | None = None,
+    ) -> SearchOutcome:
+        """Enumerate up to ``limit`` solutions, like ``dfs_reference.search`` (same order, same statistics).
+
+        With ``time_limit`` the kernel runs in slices of nodes (doubling while a slice takes under 2 ms)
+        and the clock is read between slices, so it overshoots the limit by a few milliseconds at most.
+        """
+        started = time.perf_counter()
+        code = heuristic_code(heuristic)
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, not {limit}")
+        grid = _as_grids(np.asarray(cells, dtype=np.uint8).reshape(1, -1), self.shape)[0]
+        t = self.tables
+        ctr = self._ctr
+        out = np.zeros((min(limit, 256), self.shape.ncells), np.uint8)
+        _start(grid, self._stack, ctr, self._queue, t.peers, t.units, t.full)
+        deadline = None if time_limit is None else started + time_limit
+        budget = 0 if deadline is None else 256
+        solutions: list[tuple[int, ...]] = []
+        timed_out = False
+        while True:
+            sliced = time.perf_counter()
+            status = _run(self._stack, self._branch, self._untried, ctr, out, True, limit, budget, code,
+                          t.units, t.peers, t.cell_units, t.weights, t.full, self._queue, self._unit_sums)
+            solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
+            ctr[_NOUT] = 0
+            if status == OUT_OF_NODES:
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    timed_out = True
+                    break
+                if now - sliced < 0.002:
+                    budget *= 2
+            elif status != _BUFFER_FULL:
+                break
+        stats = {
+            "guesses": int(ctr[_GUESSES]),
+            "backtracks": int(ctr[_BACKTRACKS]),
+            "nodes": int(ctr[_NODES]),
+            "time": time.perf_counter() - started,
+        }
+        return SearchOutcome(solutions, status == EXHAUSTED, timed_out, stats)
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every kernel on a tiny puzzle; the seconds it took."""
+    started = time.perf_counter()
+    shape = Shape(2, 2)
+    for heuristic in HEURISTICS:
+        solve_array(np.zeros((1, shape.ncells), np.uint8), shape, 2, heuristic)
+        CompiledSearch(shape).search((0,) * shape.ncells, 2, heuristic, time_limit=10.0)
+    return time.perf_counter() - started
