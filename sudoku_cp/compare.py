@@ -61,7 +61,6 @@ in its ``errors`` column, and ``sudoku-cp compare`` reports them on standard err
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import math
 import re
@@ -71,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .backends import Backend, backend_class, make_backend
-from .errors import SudokuError, UsageError
+from .errors import BackendUnavailableError, SudokuError, UsageError
 from .grid import Puzzle
 from .result import Status
 from .solving import result_of
@@ -336,6 +335,8 @@ def _run_one(
     start = time.perf_counter()
     try:
         found = engine.enumerate(puzzle, limit=2 if unique else 1, time_limit=time_limit)
+    except (UsageError, BackendUnavailableError):
+        raise  # the configuration cannot run as asked (a time limit it refuses, say): not an answer
     except Exception as exc:
         row.update(
             time=time.perf_counter() - start, status=Status.ERROR.value, error=f"{type(exc).__name__}: {exc}"
@@ -397,6 +398,10 @@ def compare(
     puzzle runs, so a bad one fails at once (``UnknownBackendError``, ``UsageError``). Each configuration
     has one backend instance that serves all the puzzles in order, as a batch user would run it.
 
+    A configuration that cannot run as asked stops the comparison with the backend's error:
+    ``UsageError`` (such as a time limit for a solver that cannot be interrupted) or
+    ``BackendUnavailableError`` (a solver missing from this installation).
+
     ``unique=True`` asks every configuration to prove uniqueness (a search for a second solution);
     ``time_limit`` (seconds) bounds each puzzle, after which it is ``unknown``. ``warmup`` solves one
     4x4 puzzle with each configuration first, untimed, so one-time costs (imports, JIT compilation) do not
@@ -424,9 +429,12 @@ def compare(
         found: dict[tuple[str | None, int], dict[str, tuple]] = {}
         for label, engine, _ in engines:
             if warmup:
-                # a backend that fails here fails on the puzzles too, where its rows say why
-                with contextlib.suppress(Exception):
-                    engine.enumerate(Puzzle.from_string(_WARMUP_PUZZLE), limit=2 if unique else 1)
+                try:
+                    engine.enumerate(Puzzle.from_string(_WARMUP_PUZZLE), 2 if unique else 1, time_limit)
+                except (UsageError, BackendUnavailableError):
+                    raise
+                except Exception:
+                    pass  # a backend that fails here fails on the puzzles too, where its rows say why
             for item in items:
                 row, solutions = _run_one(engine, label, item, unique, time_limit)
                 exc = row.pop("_exception", None)
