@@ -1,0 +1,299 @@
+"""The ``cpsat`` backend: OR-tools CP-SAT on an AllDifferent model (``cpsat``) or one-hot (``cpsat:bool``).
+
+The models are in ``sudoku_cp.encode.cpsat_model``. What was measured (9x9, one worker, counting up to 2
+solutions, 300-puzzle samples, a shared 2-core machine so +-10%) and chosen:
+
+- Reuse one model per shape and set only the givens' domains in ``model.proto`` (undone before the next
+  puzzle), instead of building a model per puzzle: 17_clue int model 618 puzzles/s reused against 477/s
+  rebuilt (building the 81 variables and 27 AllDifferent in Python costs about 0.5 ms, the bool model's 729
+  literals and 324 ExactlyOne about 3 ms). Fixing the bool model's givens by domains or by assumptions
+  (``add_assumptions``) ran the same (523/s against 518/s with presolve), domains win without presolve
+  (655/s against 496/s), so domains are used for both models.
+- Counting: one solve with ``enumerate_all_solutions`` and a solution callback that stops at the limit,
+  instead of solve, block the solution, solve again: a solve costs about 1 ms of fixed set-up (loading,
+  presolve) against little search, so two solves cost nearly twice one. Enumeration in CP-SAT is correct
+  with one worker only (with 2 workers it reported 168 of the 288 solutions of the empty 4x4 grid as
+  complete), so with more workers the backend blocks and solves again on a copy of the model.
+- Parameters: symmetry detection, LP relaxation and SAT inprocessing off (symmetry_level 0,
+  linearization_level 0, use_sat_inprocessing false) took the bool model from 656 to 1,031 puzzles/s.
+  Presolve: the int model needs it (AllDifferent is expanded there; off: 305/s against 618/s) and one
+  presolve iteration is enough (654/s); the bool model runs faster without it and without probing
+  (1,146/s; top1465: 894/s against 469/s with the default parameters).
+- Workers: one by default at every size. More workers never helped (same number of branches: CP-SAT's
+  first subsolver finds the solution, the others only take CPU): empty 36x36, int model 3.6 s with 1 worker,
+  5.1 s with 2, 10.2 s with 8; bool model 0.22 s, 0.77 s, 2.4 s; empty 49x49 bool 4.9 s with 1 worker,
+  10.1 s with 2. ``workers=N`` (``--workers``) is there for machines where that differs.
+
+A time limit becomes ``max_time_in_seconds`` (it bounds the search; building a shape's model once is not
+counted); a search it stops reports ``timed_out`` (status unknown) and keeps only solutions really found.
+Ctrl-C stops CP-SAT's search (it catches SIGINT); the backend turns that into ``KeyboardInterrupt``
+instead of a silent ``unknown``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..encode.cpsat_model import CpSatModel, add_blocking, build_model, decode, free_domain, given_domains
+from ..errors import SudokuError, UsageError
+from ..grid import Puzzle, Shape
+from ..result import Enumeration, Stats
+from .base import Backend
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+__all__ = ["ENUMERATIONS", "CpSatBackend"]
+
+#: How solutions past the first are found: a callback in one enumerating solve, or solve-block-solve.
+ENUMERATIONS = ("callback", "block")
+
+
+class CpSatBackend(Backend):
+    """OR-tools CP-SAT with one model per shape; the givens are set as variable domains for each puzzle.
+
+    Options: ``workers`` (CP-SAT search workers, default 1),
+    ``presolve`` (True/False; default: on for the int model, off for the bool model, as measured),
+    ``reuse`` (keep one model per shape, the default; False rebuilds it per puzzle, for the benchmark),
+    ``enumeration`` (``callback`` or ``block``; default callback with one worker, block with more).
+
+    >>> backend = CpSatBackend()
+    >>> found = backend.enumerate(Puzzle.from_string("..3." ".2.4" "41.." "...."), limit=2)
+    >>> [s.to_string() for s in found.solutions], found.complete
+    (['1432321441232341'], True)
+    """
+
+    name: ClassVar[str] = "cpsat"
+    description: ClassVar[str] = (
+        "OR-tools CP-SAT: AllDifferent per unit (cpsat, cpsat:int) or one-hot ExactlyOne (cpsat:bool)"
+    )
+    requires: ClassVar[dict[str, str]] = {"ortools": "ortools"}
+    variants: ClassVar[tuple[str, ...]] = ("int", "bool")
+
+    def __init__(
+        self,
+        variant: str | None = None,
+        *,
+        workers: int | None = None,
+        presolve: bool | None = None,
+        reuse: bool = True,
+        enumeration: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(variant, **options)
+        if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool) or workers < 1):
+            raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")
+        if presolve is not None and not isinstance(presolve, bool):
+            raise UsageError(f"presolve must be True or False, not {presolve!r}")
+        if enumeration is not None and enumeration not in ENUMERATIONS:
+            raise UsageError(f"unknown enumeration {enumeration!r}; valid: {', '.join(ENUMERATIONS)}")
+        self.kind = variant or "int"
+        self.workers = workers
+        self.presolve = presolve
+        self.reuse = bool(reuse)
+        self.enumeration = enumeration
+        self._models: dict[Shape, CpSatModel] = {}
+        #: Variable indices whose domains the current puzzle narrowed, per shape: undone before the next one.
+        self._narrowed: dict[Shape, list[int]] = {}
+
+    def close(self) -> None:
+        self._models.clear()
+        self._narrowed.clear()
+
+    # -- choices ---------------------------------------------------------------------------------------
+
+    def workers_for(self, shape: Shape) -> int:
+        """The number of CP-SAT workers for a grid: the user's, else 1 (measured best at every size)."""
+        return self.workers or 1
+
+    def presolve_for(self) -> bool:
+        """Presolve on for the int model (it expands AllDifferent), off for the bool model, unless set."""
+        return self.presolve if self.presolve is not None else self.kind == "int"
+
+    def _parameters(self, solver: cp_model.CpSolver, workers: int, enumerate_all: bool) -> None:
+        params = solver.parameters
+        params.num_workers = workers
+        params.enumerate_all_solutions = enumerate_all
+        params.cp_model_presolve = self.presolve_for()
+        params.max_presolve_iterations = 1
+        params.symmetry_level = 0
+        params.linearization_level = 0
+        params.use_sat_inprocessing = False
+        if self.kind == "bool":
+            params.cp_model_probing_level = 0
+
+    # -- the model of a puzzle -------------------------------------------------------------------------
+
+    def _model_for(self, puzzle: Puzzle) -> CpSatModel:
+        """The shape's model with this puzzle's givens fixed (the last puzzle's undone), built if needed."""
+        shape = puzzle.shape
+        model = self._models.get(shape) if self.reuse else None
+        if model is None:
+            model = build_model(shape, self.kind)
+            self._narrowed[shape] = []
+            if self.reuse:
+                self._models[shape] = model
+        variables = model.model.proto.variables
+        lo, hi = free_domain(self.kind, shape.n)
+        narrowed = self._narrowed[shape]
+        for index in narrowed:
+            domain = variables[index].domain
+            domain[0], domain[1] = lo, hi
+        narrowed.clear()
+        for index, value in given_domains(puzzle, self.kind):
+            domain = variables[index].domain
+            domain[0] = domain[1] = value
+            narrowed.append(index)
+        return model
+
+    # -- search ----------------------------------------------------------------------------------------
+
+    def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
+        """Up to ``limit`` solutions; ``complete`` when CP-SAT proved there are no more."""
+        from ortools.sat.python import cp_model
+
+        if limit < 1:
+            raise UsageError(f"limit must be at least 1, not {limit}")
+        start = time.perf_counter()
+        model = self._model_for(puzzle)
+        workers = self.workers_for(puzzle.shape)
+        solving = time.perf_counter()
+        deadline = None if time_limit is None else solving + max(0.0, time_limit)
+        stats: Stats = {
+            "build_time": solving - start,
+            "variables": model.variables,
+            "constraints": model.constraints,
+            "workers": workers,
+            "branches": 0,
+            "conflicts": 0,
+            "wall_time": 0.0,
+            "solves": 0,
+        }
+        method = self.enumeration or ("callback" if workers == 1 else "block")
+        if limit > 1 and method == "callback":
+            found = self._enumerate_callback(cp_model, model, puzzle, limit, deadline, stats)
+        else:
+            found = self._enumerate_blocking(cp_model, model, puzzle, limit, deadline, workers, stats)
+        stats["time"] = time.perf_counter() - solving
+        solutions, complete, timed_out = found
+        grids = tuple(Puzzle(puzzle.shape, cells) for cells in solutions)
+        return Enumeration(grids, complete, timed_out, stats)
+
+    def _solve(
+        self,
+        cp_model: Any,
+        model: cp_model.CpModel,
+        workers: int,
+        enumerate_all: bool,
+        deadline: float | None,
+        stats: Stats,
+        callback: cp_model.CpSolverSolutionCallback | None = None,
+    ) -> tuple[Any, cp_model.CpSolver | None]:
+        """One CP-SAT solve: its status and solver (statistics added to ``stats``); None when time is up."""
+        solver = cp_model.CpSolver()
+        self._parameters(solver, workers, enumerate_all)
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None, None
+            solver.parameters.max_time_in_seconds = left
+        status = solver.solve(model, callback)
+        stats["branches"] += solver.num_branches
+        stats["conflicts"] += solver.num_conflicts
+        stats["wall_time"] += solver.wall_time
+        stats["solves"] += 1
+        if status == cp_model.MODEL_INVALID:
+            raise SudokuError(f"CP-SAT rejected the model: {model.validate()}")
+        return status, solver
+
+    def _check_interrupt(self, cp_model: Any, status: Any, stopped: bool, deadline: float | None) -> None:
+        """CP-SAT catches Ctrl-C and ends the search as at a time limit: tell that apart and re-raise it."""
+        if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or stopped:
+            return
+        if deadline is None or time.perf_counter() < deadline:
+            raise KeyboardInterrupt
+
+    def _enumerate_callback(
+        self,
+        cp_model: Any,
+        model: CpSatModel,
+        puzzle: Puzzle,
+        limit: int,
+        deadline: float | None,
+        stats: Stats,
+    ) -> tuple[list[tuple[int, ...]], bool, bool]:
+        """One enumerating solve whose callback collects solutions and stops the search at the limit."""
+        collector = _collector_class()(model, limit)
+        status, _ = self._solve(cp_model, model.model, 1, True, deadline, stats, collector)
+        if status is None:
+            return [], False, True
+        self._check_interrupt(cp_model, status, collector.stopped, deadline)
+        solutions = collector.solutions
+        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        timed_out = not complete and len(solutions) < limit
+        return solutions, complete, timed_out
+
+    def _enumerate_blocking(
+        self,
+        cp_model: Any,
+        model: CpSatModel,
+        puzzle: Puzzle,
+        limit: int,
+        deadline: float | None,
+        workers: int,
+        stats: Stats,
+    ) -> tuple[list[tuple[int, ...]], bool, bool]:
+        """Solve, exclude the solution with a constraint on a copy of the model, solve again, up to the limit.
+
+        The blocking constraints go on a clone, so the shared model never carries them to the next puzzle.
+        """
+        solutions: list[tuple[int, ...]] = []
+        work = model
+        while len(solutions) < limit:
+            status, solver = self._solve(cp_model, work.model, workers, False, deadline, stats)
+            if solver is None:
+                return solutions, False, True
+            self._check_interrupt(cp_model, status, False, deadline)
+            if status == cp_model.INFEASIBLE:
+                return solutions, True, False
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return solutions, False, True
+            cells = decode(list(solver.response_proto.solution), puzzle.shape, model.kind)
+            solutions.append(cells)
+            if len(solutions) < limit:
+                if work is model:
+                    work = dataclasses.replace(model, model=model.model.clone())
+                add_blocking(work, puzzle, cells)
+        return solutions, False, False
+
+
+@functools.cache
+def _collector_class() -> type:
+    """The solution callback class, made on first use so that ortools is imported only then."""
+    from ortools.sat.python import cp_model
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        """Collects distinct solutions (as grids) and stops the search when ``limit`` are found."""
+
+        def __init__(self, model: CpSatModel, limit: int) -> None:
+            super().__init__()
+            self.model = model
+            self.limit = limit
+            self.solutions: list[tuple[int, ...]] = []
+            self.seen: set[tuple[int, ...]] = set()
+            self.stopped = False
+
+        def on_solution_callback(self) -> None:
+            cells = decode(list(self.Response().solution), self.model.shape, self.model.kind)
+            if cells in self.seen:  # CP-SAT does not repeat a solution; this keeps the count safe if it did
+                return
+            self.seen.add(cells)
+            self.solutions.append(cells)
+            if len(self.solutions) >= self.limit:
+                self.stopped = True
+                self.stop_search()
+
+    return Collector

@@ -1,0 +1,157 @@
+"""CP-SAT models of a Sudoku shape (OR-tools), built once per shape; the givens arrive as variable domains.
+
+Two models of the same rules:
+
+- ``int``: one integer variable 1..n per cell and ``AllDifferent`` on every unit. AllDifferent is the
+  natural constraint of Sudoku (Simonis, "Sudoku as a Constraint Problem", CP 2005): one constraint per
+  unit instead of a quadratic number of disequalities, and CP-SAT expands it in presolve into the literals
+  ``cell == digit`` with exactly-one constraints per cell and per digit in each unit, so it gets the
+  propagation of hidden singles as well as naked singles (a permutation AllDifferent).
+- ``bool``: the one-hot model, one literal per cell and digit (variable index ``cell * n + digit - 1``) and
+  ``ExactlyOne`` per cell and per digit in each unit. It is the "extended" CNF encoding of Lynce and
+  Ouaknine ("Sudoku as a SAT Problem", 2006) with each exactly-one kept as one native constraint instead of
+  a clause plus pairwise (or other) at-most-one clauses, which CP-SAT propagates directly.
+
+The model of a shape holds no givens: :func:`given_domains` says which variable domains to narrow for a
+puzzle, so one model serves every puzzle of a shape (see ``sudoku_cp.backends.cpsat`` for the measured
+gain). ortools is imported inside the functions, never when this module is imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..grid import Puzzle, Shape
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ortools.sat.python import cp_model
+
+__all__ = [
+    "KINDS",
+    "CpSatModel",
+    "add_blocking",
+    "bool_model",
+    "build_model",
+    "decode",
+    "free_domain",
+    "given_domains",
+    "int_model",
+]
+
+#: The model kinds: ``int`` (AllDifferent) and ``bool`` (one-hot with ExactlyOne).
+KINDS = ("int", "bool")
+
+
+@dataclass(frozen=True)
+class CpSatModel:
+    """A CP-SAT model of one shape without givens, and its size.
+
+    ``model.proto.variables`` are, in order, the cell variables (``int``: index ``cell``) or the cell-digit
+    literals (``bool``: index ``cell * n + digit - 1``); nothing else, so a solution's values decode directly.
+    """
+
+    kind: str
+    shape: Shape
+    model: cp_model.CpModel
+    variables: int
+    constraints: int
+
+
+def int_model(shape: Shape) -> CpSatModel:
+    """One IntVar 1..n per cell and AllDifferent on each of the 3n units (rows, columns, boxes).
+
+    >>> m = int_model(Shape(2, 2))
+    >>> m.variables, m.constraints
+    (16, 12)
+    """
+    from ortools.sat.python import cp_model
+
+    n = shape.n
+    model = cp_model.CpModel()
+    cells = [model.new_int_var(1, n, shape.name(cell)) for cell in range(shape.ncells)]
+    for unit in shape.units:
+        model.add_all_different([cells[cell] for cell in unit])
+    return CpSatModel("int", shape, model, shape.ncells, len(shape.units))
+
+
+def bool_model(shape: Shape) -> CpSatModel:
+    """One literal per cell and digit, ExactlyOne per cell and per digit in each unit (4 n^2 constraints).
+
+    >>> m = bool_model(Shape(2, 2))
+    >>> m.variables, m.constraints
+    (64, 64)
+    """
+    from ortools.sat.python import cp_model
+
+    n = shape.n
+    model = cp_model.CpModel()
+    lits = [
+        [model.new_bool_var(f"{shape.name(cell)}={d}") for d in range(1, n + 1)]
+        for cell in range(shape.ncells)
+    ]
+    for cell_lits in lits:
+        model.add_exactly_one(cell_lits)
+    for unit in shape.units:
+        for d in range(n):
+            model.add_exactly_one([lits[cell][d] for cell in unit])
+    return CpSatModel("bool", shape, model, shape.ncells * n, shape.ncells + len(shape.units) * n)
+
+
+def build_model(shape: Shape, kind: str = "int") -> CpSatModel:
+    """The model of ``kind`` (one of :data:`KINDS`) for ``shape``."""
+    if kind == "int":
+        return int_model(shape)
+    if kind == "bool":
+        return bool_model(shape)
+    raise ValueError(f"unknown CP-SAT model {kind!r}; valid: {', '.join(KINDS)}")
+
+
+def given_domains(puzzle: Puzzle, kind: str) -> list[tuple[int, int]]:
+    """``(variable index, value)`` pairs that fix the givens: the domain of each becomes ``[value, value]``.
+
+    ``int``: the cell's variable takes the digit; ``bool``: the literal of (cell, digit) is set true (the
+    exactly-one constraints then clear the rest of the cell and of its units).
+
+    >>> given_domains(Puzzle.from_string("1..." "...." "...." "...2"), "bool")
+    [(0, 1), (61, 1)]
+    """
+    if kind == "int":
+        return [(cell, d) for cell, d in puzzle.givens]
+    n = puzzle.n
+    return [(cell * n + d - 1, 1) for cell, d in puzzle.givens]
+
+
+def free_domain(kind: str, n: int) -> tuple[int, int]:
+    """The domain ``(lo, hi)`` of a variable of a blank cell: 1..n (``int``) or 0..1 (``bool``)."""
+    return (1, n) if kind == "int" else (0, 1)
+
+
+def decode(values: Sequence[int], shape: Shape, kind: str) -> tuple[int, ...]:
+    """The cells of the grid a solution's variable values describe (the variables in model order)."""
+    if kind == "int":
+        return tuple(values[: shape.ncells])
+    n = shape.n
+    return tuple(i % n + 1 for i, v in enumerate(values[: shape.ncells * n]) if v)
+
+
+def add_blocking(model: CpSatModel, puzzle: Puzzle, solution: Sequence[int]) -> None:
+    """Add to ``model.model`` a constraint that excludes ``solution`` (a complete grid) of ``puzzle``.
+
+    Only the blank cells matter (the givens are fixed anyway). ``bool``: a clause over the negated literals
+    of the solution's digits; ``int``: a forbidden assignment of the blank cells' variables (a negated table,
+    which CP-SAT turns into the same clause over its ``cell == digit`` literals). When the puzzle has no blank
+    cell the constraint is an empty clause, which is false: no other solution.
+    """
+    cp = model.model
+    n = puzzle.n
+    blanks = [cell for cell, d in enumerate(puzzle.cells) if not d]
+    if model.kind == "int" and blanks:
+        cp.add_forbidden_assignments(
+            [cp.get_int_var_from_proto_index(cell) for cell in blanks], [[solution[cell] for cell in blanks]]
+        )
+    else:
+        literals = [cp.get_bool_var_from_proto_index(cell * n + solution[cell] - 1) for cell in blanks]
+        cp.add_bool_or([literal.negated() for literal in literals])

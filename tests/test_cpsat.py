@@ -1,0 +1,275 @@
+"""The cpsat backend on small and large grids: counts, uniqueness, bad givens, time limits, options, the CLI.
+
+The answers are checked by the independent verifier; runs on the shared data sets are in test_cpsat_data.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import assert_solves, run_cli
+
+from sudoku_cp.backends import make_backend
+from sudoku_cp.backends.cpsat import CpSatBackend
+from sudoku_cp.encode.cpsat_model import add_blocking, build_model, decode, given_domains
+from sudoku_cp.errors import UsageError
+from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.result import Status
+from sudoku_cp.solving import count_solutions, solve
+from sudoku_cp.verify import is_solution
+
+pytest.importorskip("ortools")
+
+#: Every model with every way of finding more than one solution.
+CONFIGS = [
+    pytest.param("cpsat", {}, id="int"),
+    pytest.param("cpsat:bool", {}, id="bool"),
+    pytest.param("cpsat", {"enumeration": "block"}, id="int-block"),
+    pytest.param("cpsat:bool", {"enumeration": "block"}, id="bool-block"),
+    pytest.param("cpsat", {"reuse": False}, id="int-rebuild"),
+]
+#: With two workers each solve costs about 50 ms: only the tests that solve a few times take it.
+WITH_WORKERS = [*CONFIGS, pytest.param("cpsat:bool", {"workers": 2}, id="bool-2-workers")]
+
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+#: A 4x4 puzzle with exactly one solution; without its given 3 it has more.
+UNIQUE_4X4 = "..3..2.441......"
+
+
+def pattern_grid(shape: Shape, seed: int) -> Puzzle:
+    """A full grid of any box shape by the shifted-rows pattern, its digits relabelled at random."""
+    r, c, n = shape.box_rows, shape.box_cols, shape.n
+    relabel = list(range(1, n + 1))
+    random.Random(seed).shuffle(relabel)
+    return Puzzle(
+        shape, tuple(relabel[(c * (row % r) + row // r + col) % n] for row in range(n) for col in range(n))
+    )
+
+
+def blanked(grid: Puzzle, fraction: float, seed: int) -> Puzzle:
+    """``grid`` with a seeded random ``fraction`` of its cells emptied."""
+    cells = list(grid.cells)
+    for cell in random.Random(seed).sample(range(len(cells)), int(fraction * len(cells))):
+        cells[cell] = 0
+    return Puzzle(grid.shape, tuple(cells))
+
+
+# -- the models ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "variables", "constraints"), [("int", 81, 27), ("bool", 729, 324)])
+def test_model_sizes_for_9x9(kind: str, variables: int, constraints: int) -> None:
+    model = build_model(Shape(3, 3), kind)
+    assert (model.variables, model.constraints) == (variables, constraints)
+    assert len(model.model.proto.variables) == variables
+    assert len(model.model.proto.constraints) == constraints
+
+
+def test_given_domains_and_decode_agree() -> None:
+    grid = Puzzle.from_string(EASY_SOLUTION)
+    assert decode(list(grid.cells), grid.shape, "int") == grid.cells
+    one_hot = [0] * (81 * 9)
+    for index, value in given_domains(grid, "bool"):
+        one_hot[index] = value
+    assert decode(one_hot, grid.shape, "bool") == grid.cells
+    with pytest.raises(ValueError, match="unknown CP-SAT model"):
+        build_model(Shape(2, 2), "sat")
+
+
+@pytest.mark.parametrize("kind", ["int", "bool"])
+def test_blocking_a_full_grid_leaves_no_solution(kind: str) -> None:
+    from ortools.sat.python import cp_model
+
+    grid = pattern_grid(Shape(2, 2), seed=1)
+    model = build_model(grid.shape, kind)
+    add_blocking(model, Puzzle.empty(grid.shape), grid.cells)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.enumerate_all_solutions = True
+    assert solver.solve(model.model) == cp_model.OPTIMAL  # 287 others remain
+    for index, value in given_domains(grid, kind):
+        domain = model.model.proto.variables[index].domain
+        domain[0] = domain[1] = value
+    assert solver.solve(model.model) == cp_model.INFEASIBLE
+
+
+# -- counting --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("spec", "options"), CONFIGS)
+def test_empty_4x4_has_288_solutions(spec: str, options: dict) -> None:
+    backend = make_backend(spec, **options)
+    empty = Puzzle.empty(Shape(2, 2))
+    found = backend.enumerate(empty, limit=1000)
+    assert len(found.solutions) == 288
+    assert len(set(found.solutions)) == 288
+    assert found.complete and not found.timed_out
+    assert all(is_solution(empty, s) for s in found.solutions)
+
+
+@pytest.mark.parametrize(("spec", "options"), WITH_WORKERS)
+def test_counting_stops_at_the_limit(spec: str, options: dict) -> None:
+    backend = make_backend(spec, **options)
+    found = backend.enumerate(Puzzle.empty(Shape(2, 3)), limit=3)
+    assert len(set(found.solutions)) == 3
+    assert not found.complete and not found.timed_out
+
+
+@pytest.mark.parametrize(("spec", "options"), WITH_WORKERS)
+def test_unique_puzzle_and_multiple_solutions(spec: str, options: dict) -> None:
+    backend = make_backend(spec, **options)
+    result = solve(EASY, backend, unique=True)
+    assert result.status is Status.SOLVED and result.unique is True
+    assert result.solution == Puzzle.from_string(EASY_SOLUTION)
+    puzzle = Puzzle.from_string(UNIQUE_4X4)
+    assert solve(puzzle, backend, unique=True).unique is True
+    opened = puzzle.with_cells([(2, 0)])  # without the given 3 of r1c3
+    result = solve(opened, backend, unique=True)
+    assert result.status is Status.MULTIPLE and result.unique is False
+    first, second = result.solutions
+    assert first != second
+    assert_solves(opened, first)
+    assert_solves(opened, second)
+
+
+@pytest.mark.parametrize(("spec", "options"), WITH_WORKERS)
+def test_a_full_grid_is_its_own_unique_solution(spec: str, options: dict) -> None:
+    grid = Puzzle.from_string(EASY_SOLUTION)
+    found = make_backend(spec, **options).enumerate(grid, limit=2)
+    assert found.solutions == (grid,) and found.complete
+
+
+# -- bad givens ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("spec", "options"), WITH_WORKERS)
+def test_contradictory_givens_have_no_solution(spec: str, options: dict) -> None:
+    backend = make_backend(spec, **options)
+    clash = Puzzle.from_string("55" + EASY[2:])  # 5 twice in row 1
+    # No digit twice in a unit, but r1c4 sees 1, 2 and 3 in its row and 4 in its column.
+    hidden = Puzzle.from_string("123." "...4" "...." "....")
+    for puzzle in (clash, hidden):
+        found = backend.enumerate(puzzle, limit=2)
+        assert found.solutions == () and found.complete and not found.timed_out
+        assert solve(puzzle, backend, unique=True).status is Status.NO_SOLUTION
+    # The next puzzle of the shape is not disturbed by the contradiction before it.
+    assert solve(EASY, backend).solution == Puzzle.from_string(EASY_SOLUTION)
+
+
+# -- one model serves many puzzles -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("spec", "options"), CONFIGS)
+def test_givens_and_blocking_do_not_leak_into_the_next_puzzle(spec: str, options: dict) -> None:
+    backend = make_backend(spec, **options)
+    shape = Shape(2, 2)
+    first = backend.enumerate(Puzzle.from_string(UNIQUE_4X4), limit=2)
+    (solution,) = first.solutions
+    # The empty grid after it: all 288 again, including the solution found (and blocked) before.
+    everything = backend.enumerate(Puzzle.empty(shape), limit=1000)
+    assert len(set(everything.solutions)) == 288 and solution in everything.solutions
+    # Every solution given in full is found again, though the previous search excluded it.
+    for grid in everything.solutions[:5]:
+        assert backend.enumerate(grid, limit=2).solutions == (grid,)
+    assert backend.enumerate(Puzzle.from_string(UNIQUE_4X4), limit=2).solutions == (solution,)
+
+
+def test_one_backend_serves_several_shapes() -> None:
+    backend = CpSatBackend()
+    for shape in (Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(2, 2), Shape(3, 2)):
+        grid = pattern_grid(shape, seed=shape.n)
+        puzzle = blanked(grid, 0.5, seed=3)
+        assert_solves(puzzle, backend.enumerate(puzzle).solutions[0])
+
+
+# -- large grids -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["int", "bool"])
+@pytest.mark.parametrize("shape", [Shape(4, 4), Shape(5, 5), Shape(3, 4)], ids=str)
+def test_large_grids_solve(kind: str, shape: Shape) -> None:
+    backend = CpSatBackend(kind)
+    for seed in range(2):
+        puzzle = blanked(pattern_grid(shape, seed), 0.55, seed)
+        result = solve(puzzle, backend, unique=shape.n < 25)
+        assert_solves(puzzle, result.solution)
+        if shape.n < 25:
+            assert result.status in (Status.SOLVED, Status.MULTIPLE)
+            for other in result.solutions:
+                assert_solves(puzzle, other)
+
+
+# -- time limits -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["int", "bool"])
+def test_time_limit_gives_unknown(kind: str) -> None:
+    """An empty 36x36 grid takes CP-SAT about 2 s (int) or 0.2 s (bool): 10 ms of search are far too few."""
+    backend = CpSatBackend(kind)
+    empty = Puzzle.empty(Shape(6, 6))
+    backend.enumerate(pattern_grid(Shape(6, 6), 0))  # builds the model: only the search is timed
+    found = backend.enumerate(empty, limit=1, time_limit=0.01)
+    assert found.timed_out and not found.complete and found.solutions == ()
+    result = solve(empty, backend, unique=True, time_limit=0.01)
+    assert result.status is Status.UNKNOWN and result.unique is None
+    # With no time at all nothing is searched, and the next puzzle is solved as usual.
+    assert backend.enumerate(empty, limit=1, time_limit=0).timed_out
+    blocked = CpSatBackend(kind, enumeration="block")
+    assert blocked.enumerate(Puzzle.empty(Shape(2, 2)), limit=2, time_limit=0).timed_out
+    easy = blanked(pattern_grid(Shape(6, 6), 1), 0.3, seed=1)
+    assert_solves(easy, backend.enumerate(easy, time_limit=60).solutions[0])
+
+
+# -- options, statistics, registry -----------------------------------------------------------------------
+
+
+def test_statistics() -> None:
+    found = CpSatBackend("bool").enumerate(Puzzle.from_string(EASY), limit=2)
+    stats = found.stats
+    for key in ("branches", "conflicts", "wall_time", "time", "build_time", "variables", "constraints"):
+        assert key in stats, key
+    assert stats["variables"] == 729 and stats["constraints"] == 324 and stats["solves"] == 1
+    assert stats["wall_time"] > 0 and stats["time"] >= stats["wall_time"] * 0.5 and stats["build_time"] > 0
+
+
+def test_options_are_checked() -> None:
+    assert make_backend("cpsat").spec == "cpsat" and make_backend("cpsat:bool").spec == "cpsat:bool"
+    assert make_backend("cpsat", workers=3).workers_for(Shape(3, 3)) == 3
+    assert make_backend("cpsat").workers_for(Shape(5, 5)) == 1
+    assert CpSatBackend("int").presolve_for() and not CpSatBackend("bool").presolve_for()
+    assert CpSatBackend("bool", presolve=True).presolve_for()
+    bad_options = [{"workers": 0}, {"workers": "2"}, {"presolve": "yes"}, {"enumeration": "x"}, {"amo": "x"}]
+    for bad in bad_options:
+        with pytest.raises(UsageError):
+            make_backend("cpsat", **bad)
+    with pytest.raises(UsageError, match="no variant"):
+        make_backend("cpsat:float")
+    with pytest.raises(UsageError, match="limit"):
+        CpSatBackend().enumerate(Puzzle.from_string(EASY), limit=0)
+
+
+def test_presolve_setting_does_not_change_answers() -> None:
+    puzzle = Puzzle.from_string(EASY)
+    for kind in ("int", "bool"):
+        for presolve in (True, False):
+            backend = CpSatBackend(kind, presolve=presolve)
+            assert count_solutions(Puzzle.empty(Shape(2, 2)), 1000, backend) == 288
+            assert solve(puzzle, backend, unique=True).unique is True
+
+
+def test_close_keeps_the_backend_usable() -> None:
+    backend = CpSatBackend()
+    assert backend.enumerate(Puzzle.from_string(EASY)).solutions[0].to_string() == EASY_SOLUTION
+    backend.close()
+    assert backend.enumerate(Puzzle.from_string(EASY)).solutions[0].to_string() == EASY_SOLUTION
+
+
+def test_cli_solves_with_cpsat_and_unique() -> None:
+    opened = Puzzle.from_string(UNIQUE_4X4).with_cells([(2, 0)]).to_string()
+    proc = run_cli("solve", "--backend", "cpsat:bool", "--unique", stdin=f"{EASY}\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == EASY_SOLUTION
+    proc = run_cli("solve", "--backend", "cpsat", "--workers", "2", "--unique", stdin=f"{opened}\n")
+    assert proc.returncode == 1, proc.stderr
