@@ -1,0 +1,93 @@
+"""``sudoku-cp compare``: run several backend configurations on the same puzzles and print a summary table.
+
+Configurations use the compact syntax of ``sudoku_cp.compare``: ``NAME[:VARIANT][[KEY=VALUE,...]]``,
+comma-separated, such as ``--backends dfs,sat:glucose4[encoding=reduced,amo=ladder],cpsat``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..backends import backend_names, missing_packages
+from ..compare import compare, format_summary, parse_configs, summarize
+from ..grid import Puzzle
+from ..result import Status
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .common import _positive_float, _positive_int, add_input_options, output_stream, warn
+from .inputs import Inputs
+
+
+def _available() -> str:
+    return ",".join(name for name in backend_names() if not missing_packages(name))
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="compare backends and their options on the same puzzles",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_options(p)
+    p.add_argument(
+        "--backends",
+        metavar="LIST",
+        help="comma-separated configurations, such as dfs,dfs[heuristic=first],sat:glucose4[encoding=reduced]"
+        " (default: every installed backend)",
+    )
+    p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N puzzles of the inputs")
+    p.add_argument("--unique", action="store_true", help="also prove each solution unique")
+    p.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        metavar="SECONDS",
+        help="per puzzle; over it a puzzle is unknown",
+    )
+    p.add_argument("--csv", metavar="FILE", help="write every row (puzzle x configuration) to FILE as CSV")
+    p.add_argument("--by-file", action="store_true", help="one summary line per input file and configuration")
+    p.set_defaults(run=run)
+
+
+def _read(args: argparse.Namespace) -> tuple[dict[str, list[Puzzle]], int, bool]:
+    """Puzzles per input file (``--limit`` in all), the number of invalid ones skipped, any unreadable?"""
+    datasets: dict[str, list[Puzzle]] = {}
+    skipped, total, unreadable = 0, 0, False
+    for path in args.files or ["-"]:
+        inputs = Inputs(argparse.Namespace(**{**vars(args), "files": [path]}))
+        label = "<stdin>" if path == "-" else path
+        for record in inputs:
+            if args.limit is not None and total >= args.limit:
+                break
+            if record.error is not None:
+                warn(f"skipped: {record.error}")
+                skipped += 1
+                continue
+            datasets.setdefault(label, []).append(record.puzzle)
+            total += 1
+        unreadable = unreadable or bool(inputs.unreadable)
+        if args.limit is not None and total >= args.limit:
+            break
+    return datasets, skipped, unreadable
+
+
+def run(args: argparse.Namespace) -> int:
+    configs = parse_configs(args.backends or _available())
+    for config in configs:  # a misspelt backend or option fails here, before any input is read
+        config.make().close()
+    datasets, skipped, unreadable = _read(args)
+    if not datasets:
+        warn("no puzzles to compare")
+        return EXIT_USAGE if unreadable else EXIT_FAILED
+    df = compare(datasets, configs, unique=args.unique, time_limit=args.time_limit)
+    if args.csv:
+        with output_stream(args.csv) as out:
+            df.to_csv(out, index=False)
+    summary = summarize(df, ["dataset", "config"] if args.by_file else "config")
+    print(format_summary(summary, unique=args.unique))
+    sys.stdout.flush()
+    for row in df[df["status"] == Status.ERROR.value].itertuples():
+        warn(f"ERROR: {row.config} on {row.dataset}, puzzle {row.puzzle} (0-based, as in --csv): {row.error}")
+    if unreadable:
+        return EXIT_USAGE
+    return EXIT_OK if not skipped and (df["status"] == Status.SOLVED.value).all() else EXIT_FAILED
