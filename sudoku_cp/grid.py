@@ -143,6 +143,11 @@ def _geometry(
     return units, peers, tuple((a, b, c) for a, b, c in cell_units)
 
 
+@cache
+def _digit_set(n: int) -> frozenset[int]:
+    return frozenset(range(n + 1))
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """An immutable grid: ``cells[i]`` is the digit of cell i, 0 where empty.
@@ -156,11 +161,11 @@ class Puzzle:
     cells: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        if len(self.cells) != self.shape.ncells:
-            raise ParseError(
-                f"{len(self.cells)} cells given, a {self.shape.n}x{self.shape.n} grid has {self.shape.ncells}"
-            )
         n = self.shape.n
+        if len(self.cells) != n * n:
+            raise ParseError(f"{len(self.cells)} cells given, a {n}x{n} grid has {n * n}")
+        if _digit_set(n).issuperset(self.cells):  # one C-level pass: it runs for every puzzle read or solved
+            return
         for d in self.cells:
             if not 0 <= d <= n:
                 raise ParseError(f"digit {d} is out of range 0..{n}")
