@@ -7,6 +7,8 @@ import csv
 import doctest
 import functools
 import io
+import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -467,3 +469,37 @@ def test_compare_command_exit_status_follows_the_answers(puzzle_file: Path, tmp_
     assert proc.stdout.splitlines()[1].split()[:2] == ["dfs", "1/1"]
     proc = run_cli("compare", str(tmp_path / "missing.txt"), "--backends", "dfs")
     assert proc.returncode == 2 and "missing.txt" in proc.stderr
+
+
+# ----------------------------------------------------------------------------------------------------
+# the README's section stays in step with the code
+
+
+def _readme_section() -> str:
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Comparing backends")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def test_readme_lists_every_column() -> None:
+    section = _readme_section()
+    documented = [
+        name
+        for line in section.splitlines()
+        if line.startswith("| `")
+        for name in re.findall(r"`(\w+)`", line.split("|")[1])
+    ]
+    assert documented == list(COLUMNS)
+
+
+def test_readme_compare_commands_parse() -> None:
+    from sudoku_cp.cli import build_parser
+
+    parser = build_parser()
+    block = re.search(r"```sh\n(.*?)```", _readme_section(), flags=re.S)
+    assert block is not None
+    commands = [shlex.split(line) for line in block[1].splitlines() if line.strip()]
+    assert commands and all(words[:2] == ["sudoku-cp", "compare"] for words in commands)
+    for words in commands:
+        args = parser.parse_args(words[1:])
+        assert parse_configs(args.backends)
