@@ -1,0 +1,635 @@
+"""Reading puzzles from text, streaming: one ``Record`` per input puzzle, bad puzzles included.
+
+A bad puzzle (wrong length, unknown symbol, a ragged grid, a digit given twice) becomes a record holding a
+``ParseError`` that names its puzzle number, input line and source; the puzzles after it come out with their
+right numbers. Nothing here reads a whole input into memory: lines are consumed one at a time, a grid block
+keeps at most a few hundred lines, and a file is read with a bounded ``readline`` so that even a line of
+gigabytes costs a megabyte of memory.
+
+The common case (a well-formed line, or a well-formed grid or spaced block) goes through ``ShapeCodec``
+without a per-character Python loop; anything else takes a slow path that finds the exact fault.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, fields
+from functools import partial
+from itertools import chain
+
+from ..errors import ParseError, UsageError
+from ..grid import BLANKS, Puzzle, Shape
+from .codec import INVALID, ShapeCodec, codec, shape_error, shape_for_cells, shape_for_n, symbol_range
+from .detect import MAX_LINE, classify, csv_header
+
+__all__ = ["INPUT_FORMATS", "Record", "iter_records", "open_records", "parse"]
+
+INPUT_FORMATS = ("line", "grid", "spaced", "csv")
+
+#: How far detection may look ahead (the 36 rows of a 36x36 grid and the empty line after them fit).
+PEEK_LINES = 64
+PEEK_CHARS = 1 << 22
+#: A block (lines between empty lines) longer than this cannot be a grid; the rest is counted, not kept.
+BLOCK_LINES = 256
+#: The raw text kept in an error record is cut to this many characters.
+TEXT_LIMIT = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One input puzzle: its 1-based number ``index``, the 1-based input ``line`` where it starts, and either
+    the ``puzzle`` or the ``error`` that kept it from being read.
+
+    ``solution`` is a solution given in the input (``PUZZLE SOLUTION`` lines, a csv ``solution`` column);
+    ``text`` the puzzle's raw text; ``format`` the layout it was read in.
+    """
+
+    index: int
+    line: int
+    puzzle: Puzzle | None
+    error: ParseError | None
+    solution: Puzzle | None = None
+    text: str = ""
+    format: str = "line"
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+_NEW = object.__new__
+_SETTERS = tuple(getattr(Record, f.name).__set__ for f in fields(Record))
+
+
+def _record(
+    index: int,
+    line: int,
+    puzzle: Puzzle | None,
+    error: ParseError | None,
+    solution: Puzzle | None,
+    text: str,
+    fmt: str,
+) -> Record:
+    """``Record(...)`` at a third of the cost: a frozen dataclass's ``__init__`` goes through
+    ``object.__setattr__`` per field, which dominates reading a well-formed puzzle; the slot descriptors
+    set the same fields directly."""
+    r = _NEW(Record)
+    si, sl, sp, se, ss, st, sf = _SETTERS
+    si(r, index)
+    sl(r, line)
+    sp(r, puzzle)
+    se(r, error)
+    ss(r, solution)
+    st(r, text)
+    sf(r, fmt)
+    return r
+
+
+def _check_format(format: str | None) -> None:
+    if format is not None and format not in INPUT_FORMATS:
+        raise UsageError(f"unknown input format {format!r}; choose one of {', '.join(INPUT_FORMATS)}")
+
+
+def iter_records(
+    lines: Iterable[str],
+    format: str | None = None,
+    shape: Shape | None = None,
+    validate: bool = True,
+    source: str | None = None,
+) -> Iterator[Record]:
+    """The records of an input given as lines (with or without their line ends), streaming.
+
+    ``format`` is one of ``INPUT_FORMATS`` or None to detect it from the first lines; ``shape`` fixes the box
+    shape (needed for shapes such as 1x5 or 12x12 as 2x6), else each puzzle's size gives it; ``validate``
+    makes a digit given twice in a unit an error; ``source`` (a file name) goes into error messages.
+    Nothing is read before the first record is asked for.
+
+    >>> [r.puzzle.to_string() for r in iter_records(["1234", "3412", "2143", "4321"])]
+    ['1234341221434321']
+    >>> bad = list(iter_records(["1234341221434321", "123", "1234341221434321"]))
+    >>> [(r.index, r.line, r.ok) for r in bad]
+    [(1, 1, True), (2, 2, False), (3, 3, True)]
+    """
+    _check_format(format)
+    return _records(iter(lines), format, shape, validate, source, False)
+
+
+def open_records(
+    path: str | os.PathLike[str] | None,
+    format: str | None = None,
+    shape: Shape | None = None,
+    validate: bool = True,
+    source: str | None = None,
+) -> Iterator[Record]:
+    """The records of a file (``None`` or ``"-"``: standard input), streaming.
+
+    The file is opened here, so a missing or unreadable file raises ``OSError`` at once. Text is UTF-8 with
+    or without a byte order mark, with any line ends (``\\n``, ``\\r\\n``, a lone ``\\r``); bytes that are not
+    UTF-8 make the puzzle holding them an error record. ``source`` defaults to the path (``<stdin>``).
+    """
+    _check_format(format)
+    if path is None or os.fspath(path) == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # standard input replaced by a text stream (as in tests): read it as it is
+            return _records(iter(sys.stdin), format, shape, validate, source or "<stdin>", False)
+        stream = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="surrogateescape", newline=None)
+        return _read_stream(stream, format, shape, validate, source or "<stdin>", detach=True)
+    stream = open(path, encoding="utf-8-sig", errors="surrogateescape", newline=None)  # noqa: SIM115
+    return _read_stream(stream, format, shape, validate, source or os.fspath(path), detach=False)
+
+
+def _read_stream(
+    stream: io.TextIOWrapper,
+    format: str | None,
+    shape: Shape | None,
+    validate: bool,
+    source: str,
+    detach: bool,
+) -> Iterator[Record]:
+    try:
+        yield from _records(
+            iter(partial(stream.readline, MAX_LINE), ""), format, shape, validate, source, True
+        )
+    finally:
+        if detach:
+            stream.detach()  # leave sys.stdin.buffer open
+        else:
+            stream.close()
+
+
+def parse(
+    text: str, format: str | None = None, shape: Shape | None = None, validate: bool = True
+) -> list[Puzzle]:
+    """Every puzzle of ``text`` in any input layout; raises the first ``ParseError`` (with its position).
+
+    >>> [p.to_string() for p in parse("1234\\n3412\\n2143\\n43..\\n")]
+    ['12343412214343..']
+    """
+    puzzles = []
+    for record in iter_records(text.splitlines(), format, shape, validate):
+        if record.error is not None:
+            raise record.error
+        assert record.puzzle is not None
+        puzzles.append(record.puzzle)
+    return puzzles
+
+
+# -- dispatch and detection ------------------------------------------------------------------------------
+
+
+def _records(
+    it: Iterator[str],
+    format: str | None,
+    shape: Shape | None,
+    validate: bool,
+    source: str | None,
+    bounded: bool,
+) -> Iterator[Record]:
+    first = next(it, None)
+    if first is None:
+        return
+    head = [first[1:] if first.startswith("\ufeff") else first]
+    if format is None:
+        format = _peek_format(head, it, shape)
+    reader = _READERS[format]
+    yield from reader(chain(head, it), format, shape, validate, source, bounded)
+
+
+def _peek_format(head: list[str], it: Iterator[str], shape: Shape | None) -> str:
+    """Read lines into ``head`` until ``classify`` can decide (or the look-ahead limit is reached)."""
+    size = len(head[0])
+    while True:
+        decided = classify(head, shape, final=False)
+        if decided is not None:
+            return decided
+        if len(head) >= PEEK_LINES or size >= PEEK_CHARS:
+            break
+        nxt = next(it, None)
+        if nxt is None:
+            break
+        head.append(nxt)
+        size += len(nxt)
+    decided = classify(head, shape, final=True)
+    assert decided is not None
+    return decided
+
+
+# -- errors ----------------------------------------------------------------------------------------------
+
+
+def _skip_rest(raw: str, it: Iterator[str], bounded: bool) -> int:
+    """The length of an over-long line; from a bounded reader, also consume the rest of it."""
+    total = len(raw)
+    if bounded:
+        while not raw.endswith("\n"):
+            piece = next(it, "")
+            if not piece:
+                break
+            raw = piece
+            total += len(raw)
+    return total - (len(raw) - len(raw.rstrip("\r\n")))
+
+
+def _too_long(total: int) -> ParseError:
+    return ParseError(f"a line of {total:,} characters: longer than any puzzle ({MAX_LINE:,} at most)")
+
+
+def _clean(text: str) -> str:
+    """Raw text fit to keep in an error record: not-UTF-8 bytes shown as U+FFFD, cut to ``TEXT_LIMIT``."""
+    if len(text) > TEXT_LIMIT:
+        text = text[:TEXT_LIMIT] + "..."
+    if not text.isascii():
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return text
+
+
+def _error_record(
+    index: int, line: int, error: ParseError, text: str, fmt: str, source: str | None
+) -> Record:
+    return _record(
+        index, line, None, error.located(index=index, line=line, source=source), None, _clean(text), fmt
+    )
+
+
+def _symbol_error(text: str, table: bytes, n: int, where: Callable[[int], str]) -> ParseError:
+    """The first character of ``text`` that is not a symbol of an n x n grid, described."""
+    for i, ch in enumerate(text):
+        code = ord(ch)
+        if code >= 256 or table[code] == INVALID:
+            return _bad_symbol(ch, n, where(i))
+    raise AssertionError("no bad symbol found")  # pragma: no cover - callers checked there is one
+
+
+def _bad_symbol(symbol: str, n: int, place: str) -> ParseError:
+    for ch in symbol:
+        if 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that was not UTF-8, kept by the surrogateescape handler
+            return ParseError(f"byte 0x{ord(ch) - 0xDC00:02x} at {place} is not UTF-8 text")
+    return ParseError(
+        f"unknown symbol {symbol!r} at {place}: a {n}x{n} grid uses {symbol_range(n)} and blanks {BLANKS}"
+    )
+
+
+# -- the line layout -------------------------------------------------------------------------------------
+
+
+def parse_symbols(text: str, shape: Shape | None, validate: bool) -> Puzzle:
+    """One puzzle written as one symbol per cell (``text`` stripped); ``ParseError`` says what is wrong."""
+    length = len(text)
+    wrong_length = length != shape.ncells if shape else shape_for_cells(length) is None
+    if wrong_length and not text.isascii():
+        for i, ch in enumerate(text):  # garbled bytes explain a wrong length better than the length does
+            if 0xDC80 <= ord(ch) <= 0xDCFF:
+                raise _bad_symbol(ch, 0, f"character {i + 1} of the puzzle")
+    if shape is None:
+        shape = shape_for_cells(length)
+        if shape is None:
+            raise shape_error(length)
+    elif length != shape.ncells:
+        raise ParseError(f"{length} symbols, a {shape.n}x{shape.n} grid has {shape.ncells}")
+    c = codec(shape)
+    d = c.digits(text)
+    if d is None:
+        raise _symbol_error(text, c.decode_table, shape.n, shape.name)
+    puzzle = Puzzle(shape, tuple(d))
+    if validate and not c.consistent(d):
+        puzzle.validate()
+    return puzzle
+
+
+def _puzzle_record(
+    text: str,
+    solution: str,
+    index: int,
+    line: int,
+    shape: Shape | None,
+    validate: bool,
+    source: str | None,
+    fmt: str,
+) -> Record:
+    """The record of one puzzle text and an optional known solution (the slow, exact path)."""
+    try:
+        puzzle = parse_symbols(text, shape, validate)
+        known = None
+        if solution:
+            try:
+                known = parse_symbols(solution, puzzle.shape, False)
+            except ParseError as exc:
+                raise ParseError(f"the solution given after the puzzle: {exc.reason}") from None
+    except ParseError as exc:
+        return _error_record(index, line, exc, text, fmt, source)
+    return _record(index, line, puzzle, None, known, text, fmt)
+
+
+def _line_records(
+    lines: Iterable[str], fmt: str, shape: Shape | None, validate: bool, source: str | None, bounded: bool
+) -> Iterator[Record]:
+    """``line``: one puzzle per line, optionally followed by its solution; ``#`` and empty lines skipped."""
+    codecs: dict[int, ShapeCodec] = {}
+    if shape is not None:
+        codecs[shape.ncells] = codec(shape)
+    index = lineno = 0
+    it = iter(lines)
+    for raw in it:
+        lineno += 1
+        if len(raw) >= MAX_LINE:
+            total = _skip_rest(raw, it, bounded)
+            if not raw.lstrip().startswith("#"):
+                index += 1
+                yield _error_record(index, lineno, _too_long(total), raw[:80], fmt, source)
+            continue
+        s = raw.strip()
+        if not s or s[0] == "#":
+            continue
+        index += 1
+        c = codecs.get(len(s))
+        if c is None and shape is None and (found := shape_for_cells(len(s))) is not None:
+            c = codecs[len(s)] = codec(found)
+        if c is not None and s.isascii():
+            d = s.encode().translate(c.decode_table)
+            if INVALID not in d and (not validate or c.consistent(d)):
+                yield _record(index, lineno, Puzzle(c.shape, tuple(d)), None, None, s, fmt)
+                continue
+        parts = s.split()
+        if len(parts) > 2:
+            error = ParseError(
+                f"{len(parts)} fields on one line: a line holds a puzzle and maybe its solution"
+            )
+            yield _error_record(index, lineno, error, s, fmt, source)
+        else:
+            yield _puzzle_record(
+                parts[0], parts[1] if len(parts) == 2 else "", index, lineno, shape, validate, source, fmt
+            )
+
+
+# -- the grid and spaced layouts -------------------------------------------------------------------------
+
+
+def _block_records(
+    lines: Iterable[str], fmt: str, shape: Shape | None, validate: bool, source: str | None, bounded: bool
+) -> Iterator[Record]:
+    """``grid`` and ``spaced``: a puzzle is a block of non-empty lines; ``#`` lines skipped.
+
+    The two layouts share this reader: a row is n symbols, written side by side or separated by spaces
+    (decimal numbers such as 10 allowed then); ``|`` and lines such as ``+-------+`` are box separators.
+    """
+    it = iter(lines)
+    block: list[
+        str | int
+    ] = []  # stripped lines of the current block; an int is the length of an over-long one
+    regular = True  # no comment, over-long or surplus line in the block: the fast path may apply
+    surplus = 0
+    index = lineno = first = 0
+    for raw in it:
+        lineno += 1
+        if len(raw) >= MAX_LINE:
+            if not block:
+                first = lineno
+            block.append(_skip_rest(raw, it, bounded))
+            regular = False
+            continue
+        s = raw.strip()
+        if s:
+            if not block:
+                if s[0] == "#":
+                    continue
+                first = lineno
+            elif s[0] == "#":
+                regular = False
+            if len(block) < BLOCK_LINES:
+                block.append(s)
+            else:
+                surplus += 1
+                regular = False
+        elif block:
+            index += 1
+            yield _block_record(block, regular, surplus, index, first, fmt, shape, validate, source)
+            block = []
+            regular = True
+            surplus = 0
+    if block:
+        index += 1
+        yield _block_record(block, regular, surplus, index, first, fmt, shape, validate, source)
+
+
+_SPACED_GAPS: dict[int, str] = {}
+
+
+def _block_record(
+    block: list[str | int],
+    regular: bool,
+    surplus: int,
+    index: int,
+    first: int,
+    fmt: str,
+    shape: Shape | None,
+    validate: bool,
+    source: str | None,
+) -> Record:
+    if regular:
+        rows: list[str] = block  # type: ignore[assignment]  # regular blocks hold only strings
+        m = len(rows)
+        c = (codec(shape) if shape.n == m else None) if shape is not None else _codec_for_n(m)
+        if c is not None:
+            width = len(rows[0])
+            joined = "\n".join(rows)
+            cells = None
+            if width == m:  # n symbols side by side: the newlines must fall every n + 1 characters
+                if len(joined) == m * (m + 1) - 1 and joined[m :: m + 1] == "\n" * (m - 1):
+                    cells = joined.replace("\n", "")
+            elif width == 2 * m - 1:  # single-character symbols separated by single spaces
+                gaps = _SPACED_GAPS.get(m)
+                if gaps is None:
+                    gaps = _SPACED_GAPS[m] = ((" " * (m - 1) + "\n") * m)[:-1]
+                if len(joined) == 2 * m * m - 1 and joined[1::2] == gaps:
+                    cells = joined[::2]
+            if cells is not None and cells.isascii():
+                d = cells.encode().translate(c.decode_table)
+                if INVALID not in d and (not validate or c.consistent(d)):
+                    return _record(index, first, Puzzle(c.shape, tuple(d)), None, None, joined, fmt)
+    text = "\n".join(s if isinstance(s, str) else "..." for s in block)
+    try:
+        puzzle = parse_block(block, first, surplus, shape, validate)
+    except ParseError as exc:
+        return _error_record(index, first, exc, text, fmt, source)
+    return _record(index, first, puzzle, None, None, text, fmt)
+
+
+def _codec_for_n(n: int) -> ShapeCodec | None:
+    shape = shape_for_n(n)
+    return codec(shape) if shape is not None else None
+
+
+def _is_dash_line(s: str) -> bool:
+    return set(s) <= _DASH_CHARS
+
+
+_DASH_CHARS = frozenset("-+=| \t")
+
+
+def _readings(s: str) -> tuple[list[str] | None, list[str]]:
+    """Two readings of a row (``|`` removed): its whitespace-separated tokens if each is one symbol or a
+    decimal number (None otherwise), and all its characters but white space."""
+    tokens = s.replace("|", " ").split()
+    chars = list("".join(tokens))
+    if all(len(t) == 1 or (t.isascii() and t.isdigit()) for t in tokens):
+        return tokens, chars
+    return None, chars
+
+
+def _token_count(tokens: list[str] | None, chars: list[str]) -> int:
+    """The symbols a row seems to hold: its tokens where they are symbols or numbers, else characters."""
+    return len(tokens) if tokens is not None else len(chars)
+
+
+def parse_block(
+    block: list[str | int], first: int, surplus: int, shape: Shape | None, validate: bool
+) -> Puzzle:
+    """One grid written as a block of lines (starting at line ``first``); ``ParseError`` says what is wrong.
+
+    Separators: lines of ``-``, ``+``, ``=``, ``|`` and spaces holding a ``+``, ``=`` or ``|``; a line
+    of dashes only is a row of blanks when it has as many dashes as other rows have symbols, else a separator.
+    """
+    if surplus:
+        raise ParseError(
+            f"{len(block) + surplus} lines without an empty line between them: too many for a grid"
+        )
+    lines: list[tuple[int, str]] = []
+    for offset, s in enumerate(block):
+        if isinstance(s, int):
+            raise _too_long(s).located(line=first + offset)
+        if s[0] != "#":
+            lines.append((first + offset, s))
+    plain = [(ln, s) for ln, s in lines if not _is_dash_line(s)]
+    expected = shape.n if shape is not None else (_token_count(*_readings(plain[0][1])) if plain else None)
+    rows: list[tuple[int, list[str] | None, list[str]]] = []
+    for ln, s in lines:
+        tokens, chars = _readings(s)
+        if _is_dash_line(s) and (any(ch in s for ch in "+=|") or len(chars) != (expected or len(chars))):
+            continue  # a box separator
+        rows.append((ln, tokens, chars))
+    if not rows:
+        raise ParseError("a block of box separators without any row")
+    m = len(rows)
+    n = shape.n if shape is not None else m
+    symbols: list[list[str]] = []
+    for k, (ln, tokens, chars) in enumerate(rows, start=1):
+        if tokens is not None and len(tokens) == n:
+            symbols.append(tokens)
+        elif len(chars) == n:
+            symbols.append(chars)
+        else:
+            count = _token_count(tokens, chars)
+            if shape is None and k == 1:
+                raise ParseError(f"{m} rows of {count} symbols: a grid has as many rows as symbols in a row")
+            raise ParseError(f"row {k} has {count} symbols, a {n}x{n} grid has {n}").located(line=ln)
+    if shape is None:
+        shape = shape_for_n(n)
+        if shape is None:
+            raise ParseError(f"a {n}x{n} grid: " + _why_no_shape(n))
+    c = codec(shape)
+    cells: list[int] = []
+    for r, (ln, *_) in enumerate(rows):
+        for col, sym in enumerate(symbols[r]):
+            if len(sym) == 1:
+                d = c.decode_table[ord(sym)] if ord(sym) < 256 else INVALID
+            else:
+                d = int(sym) if sym.isascii() and sym.isdigit() and int(sym) <= n else INVALID
+            if d == INVALID:
+                raise _bad_symbol(sym, n, shape.name(r * n + col)).located(line=ln)
+            cells.append(d)
+    puzzle = Puzzle(shape, tuple(cells))
+    if validate:
+        puzzle.validate()
+    return puzzle
+
+
+def _why_no_shape(n: int) -> str:
+    try:
+        Shape.from_n(n)
+    except ValueError as exc:
+        return str(exc)
+    return "no box shape"  # pragma: no cover - only called when from_n failed
+
+
+# -- the csv layout --------------------------------------------------------------------------------------
+
+
+def _csv_records(
+    lines: Iterable[str], fmt: str, shape: Shape | None, validate: bool, source: str | None, bounded: bool
+) -> Iterator[Record]:
+    """``csv``: a header naming a ``quizzes``/``puzzle``/``puzzles`` column, maybe a ``solution(s)`` one.
+
+    Without a puzzle column every row is an error record (so the output still has one record per row).
+    """
+    it = iter(lines)
+    lineno = 0
+    header = None
+    for raw in it:
+        lineno += 1
+        if len(raw) >= MAX_LINE:
+            _skip_rest(raw, it, bounded)
+            header = ""
+            break
+        s = raw.strip()
+        if s and s[0] != "#":
+            header = s
+            break
+    if header is None:
+        return
+    head = csv_header(header)
+    header_line = lineno
+    long_lines: dict[int, int] = {}
+
+    def guarded() -> Iterator[str]:
+        for number, raw in enumerate(it, start=1):
+            if len(raw) >= MAX_LINE:
+                long_lines[number] = _skip_rest(raw, it, bounded)
+                yield "\n"
+            else:
+                yield raw
+
+    reader = csv.reader(guarded(), delimiter=head.delimiter)
+    index = read = 0
+    if head.puzzle is None:
+        names = ", ".join(head.names) if header else "(an over-long line)"
+        missing = ParseError(
+            f"the csv header (line {header_line}) has no puzzle column (quizzes, puzzle or puzzles): {names}"
+        )
+    while True:
+        try:
+            row = next(reader)
+            error = None
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            row, error = [], ParseError(f"not a csv row: {exc}")
+        start = header_line + read + 1
+        end = reader.line_num
+        long = [long_lines.pop(k) for k in range(read + 1, end + 1) if k in long_lines]
+        read = end
+        if long:
+            error = _too_long(long[0])
+        if error is None and not any(field.strip() for field in row):
+            continue
+        index += 1
+        if error is None and head.puzzle is None:
+            error = missing
+        if error is not None:
+            yield _error_record(index, start, error, ",".join(row)[:80], fmt, source)
+            continue
+        if head.puzzle >= len(row) or not row[head.puzzle].strip():  # type: ignore[operator]
+            error = ParseError(f"no puzzle in column {head.puzzle + 1} ({head.names[head.puzzle]})")  # type: ignore[operator,index]
+            yield _error_record(index, start, error, ",".join(row), fmt, source)
+            continue
+        text = row[head.puzzle].strip()  # type: ignore[index]
+        solution = (
+            row[head.solution].strip() if head.solution is not None and head.solution < len(row) else ""
+        )
+        yield _puzzle_record(text, solution, index, start, shape, validate, source, fmt)
+
+
+_READERS = {"line": _line_records, "grid": _block_records, "spaced": _block_records, "csv": _csv_records}

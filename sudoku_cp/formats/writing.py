@@ -1,0 +1,245 @@
+"""Writing puzzles and results in every output layout, one output record per input puzzle, in order.
+
+In the ``line``, ``grid`` and ``spaced`` layouts a solved puzzle is written as its solution and any other
+outcome as one line holding the status word (``no_solution``, ``multiple``, ``unknown``, ``error``), so the
+output stays aligned with the input; ``csv`` has the columns ``index,puzzle,solution,status``; ``jsonl`` one
+object per puzzle; ``pretty`` a boxed grid under a header line per puzzle.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from ..errors import UsageError
+from ..grid import Puzzle, Shape
+from ..result import SolveResult, Status
+from .codec import codec
+from .reading import INPUT_FORMATS, Record
+
+__all__ = ["OUTPUT_FORMATS", "ResultWriter", "format_puzzle", "write_puzzles"]
+
+OUTPUT_FORMATS = (*INPUT_FORMATS, "jsonl", "pretty")
+
+_SPACED_TEMPLATES: dict[int, bytes] = {}
+
+
+def _check_format(format: str) -> str:
+    if format not in OUTPUT_FORMATS:
+        raise UsageError(f"unknown output format {format!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
+    return format
+
+
+def line_text(puzzle: Puzzle) -> str:
+    """The puzzle on one line, ``.`` for blanks."""
+    return codec(puzzle.shape).symbols(puzzle.cells)
+
+
+def grid_text(puzzle: Puzzle) -> str:
+    """n lines of n symbols, ``.`` for blanks."""
+    text = line_text(puzzle)
+    n = puzzle.n
+    return "\n".join([text[i : i + n] for i in range(0, len(text), n)])
+
+
+def spaced_text(puzzle: Puzzle) -> str:
+    """Each row as symbols separated by single spaces, ``0`` for blanks; numbers 10, 11, ... above 9."""
+    n = puzzle.n
+    if n <= 9:  # every symbol is one character: fill the even positions of a template in one operation
+        template = _SPACED_TEMPLATES.get(n)
+        if template is None:
+            template = _SPACED_TEMPLATES[n] = ((b"0 " * (n - 1) + b"0\n") * n)[:-1]
+        buf = bytearray(template)
+        buf[::2] = bytes(puzzle.cells).translate(codec(puzzle.shape).spaced_table)
+        return buf.decode("ascii")
+    return "\n".join(" ".join(map(str, row)) for row in puzzle.rows)
+
+
+def pretty_text(puzzle: Puzzle, shape: Shape | None = None) -> str:
+    """A boxed grid: ``+-------+`` lines between bands of boxes, ``|`` between boxes, ``.`` for blanks."""
+    shape = shape or puzzle.shape
+    n = puzzle.n
+    text = line_text(puzzle)
+    bar = "+" + "+".join(["-" * (2 * shape.box_cols + 1)] * (n // shape.box_cols)) + "+"
+    lines = [bar]
+    for r in range(n):
+        row = text[r * n : (r + 1) * n]
+        boxes = [" ".join(row[c : c + shape.box_cols]) for c in range(0, n, shape.box_cols)]
+        lines.append("| " + " | ".join(boxes) + " |")
+        if (r + 1) % shape.box_rows == 0:
+            lines.append(bar)
+    return "\n".join(lines)
+
+
+def format_puzzle(puzzle: Puzzle, format: str = "line") -> str:
+    """A puzzle in one layout, without a final newline (``csv``: a header and one row; ``jsonl``: one object).
+
+    >>> p = Puzzle.from_string("1234341221434321")
+    >>> print(format_puzzle(p, "spaced"))
+    1 2 3 4
+    3 4 1 2
+    2 1 4 3
+    4 3 2 1
+    """
+    _check_format(format)
+    if format == "line":
+        return line_text(puzzle)
+    if format == "grid":
+        return grid_text(puzzle)
+    if format == "spaced":
+        return spaced_text(puzzle)
+    if format == "pretty":
+        return pretty_text(puzzle)
+    if format == "csv":
+        return "puzzle\n" + line_text(puzzle)
+    return json.dumps({"puzzle": line_text(puzzle)})
+
+
+def write_puzzles(stream: TextIO, puzzles: Iterable[Puzzle], format: str = "line") -> int:
+    """Write plain puzzles (no results) in any output layout; returns how many were written.
+
+    ``grid``, ``spaced`` and ``pretty`` separate puzzles by an empty line; ``csv`` writes a ``puzzle`` header
+    (even for no puzzles); ``jsonl`` writes ``{"index": i, "puzzle": "..."}``.
+    """
+    _check_format(format)
+    count = 0
+    if format == "csv":
+        stream.write("puzzle\n")
+    for count, puzzle in enumerate(puzzles, start=1):
+        if format == "line" or format == "csv":
+            stream.write(line_text(puzzle) + "\n")
+        elif format == "jsonl":
+            stream.write(json.dumps({"index": count, "puzzle": line_text(puzzle)}) + "\n")
+        else:
+            sep = "\n" if count > 1 else ""
+            if format == "pretty":
+                stream.write(f"{sep}Puzzle {count}\n{pretty_text(puzzle)}\n")
+            else:
+                stream.write(sep + (grid_text(puzzle) if format == "grid" else spaced_text(puzzle)) + "\n")
+    return count
+
+
+def _json_default(value: Any) -> Any:
+    item = getattr(value, "item", None)  # numpy scalars
+    return item() if callable(item) else str(value)
+
+
+class ResultWriter:
+    """Writes ``SolveResult``s in any output layout, streaming: one output record per call, in call order.
+
+    ``shape`` sets the boxes drawn by the ``pretty`` layout (default: each puzzle's own). The stream is
+    the caller's: ``close`` flushes it (and writes the csv header if no record came) but does not close it.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> w = ResultWriter(out, "line")
+    >>> w.write(1, SolveResult(None, Status.ERROR, error="bad"))
+    >>> w.close(); out.getvalue()
+    'error\\n'
+    """
+
+    def __init__(self, stream: TextIO, format: str, shape: Shape | None = None) -> None:
+        self.stream = stream
+        self.format = _check_format(format)
+        self.shape = shape
+        self.count = 0
+        self._out = stream.write
+        self._csv = csv.writer(stream, lineterminator="\n") if format == "csv" else None
+        self._csv_header = False
+        self._emit = getattr(self, f"_write_{format}")
+
+    def __enter__(self) -> ResultWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def write(self, index: int, result: SolveResult, record: Record | None = None) -> None:
+        """Write the result of puzzle ``index`` (1-based); ``record`` gives the raw text of a bad puzzle."""
+        self._emit(index, result, record)
+        self.count += 1
+
+    def close(self) -> None:
+        """Finish the output (a csv header even for no records) and flush the stream."""
+        if self._csv is not None and not self._csv_header:
+            self._csv.writerow(("index", "puzzle", "solution", "status"))
+            self._csv_header = True
+        self.stream.flush()
+
+    # -- one method per layout -----------------------------------------------------------------------
+
+    @staticmethod
+    def _solution(result: SolveResult) -> Puzzle | None:
+        return result.solutions[0] if result.status == Status.SOLVED and result.solutions else None
+
+    def _write_line(self, index: int, result: SolveResult, record: Record | None) -> None:
+        solution = self._solution(result)
+        self._out((line_text(solution) if solution is not None else result.status.value) + "\n")
+
+    def _write_grid(self, index: int, result: SolveResult, record: Record | None) -> None:
+        solution = self._solution(result)
+        body = grid_text(solution) if solution is not None else result.status.value
+        self._out(("\n" if self.count else "") + body + "\n")
+
+    def _write_spaced(self, index: int, result: SolveResult, record: Record | None) -> None:
+        solution = self._solution(result)
+        body = spaced_text(solution) if solution is not None else result.status.value
+        self._out(("\n" if self.count else "") + body + "\n")
+
+    def _write_csv(self, index: int, result: SolveResult, record: Record | None) -> None:
+        assert self._csv is not None
+        if not self._csv_header:
+            self._csv.writerow(("index", "puzzle", "solution", "status"))
+            self._csv_header = True
+        solution = self._solution(result)
+        self._csv.writerow(
+            (
+                index,
+                _puzzle_text(result, record),
+                line_text(solution) if solution else "",
+                result.status.value,
+            )
+        )
+
+    def _write_jsonl(self, index: int, result: SolveResult, record: Record | None) -> None:
+        solution = self._solution(result)
+        item: dict[str, Any] = {
+            "index": index,
+            "status": result.status.value,
+            "puzzle": _puzzle_text(result, record),
+            "solution": line_text(solution) if solution is not None else None,
+        }
+        if result.status == Status.MULTIPLE:
+            item["solutions"] = [line_text(s) for s in result.solutions]
+        if result.unique is not None:
+            item["unique"] = result.unique
+        item["backend"] = result.backend
+        item["stats"] = result.stats
+        if result.status == Status.ERROR:
+            item["error"] = result.error or (str(record.error) if record and record.error else "")
+        self._out(json.dumps(item, default=_json_default) + "\n")
+
+    def _write_pretty(self, index: int, result: SolveResult, record: Record | None) -> None:
+        where = f" (line {record.line})" if record is not None else ""
+        head = f"Puzzle {index}{where}: {result.status.value.replace('_', ' ')}"
+        if result.backend:
+            head += f" by {result.backend}"
+        solution = self._solution(result)
+        if solution is not None:
+            body = pretty_text(solution, self.shape)
+        elif result.status == Status.MULTIPLE and result.solutions:
+            head += f", {len(result.solutions)} solutions shown" if len(result.solutions) > 1 else ""
+            body = "\n\n".join(pretty_text(s, self.shape) for s in result.solutions[:2])
+        elif result.puzzle is not None:
+            body = pretty_text(result.puzzle, self.shape)
+        else:
+            body = result.error or (str(record.error.reason) if record and record.error else "")
+        self._out(("\n" if self.count else "") + head + "\n" + body + "\n")
+
+
+def _puzzle_text(result: SolveResult, record: Record | None) -> str:
+    if result.puzzle is not None:
+        return line_text(result.puzzle)
+    return record.text if record is not None else ""
