@@ -273,3 +273,40 @@ def test_cli_solves_with_cpsat_and_unique() -> None:
     assert proc.stdout.strip() == EASY_SOLUTION
     proc = run_cli("solve", "--backend", "cpsat", "--workers", "2", "--unique", stdin=f"{opened}\n")
     assert proc.returncode == 1, proc.stderr
+
+
+#: Run in a child process: Ctrl-C during a search that cannot end in seconds (an empty 49x49 grid), then
+#: Ctrl-C while Python sleeps after CP-SAT solves (CP-SAT's own SIGINT catching would leave SIG_DFL there,
+#: and that second Ctrl-C would kill the process instead of raising KeyboardInterrupt).
+CTRL_C_SCRIPT = """
+import os, signal, threading, time
+from sudoku_cp.backends.cpsat import CpSatBackend
+from sudoku_cp.grid import Puzzle, Shape
+
+backend = CpSatBackend()
+timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+start = time.perf_counter()
+timer.start()
+try:
+    backend.enumerate(Puzzle.empty(Shape(7, 7)), time_limit=60)
+    print("search not interrupted")
+except KeyboardInterrupt:
+    print(f"search interrupted after {time.perf_counter() - start:.1f} s")
+backend.enumerate(Puzzle.empty(Shape(3, 3)))
+threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    time.sleep(30)
+except KeyboardInterrupt:
+    print("sleep interrupted")
+"""
+
+
+def test_ctrl_c_stops_a_long_search_and_keeps_working_afterwards() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", CTRL_C_SCRIPT], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.split("\n")[:2]
+    assert first.startswith("search interrupted after") and float(first.split()[-2]) < 10, proc.stdout
+    assert second == "sleep interrupted", proc.stdout

@@ -26,15 +26,22 @@ solutions, 300-puzzle samples, a shared 2-core machine so +-10%) and chosen:
 
 A time limit becomes ``max_time_in_seconds`` (it bounds the search; building a shape's model once is not
 counted); a search it stops reports ``timed_out`` (status unknown) and keeps only solutions really found.
-Ctrl-C stops CP-SAT's search (it catches SIGINT); the backend turns that into ``KeyboardInterrupt``
-instead of a silent ``unknown``.
+Ctrl-C: CP-SAT's own SIGINT catching (``catch_sigint_signal``) is turned off, because after a solve it
+leaves SIGINT at SIG_DFL (ortools 9.15), so the next Ctrl-C would kill the process with no clean-up. From
+16x16 up, where a search may take seconds, :func:`_sigint_stops` lets Ctrl-C stop the search and then raises
+``KeyboardInterrupt``; smaller searches end within milliseconds and Python raises it when they return.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import signal
+import socket
+import threading
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..encode.cpsat_model import CpSatModel, add_blocking, build_model, decode, free_domain, given_domains
@@ -46,8 +53,10 @@ from .base import Backend
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-__all__ = ["ENUMERATIONS", "CpSatBackend"]
+__all__ = ["ENUMERATIONS", "INTERRUPTIBLE_FROM_N", "CpSatBackend"]
 
+#: Grids with this many digits and more get a watcher so that Ctrl-C stops a long search (16x16 and up).
+INTERRUPTIBLE_FROM_N = 16
 #: How solutions past the first are found: a callback in one enumerating solve, or solve-block-solve.
 ENUMERATIONS = ("callback", "block")
 
@@ -113,7 +122,8 @@ class CpSatBackend(Backend):
         """Presolve on for the int model (it expands AllDifferent), off for the bool model, unless set."""
         return self.presolve if self.presolve is not None else self.kind == "int"
 
-    def _parameters(self, solver: cp_model.CpSolver, workers: int, enumerate_all: bool) -> None:
+    def _parameters(self, solver: cp_model.CpSolver, workers: int, *, enumerate_all: bool) -> None:
+        """The parameters chosen by measurement (see the module's docstring)."""
         params = solver.parameters
         params.num_workers = workers
         params.enumerate_all_solutions = enumerate_all
@@ -122,6 +132,7 @@ class CpSatBackend(Backend):
         params.symmetry_level = 0
         params.linearization_level = 0
         params.use_sat_inprocessing = False
+        params.catch_sigint_signal = False  # see the module's docstring
         if self.kind == "bool":
             params.cp_model_probing_level = 0
 
@@ -153,8 +164,6 @@ class CpSatBackend(Backend):
 
     def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
         """Up to ``limit`` solutions; ``complete`` when CP-SAT proved there are no more."""
-        from ortools.sat.python import cp_model
-
         if limit < 1:
             raise UsageError(f"limit must be at least 1, not {limit}")
         start = time.perf_counter()
@@ -174,71 +183,62 @@ class CpSatBackend(Backend):
         }
         method = self.enumeration or ("callback" if workers == 1 else "block")
         if limit > 1 and method == "callback":
-            found = self._enumerate_callback(cp_model, model, puzzle, limit, deadline, stats)
+            solutions, complete, timed_out = self._enumerate_callback(model, limit, deadline, stats)
         else:
-            found = self._enumerate_blocking(cp_model, model, puzzle, limit, deadline, workers, stats)
+            solutions, complete, timed_out = self._enumerate_blocking(
+                model, puzzle, limit, deadline, workers, stats
+            )
         stats["time"] = time.perf_counter() - solving
-        solutions, complete, timed_out = found
         grids = tuple(Puzzle(puzzle.shape, cells) for cells in solutions)
         return Enumeration(grids, complete, timed_out, stats)
 
     def _solve(
         self,
-        cp_model: Any,
-        model: cp_model.CpModel,
+        model: CpSatModel,
         workers: int,
-        enumerate_all: bool,
         deadline: float | None,
         stats: Stats,
-        callback: cp_model.CpSolverSolutionCallback | None = None,
+        collector: Any = None,
     ) -> tuple[Any, cp_model.CpSolver | None]:
-        """One CP-SAT solve: its status and solver (statistics added to ``stats``); None when time is up."""
+        """One CP-SAT solve (enumerating into ``collector`` if given): its status and solver, with the
+        statistics added to ``stats``; ``(None, None)`` when the deadline has passed already."""
+        from ortools.sat.python import cp_model
+
         solver = cp_model.CpSolver()
-        self._parameters(solver, workers, enumerate_all)
+        self._parameters(solver, workers, enumerate_all=collector is not None)
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left <= 0:
                 return None, None
             solver.parameters.max_time_in_seconds = left
-        status = solver.solve(model, callback)
+        if model.shape.n >= INTERRUPTIBLE_FROM_N:
+            with _sigint_stops(solver):
+                status = solver.solve(model.model, collector)
+        else:
+            status = solver.solve(model.model, collector)
         stats["branches"] += solver.num_branches
         stats["conflicts"] += solver.num_conflicts
         stats["wall_time"] += solver.wall_time
         stats["solves"] += 1
         if status == cp_model.MODEL_INVALID:
-            raise SudokuError(f"CP-SAT rejected the model: {model.validate()}")
+            raise SudokuError(f"CP-SAT rejected the model: {model.model.validate()}")
         return status, solver
 
-    def _check_interrupt(self, cp_model: Any, status: Any, stopped: bool, deadline: float | None) -> None:
-        """CP-SAT catches Ctrl-C and ends the search as at a time limit: tell that apart and re-raise it."""
-        if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or stopped:
-            return
-        if deadline is None or time.perf_counter() < deadline:
-            raise KeyboardInterrupt
-
     def _enumerate_callback(
-        self,
-        cp_model: Any,
-        model: CpSatModel,
-        puzzle: Puzzle,
-        limit: int,
-        deadline: float | None,
-        stats: Stats,
+        self, model: CpSatModel, limit: int, deadline: float | None, stats: Stats
     ) -> tuple[list[tuple[int, ...]], bool, bool]:
         """One enumerating solve whose callback collects solutions and stops the search at the limit."""
+        from ortools.sat.python import cp_model
+
         collector = _collector_class()(model, limit)
-        status, _ = self._solve(cp_model, model.model, 1, True, deadline, stats, collector)
-        if status is None:
+        status, solver = self._solve(model, 1, deadline, stats, collector)
+        if solver is None:
             return [], False, True
-        self._check_interrupt(cp_model, status, collector.stopped, deadline)
-        solutions = collector.solutions
         complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-        timed_out = not complete and len(solutions) < limit
-        return solutions, complete, timed_out
+        return collector.solutions, complete, not complete and len(collector.solutions) < limit
 
     def _enumerate_blocking(
         self,
-        cp_model: Any,
         model: CpSatModel,
         puzzle: Puzzle,
         limit: int,
@@ -250,13 +250,14 @@ class CpSatBackend(Backend):
 
         The blocking constraints go on a clone, so the shared model never carries them to the next puzzle.
         """
+        from ortools.sat.python import cp_model
+
         solutions: list[tuple[int, ...]] = []
         work = model
         while len(solutions) < limit:
-            status, solver = self._solve(cp_model, work.model, workers, False, deadline, stats)
+            status, solver = self._solve(work, workers, deadline, stats)
             if solver is None:
                 return solutions, False, True
-            self._check_interrupt(cp_model, status, False, deadline)
             if status == cp_model.INFEASIBLE:
                 return solutions, True, False
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -268,6 +269,49 @@ class CpSatBackend(Backend):
                     work = dataclasses.replace(model, model=model.model.clone())
                 add_blocking(work, puzzle, cells)
         return solutions, False, False
+
+
+@contextlib.contextmanager
+def _sigint_stops(solver: cp_model.CpSolver) -> Iterator[None]:
+    """While CP-SAT searches, Ctrl-C stops the search; ``KeyboardInterrupt`` follows once it has returned.
+
+    Python's C-level signal handler writes the signal number to a wakeup socket even while CP-SAT (which
+    releases the GIL) runs; a helper thread waiting on it calls ``stop_search``. The Python-level handler
+    installed meanwhile only notes the signal, so the clean-up below always completes before the previous
+    handler (normally the one raising ``KeyboardInterrupt``) is called. Outside the main thread signals
+    cannot be handled, and the search runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[Any] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    watcher = threading.Thread(target=_watch, args=(reader, solver), name="cpsat-sigint", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(previous_fd)
+        writer.send(b"\0")
+        watcher.join()
+        reader.close()
+        writer.close()
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+    if caught:
+        if callable(previous):
+            previous(signal.SIGINT, caught[0])
+        elif previous != signal.SIG_IGN:
+            raise KeyboardInterrupt
+
+
+def _watch(reader: socket.socket, solver: cp_model.CpSolver) -> None:
+    """Stop the search at each SIGINT byte on the wakeup socket, until the 0 byte that ends the solve."""
+    while (data := reader.recv(1)) and data[0] != 0:
+        if data[0] == signal.SIGINT:
+            solver.stop_search()
 
 
 @functools.cache
