@@ -1,67 +1,102 @@
-"""``sudoku-cp solve``: solve every puzzle of the inputs, one output record per input puzzle, in order."""
+"""``sudoku-cp solve``: solve every puzzle of the inputs, one output record per input puzzle, in order.
+
+Inputs of any size stream through in chunks, solved by ``--jobs`` worker processes (default: every CPU);
+the output keeps the input's order. On a terminal a progress line runs on standard error, and a summary
+line ends the run (unless ``-q``). Ctrl-C or SIGTERM stops the batch cleanly: the results written so far
+are whole records (with ``-o FILE``, kept as ``FILE.partial``), the summary says how far it came, and the
+exit status is 130 (SIGINT) or 143 (SIGTERM).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from ..backends import make_backend
-from ..formats import ResultWriter
-from ..result import SolveResult, Status
-from ..solving import solve
+from ..result import Status
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .common import add_backend_options, add_input_options, add_output_options, backend_options, output_stream
 from .common import warn as warn_user
-from .inputs import Inputs
+
+EPILOG = (
+    "exit status: 0 every puzzle solved; 1 some puzzle unsolved, multiple, unknown or invalid; "
+    "2 usage error or unreadable file; 130 interrupted by Ctrl-C (SIGINT); 143 stopped by SIGTERM"
+)
+
+
+def _jobs(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (every CPU) or more, not {text}")
+    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("solve", help="solve puzzles", description=__doc__)
+    p = sub.add_parser("solve", help="solve puzzles", description=__doc__, epilog=EPILOG)
     add_input_options(p)
     add_output_options(p)
     add_backend_options(p)
     p.add_argument(
         "--unique", action="store_true", help="prove each solution unique; report `multiple` otherwise"
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="no summary line on standard error")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=0,
+        metavar="N",
+        help="worker processes (default 0: one per CPU); 1 solves in this process",
+    )
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress line and no summary line on standard error"
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    backend = make_backend(args.backend, **backend_options(args))
-    inputs = Inputs(args)
-    counts = dict.fromkeys(Status, 0)
-    start = time.perf_counter()
-    with output_stream(args.output) as out:
-        writer: ResultWriter | None = None
-        for record in inputs:
-            if writer is None:
-                writer = ResultWriter(out, args.output_format or record.format)
-            if record.error is not None:
-                warn_user(f"{record.error}")
-                result = SolveResult(None, Status.ERROR, error=record.error.reason)
-            else:
-                result = solve(record.puzzle, backend, unique=args.unique, time_limit=args.time_limit)
-            counts[result.status] += 1
-            writer.write(record.index, result, record)
-        if writer is not None:
-            writer.close()
-    total = sum(counts.values())
-    if not args.quiet and total:
-        elapsed = time.perf_counter() - start
-        print(_summary(counts, total, elapsed), file=sys.stderr)
-    if inputs.unreadable:
+    from ..batch import resolve_jobs  # numpy and the batch machinery load only when there is work
+    from ..batch.interrupt import Interrupted, InterruptGuard
+    from ..batch.progress import Progress
+    from ..batch.solver import SolverConfig
+    from ..batch.stream import StreamResult, solve_stream
+
+    options = backend_options(args)
+    make_backend(args.backend, **options)  # a bad backend or option is a usage error before any work
+    config = SolverConfig(args.backend, options, args.unique, args.time_limit)
+    progress = Progress(enabled=False if args.quiet else None)
+
+    def warn(message: str) -> None:
+        progress.close()  # a message starts on a clean line; the progress line comes back on its next update
+        warn_user(message)
+
+    result = StreamResult()
+    interrupted = None
+    with InterruptGuard() as guard:
+        try:
+            with output_stream(args.output) as out:
+                solve_stream(
+                    args.files,
+                    out,
+                    config,
+                    jobs=resolve_jobs(args.jobs),
+                    input_format=args.input_format,
+                    output_format=args.output_format,
+                    shape=args.box,
+                    guard=guard,
+                    progress=progress,
+                    warn=warn,
+                    result=result,
+                )
+        except Interrupted as exc:
+            interrupted = exc
+        finally:
+            progress.close()
+    tally = result.tally
+    if not args.quiet and (tally.total or interrupted):
+        stop = f"interrupted by {interrupted.name}" if interrupted else None
+        print(tally.summary(stop), file=sys.stderr, flush=True)
+    if interrupted is not None:
+        return interrupted.status
+    if result.unreadable:
         return EXIT_USAGE
-    return EXIT_OK if counts[Status.SOLVED] == total else EXIT_FAILED
-
-
-def _summary(counts: dict[Status, int], total: int, elapsed: float) -> str:
-    parts = [
-        f"{counts[s]} {s.value.replace('_', ' ')}" for s in Status if counts[s] and s is not Status.SOLVED
-    ]
-    rate = total / elapsed if elapsed > 0 else float("inf")
-    rest = f" ({', '.join(parts)})" if parts else ""
-    return (
-        f"solved {counts[Status.SOLVED]} of {total} puzzles{rest} in {elapsed:.2f} s, {rate:,.0f} puzzles/s"
-    )
+    return EXIT_OK if tally.counts[Status.SOLVED] == tally.total else EXIT_FAILED

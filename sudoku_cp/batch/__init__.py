@@ -1,0 +1,13 @@
+"""Batch solving: millions of puzzles through any backend, in parallel worker processes, in input order.
+
+``solve_many`` is the library's entry point (puzzles in, ``SolveResult`` out, lazily and in order); the
+command line's ``sudoku-cp solve`` uses ``solve_stream``, which moves whole chunks of text between files and
+workers without a Python object per puzzle where the layouts allow (``rawio``).
+"""
+
+from __future__ import annotations
+
+from .engine import resolve_jobs, solve_many
+from .pool import OrderedPool, WorkerError, default_jobs
+
+__all__ = ["OrderedPool", "WorkerError", "default_jobs", "resolve_jobs", "solve_many"]

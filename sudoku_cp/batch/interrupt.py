@@ -1,0 +1,74 @@
+"""Ctrl-C and SIGTERM as an exception the batch can clean up after, never in the middle of a write.
+
+A signal that arrives while output is being written is held until the write is complete, so what was written
+is always whole records: a valid prefix of the results. The exit status then says which signal stopped the
+batch: 128 + its number (130 for SIGINT, 143 for SIGTERM), as shells report a process killed by it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+__all__ = ["InterruptGuard", "Interrupted"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """The batch was stopped by a signal; ``status`` is the exit status that says so."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+        super().__init__(f"interrupted by {self.name}")
+
+    @property
+    def status(self) -> int:
+        return 128 + self.signum
+
+
+class InterruptGuard:
+    """While active, SIGINT and SIGTERM raise ``Interrupted``, held back inside ``deferred()`` blocks.
+
+    Installs its handlers only in the main thread (elsewhere Python allows none; it then does nothing), and
+    restores the previous handlers on exit.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._pending: int | None = None
+        self._previous: dict[int, Any] = {}
+
+    def _handler(self, signum: int, frame: FrameType | None) -> None:
+        if self._depth > 0:
+            self._pending = signum
+            return
+        raise Interrupted(signum)
+
+    def __enter__(self) -> InterruptGuard:
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self._previous[sig] = signal.signal(sig, self._handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, previous in self._previous.items():
+            signal.signal(sig, previous)
+        self._previous.clear()
+
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        """A block that a signal does not cut short: it is raised when the block ends."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if self._depth == 0 and self._pending is not None:
+                signum, self._pending = self._pending, None
+                raise Interrupted(signum)

@@ -1,0 +1,431 @@
+"""The fast path of the command line: chunks of input text to chunks of output text, no object per puzzle.
+
+For the ``line``, ``grid`` and ``spaced`` layouts a chunk of whole records is turned into an (m, ncells)
+uint8 array in a few numpy operations (``np.frombuffer``, a strided view over the fixed-width records, one
+table lookup from symbols to digits), solved in one call of the compiled kernel (or puzzle by puzzle for
+the other backends), and the solutions written back into a byte template of the output layout. A chunk that
+is not perfectly regular (comment lines, trailing spaces, bad puzzles, mixed sizes) is still read here: the
+regular lines go the fast way and the others through ``formats`` one by one, or the whole chunk does when
+its layout is a block layout; the answers are always those of the ``formats`` readers and ``ResultWriter``.
+
+Record numbers and line numbers are counted from the chunk's start; the parent adds the chunk's offsets
+(``RawAnswer.errors``), so a worker needs nothing of the chunks before its own.
+
+``split_chunks`` is the parent's side: it cuts a byte stream into chunks at record boundaries (a line end
+for ``line``, an empty line for ``grid`` and ``spaced``).
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+import numpy as np
+
+from ..errors import InvalidPuzzleError, ParseError
+from ..formats import format_puzzle, iter_records
+from ..formats.codec import INVALID, codec, shape_for_cells, shape_for_n
+from ..grid import Puzzle, Shape
+from .solver import ERROR, NO_SOLUTION, SOLVED, STATUSES, Solver
+
+__all__ = ["RAW_INPUTS", "RAW_OUTPUTS", "RawAnswer", "RawTask", "run_raw_task", "split_chunks"]
+
+#: Layouts the fast path reads and writes (csv, jsonl and pretty go through ``formats`` record by record).
+RAW_INPUTS = ("line", "grid", "spaced")
+RAW_OUTPUTS = ("line", "grid", "spaced")
+
+_NL, _CR, _SPACE = 10, 13, 32
+
+
+@dataclass(frozen=True)
+class RawTask:
+    """Whole records of one input as bytes (a UTF-8 byte order mark already removed)."""
+
+    data: bytes
+    layout: str  # the input layout, one of RAW_INPUTS
+    shape: Shape | None  # the box shape given by the user; None: each puzzle's size gives it
+    output: str  # the output layout, one of RAW_OUTPUTS
+
+
+@dataclass(frozen=True)
+class RawAnswer:
+    """A chunk's output text and what the parent needs to report it.
+
+    ``out``: every record's output; in ``grid`` and ``spaced`` each record starts with the empty line that
+    separates it from the one before, which the parent drops for the very first record of the output.
+    ``errors``: ``(error class, reason, record number, line)`` of each bad puzzle, numbered from 1 within the
+    chunk; ``lines``: line ends in the chunk; ``counts``: puzzles by status code.
+    """
+
+    out: bytes
+    records: int
+    lines: int
+    counts: tuple[int, ...]
+    errors: list[tuple[type[ParseError], str, int, int | None]]
+
+
+def count_lines(data: bytes) -> int:
+    """Line ends in ``data`` as universal newlines count them (``\\n``, ``\\r\\n`` and a lone ``\\r``)."""
+    lines = data.count(b"\n")
+    if b"\r" in data:
+        lines += data.count(b"\r") - data.count(b"\r\n")
+    return lines
+
+
+# -- reading ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Parsed:
+    """A chunk's records: per shape, the grids to solve; per record, where its grid or its error is.
+
+    ``group[i]`` is the index in ``shapes`` of record i's shape (-1 for an error), ``row[i]`` its row in that
+    shape's grids (or its index in ``errors``), ``line[i]`` the line where it starts (from 1).
+    """
+
+    shapes: list[Shape]
+    grids: list[np.ndarray]
+    group: np.ndarray
+    row: np.ndarray
+    line: np.ndarray
+    errors: list[ParseError]
+
+
+def _decode_table(shape: Shape) -> np.ndarray:
+    return np.frombuffer(codec(shape).decode_table, np.uint8)
+
+
+def _regular_lines(data: bytes, shape: Shape | None) -> _Parsed | None:
+    """Every line exactly one puzzle of one shape, ``\\n`` ends: one reshape and one table lookup."""
+    first = data.find(b"\n")
+    width = first if first >= 0 else len(data)
+    shape = shape or shape_for_cells(width)
+    if shape is None or width != shape.ncells:
+        return None
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    if len(data) % (width + 1):
+        return None
+    view = np.frombuffer(data, np.uint8).reshape(-1, width + 1)
+    if not (view[:, width] == _NL).all():
+        return None
+    grids = _decode_table(shape)[view[:, :width]]
+    if (grids == INVALID).any():
+        return None
+    m = len(grids)
+    return _Parsed([shape], [grids], np.zeros(m, np.int8), np.arange(m), np.arange(1, m + 1), [])
+
+
+def _mixed_lines(data: bytes, shape: Shape | None) -> _Parsed:
+    """``line`` input with a few irregular lines: those go through ``formats``, the others the fast way."""
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    buf = np.frombuffer(data, np.uint8)
+    ends = np.flatnonzero(buf == _NL)
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    crlf = (ends > starts) & (buf[np.maximum(ends - 1, 0)] == _CR)
+    ends = ends - crlf
+    lengths = ends - starts
+    given = shape
+    if shape is None:  # the fast shape: that of the first line of a puzzle's length
+        sized = [shape_for_cells(int(k)) for k in np.unique(lengths[: min(len(lengths), 64)])]
+        sized = [s for s in sized if s is not None]
+        fits = [int(np.argmax(lengths == s.ncells)) for s in sized]
+        shape = sized[int(np.argmin(fits))] if sized else None
+    fast_lines = np.zeros(0, np.int64)
+    grids = np.zeros((0, shape.ncells if shape else 0), np.uint8)
+    if shape is not None:
+        candidates = np.flatnonzero(lengths == shape.ncells)
+        digits = _decode_table(shape)[buf[starts[candidates, None] + np.arange(shape.ncells)]]
+        valid = ~(digits == INVALID).any(axis=1)
+        fast_lines, grids = candidates[valid], digits[valid]
+    slow = np.ones(len(ends), bool)
+    slow[fast_lines] = False
+    shapes = [shape] if shape is not None else []
+    rows: list[list[tuple[int, ...]]] = [[]] if shape is not None else []
+    group = np.zeros(len(fast_lines), np.int8)
+    row = np.arange(len(fast_lines))
+    errors: list[ParseError] = []
+    extra_lines, extra_group, extra_row = [], [], []
+    for k in np.flatnonzero(slow).tolist():
+        text = data[starts[k] : ends[k] + 1].decode("utf-8", "surrogateescape")
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        for record in iter_records([text], "line", given):
+            extra_lines.append(k)
+            if record.error is not None:
+                extra_group.append(-1)
+                extra_row.append(len(errors))
+                errors.append(type(record.error)(record.error.reason, line=k + 1))
+                continue
+            assert record.puzzle is not None
+            g = _group_of(record.puzzle.shape, shapes, rows)
+            extra_group.append(g)
+            extra_row.append(len(grids) + len(rows[g]) if g == 0 else len(rows[g]))
+            rows[g].append(record.puzzle.cells)
+    if shape is not None and rows[0]:
+        grids = np.concatenate([grids, np.array(rows[0], np.uint8)])
+    all_grids = [grids] if shape is not None else []
+    all_grids += [np.array(r, np.uint8) for r in rows[len(all_grids) :]]
+    lines = np.concatenate([fast_lines, np.array(extra_lines, np.int64)])
+    order = np.argsort(lines, kind="stable")
+    group = np.concatenate([group, np.array(extra_group, np.int8)])[order]
+    row = np.concatenate([row, np.array(extra_row, np.int64)])[order]
+    return _Parsed(shapes, all_grids, group, row, lines[order] + 1, errors)
+
+
+def _group_of(shape: Shape, shapes: list[Shape], rows: list[list[tuple[int, ...]]]) -> int:
+    if shape not in shapes:
+        shapes.append(shape)
+        rows.append([])
+    return shapes.index(shape)
+
+
+def _regular_blocks(data: bytes, layout: str, shape: Shape | None) -> _Parsed | None:
+    """Blocks of n rows of equal width (n symbols, or n symbols and n - 1 spaces), one empty line apart."""
+    first_blank = data.find(b"\n\n")
+    n = shape.n if shape is not None else data.count(b"\n", 0, first_blank + 1) if first_blank > 0 else 0
+    shape = shape or shape_for_n(n)
+    if shape is None or n == 0 or (layout == "spaced" and n > 9):
+        return None
+    width = n if layout == "grid" else 2 * n - 1
+    size = n * (width + 1) + 1
+    rest = len(data) % size
+    if rest == size - 1 and data.endswith(b"\n"):  # the last block of the input: no empty line after it
+        data += b"\n"
+    elif rest == size - 2 and not data.endswith(b"\n"):  # nor a line end
+        data += b"\n\n"
+    elif rest:
+        return None
+    view = np.frombuffer(data, np.uint8).reshape(-1, size)
+    rows = view[:, :-1].reshape(len(view), n, width + 1)
+    if not ((view[:, -1] == _NL).all() and (rows[:, :, width] == _NL).all()):
+        return None
+    if layout == "spaced":
+        if not (rows[:, :, 1:width:2] == _SPACE).all():
+            return None
+        symbols = rows[:, :, 0:width:2]
+    else:
+        symbols = rows[:, :, :width]
+    grids = _decode_table(shape)[symbols.reshape(len(view), shape.ncells)]
+    if (grids == INVALID).any():
+        return None
+    m = len(grids)
+    return _Parsed([shape], [grids], np.zeros(m, np.int8), np.arange(m), np.arange(m) * (n + 1) + 1, [])
+
+
+def _by_formats(data: bytes, layout: str, shape: Shape | None) -> _Parsed:
+    """Any chunk, record by record through ``formats`` (universal newlines, comments, bad puzzles)."""
+    text = io.StringIO(data.decode("utf-8", "surrogateescape"), newline=None)
+    shapes: list[Shape] = []
+    rows: list[list[tuple[int, ...]]] = []
+    group, row, line = [], [], []
+    errors: list[ParseError] = []
+    for record in iter_records(text, layout, shape):
+        line.append(record.line)
+        if record.error is not None:
+            group.append(-1)
+            row.append(len(errors))
+            errors.append(record.error)
+        else:
+            assert record.puzzle is not None
+            g = _group_of(record.puzzle.shape, shapes, rows)
+            group.append(g)
+            row.append(len(rows[g]))
+            rows[g].append(record.puzzle.cells)
+    return _Parsed(
+        shapes,
+        [np.array(r, np.uint8) for r in rows],
+        np.array(group, np.int8),
+        np.array(row, np.int64),
+        np.array(line, np.int64),
+        errors,
+    )
+
+
+def parse_chunk(data: bytes, layout: str, shape: Shape | None) -> _Parsed:
+    """The records of a chunk of whole records, the fastest way its text allows."""
+    if b"\r" in data:
+        if data.count(b"\r") != data.count(b"\r\n"):
+            return _by_formats(data, layout, shape)  # lone CRs end lines too: let formats count them
+        data = data.replace(b"\r\n", b"\n")
+    if layout == "line":
+        return _regular_lines(data, shape) or _mixed_lines(data, shape)
+    return _regular_blocks(data, layout, shape) or _by_formats(data, layout, shape)
+
+
+# -- writing ---------------------------------------------------------------------------------------------
+
+
+def _render(solutions: np.ndarray, shape: Shape, layout: str) -> np.ndarray | None:
+    """Each solution's output record as one row of bytes, or None if the layout needs ``formats`` here."""
+    m, n = len(solutions), shape.n
+    symbols = np.frombuffer(codec(shape).symbol_table, np.uint8)[solutions]
+    if layout == "line":
+        out = np.empty((m, shape.ncells + 1), np.uint8)
+        out[:, :-1] = symbols
+        out[:, -1] = _NL
+        return out
+    if layout == "grid":
+        out = np.empty((m, 1 + n * (n + 1)), np.uint8)
+        out[:, 0] = _NL
+        rows = out[:, 1:].reshape(m, n, n + 1)
+        rows[:, :, :n] = symbols.reshape(m, n, n)
+        rows[:, :, n] = _NL
+        return out
+    if n > 9:  # spaced writes 10, 11, ... as numbers: not fixed width
+        return None
+    out = np.full((m, 1 + 2 * n * n), _SPACE, np.uint8)
+    out[:, 0] = _NL
+    rows = out[:, 1:].reshape(m, n, 2 * n)
+    rows[:, :, 0 : 2 * n : 2] = symbols.reshape(m, n, n)
+    rows[:, :, 2 * n - 1] = _NL
+    return out
+
+
+def _record_text(status: int, solution: Puzzle | None, layout: str) -> bytes:
+    """One record's output the slow way: the status word, or a solution through ``formats``."""
+    solved = status == SOLVED and solution is not None
+    body = format_puzzle(solution, layout) if solved else STATUSES[status].value  # type: ignore[arg-type]
+    return (body + "\n" if layout == "line" else "\n" + body + "\n").encode()
+
+
+def run_raw_task(task: RawTask, solver: Solver) -> RawAnswer:
+    """Parse, solve and write one chunk (in a worker, or in the parent with ``jobs=1``)."""
+    parsed = parse_chunk(task.data, task.layout, task.shape)
+    m = len(parsed.group)
+    status = np.full(m, ERROR, np.uint8)
+    rendered: list[np.ndarray | None] = []
+    solutions: list[np.ndarray] = []
+    for g, (shape, grids) in enumerate(zip(parsed.shapes, parsed.grids, strict=True)):
+        answer = solver.solve(grids, shape)
+        code = answer.status
+        _invalid_as_errors(code, grids, shape, g, parsed)
+        mine = parsed.group == g
+        status[mine] = code[parsed.row[mine]]
+        rendered.append(_render(answer.first, shape, task.output))
+        solutions.append(answer.first)
+    errors = []
+    for i in np.flatnonzero(parsed.group == -1).tolist():
+        error = parsed.errors[int(parsed.row[i])]
+        line = error.line if error.line is not None else int(parsed.line[i])  # a block's bad row, if named
+        errors.append((type(error), error.reason, i + 1, line))
+    out = _assemble(status, parsed, rendered, solutions, task.output)
+    counts = np.bincount(status, minlength=len(STATUSES))
+    return RawAnswer(out, m, count_lines(task.data), tuple(int(c) for c in counts), errors)
+
+
+def _invalid_as_errors(code: np.ndarray, grids: np.ndarray, shape: Shape, g: int, parsed: _Parsed) -> None:
+    """Puzzles without a solution whose givens clash become error records, as ``formats`` validates them.
+
+    Only those can clash (clashing givens never have a solution), so the check runs on a handful of rows.
+    """
+    c = codec(shape)
+    for r in np.flatnonzero(code == NO_SOLUTION).tolist():
+        digits = grids[r].tobytes()
+        if c.consistent(digits):
+            continue
+        try:
+            Puzzle(shape, tuple(digits)).validate()
+        except InvalidPuzzleError as exc:
+            k = int(np.flatnonzero((parsed.group == g) & (parsed.row == r))[0])
+            parsed.group[k] = -1
+            parsed.row[k] = len(parsed.errors)
+            parsed.errors.append(exc)
+            code[r] = ERROR
+
+
+def _assemble(
+    status: np.ndarray,
+    parsed: _Parsed,
+    rendered: list[np.ndarray | None],
+    solutions: list[np.ndarray],
+    layout: str,
+) -> bytes:
+    """The chunk's output: runs of fast-written records as slices of one buffer, the others one by one."""
+    group, row = parsed.group, parsed.row
+    m = len(group)
+    if m == 0:
+        return b""
+    fast = (group == 0) & (status == SOLVED) if rendered and rendered[0] is not None else np.zeros(m, bool)
+    if fast.all() and (np.diff(row) == 1).all():
+        block = rendered[0]
+        assert block is not None
+        return block[row[0] : row[-1] + 1].tobytes()
+    # runs of consecutive fast records whose rows are consecutive too
+    breaks = np.flatnonzero(~fast[1:] | ~fast[:-1] | (np.diff(row) != 1)) + 1
+    bounds = [0, *breaks.tolist(), m]
+    pieces: list[bytes] = []
+    for a, b in itertools.pairwise(bounds):
+        if fast[a]:
+            block = rendered[0]
+            assert block is not None
+            pieces.append(block[row[a] : row[b - 1] + 1].tobytes())
+            continue
+        for i in range(a, b):
+            g, r = int(group[i]), int(row[i])
+            code = int(status[i])
+            solution = Puzzle(parsed.shapes[g], tuple(solutions[g][r].tolist())) if code == SOLVED else None
+            pieces.append(_record_text(code, solution, layout))
+    return b"".join(pieces)
+
+
+# -- cutting a stream into chunks ------------------------------------------------------------------------
+
+
+def _line_cut(buffer: bytes | bytearray) -> int:
+    """The end of the last whole line in ``buffer`` (0 if none)."""
+    return buffer.rfind(b"\n") + 1
+
+
+def _block_cut(buffer: bytes | bytearray) -> int:
+    """The end of the last empty line in ``buffer`` (0 if none): blocks never straddle it."""
+    lf = buffer.rfind(b"\n\n")
+    crlf = buffer.rfind(b"\n\r\n")
+    return max(lf + 2 if lf >= 0 else 0, crlf + 3 if crlf >= 0 else 0)
+
+
+def split_chunks(
+    stream: BinaryIO, layout: str, size: Callable[[], int], head: bytes = b""
+) -> Iterator[bytes]:
+    """Chunks of ``stream`` (after ``head``, bytes already read from it) that end at record boundaries.
+
+    ``size()`` gives the wanted size of the next chunk; a chunk can be longer when a record is (a block of
+    lines without an empty line). The first chunk loses a UTF-8 byte order mark.
+    """
+    cut = _line_cut if layout == "line" else _block_cut
+    buffer = bytearray(head)
+    if buffer.startswith(b"\xef\xbb\xbf"):
+        del buffer[:3]
+    eof = False
+    while True:
+        want = size()
+        while not eof and len(buffer) < want:
+            more = stream.read(want - len(buffer))
+            if not more:
+                eof = True
+            else:
+                buffer += more
+        if eof:
+            if buffer:
+                yield bytes(buffer)
+            return
+        end = cut(buffer)
+        while end == 0:  # no boundary yet: read on until one comes or the input ends
+            more = stream.read(max(want, len(buffer)))
+            if not more:
+                eof = True
+                break
+            start = max(0, len(buffer) - 2)
+            buffer += more
+            end = cut(buffer[start:])
+            end = start + end if end else 0
+        if eof and end == 0:
+            continue
+        yield bytes(buffer[:end])
+        del buffer[:end]

@@ -1,0 +1,309 @@
+"""``solve_stream``: input files to one output stream, in chunks, in order, through one pool of workers.
+
+The command line's engine. Every input file is read in chunks and each chunk becomes a task: a ``raw`` task
+(text bytes in, text bytes out: ``rawio``) where both layouts allow it, else a ``grids`` task built from the
+``formats`` records (csv input, or csv, jsonl and pretty output), written back with ``ResultWriter``. The
+tasks of all files flow through one ``OrderedPool`` (or run in this process with one job, or when the
+whole input is one chunk), so the workers start once and the output keeps the input's order. Chunk sizes
+follow the measured speed (``ChunkSizer``); the pool keeps a bounded number in flight, so memory stays
+bounded whatever the input's size.
+
+Output is written one whole chunk at a time inside ``InterruptGuard.deferred``: a signal never cuts a record,
+and what was written when the batch stops is a valid prefix of the results.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, TextIO
+
+from ..formats import Record, ResultWriter, iter_records
+from ..formats.detect import classify
+from ..grid import Shape
+from ..result import SolveResult, Status
+from .chunks import ChunkSizer
+from .engine import run_ordered
+from .interrupt import InterruptGuard
+from .progress import Progress, Tally
+from .rawio import RAW_INPUTS, RAW_OUTPUTS, RawAnswer, RawTask, split_chunks
+from .solver import STATUSES, ChunkAnswer, SolverConfig
+
+__all__ = ["StreamResult", "solve_stream"]
+
+#: Bytes read to detect an input's layout (about 800 lines of 9x9 puzzles, the 36 rows of a 36x36 grid).
+HEAD_BYTES = 1 << 16
+
+
+@dataclass
+class StreamResult:
+    """What a batch did: puzzles by status (with the rate) and the inputs that could not be read."""
+
+    tally: Tally = field(default_factory=Tally)
+    unreadable: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Source:
+    """One input file while it is being read: its name for messages and how far its answers have come."""
+
+    label: str | None  # the name in error messages (None: a single standard input)
+    index: int = 0  # records answered so far
+    line: int = 0  # lines answered so far
+    consumed: int = 0  # bytes answered so far
+
+
+@dataclass
+class _Unit:
+    """A task and what the parent needs to finish it: the source, and the records of a ``grids`` task."""
+
+    source: _Source
+    task: tuple[str, Any]
+    nbytes: int = 0
+    records: list[Record] | None = None
+
+
+class _Output:
+    """The output stream as seen by both paths: raw bytes, or results through one ``ResultWriter``."""
+
+    def __init__(self, stream: TextIO, layout: str | None, shape: Shape | None) -> None:
+        self.stream = stream
+        self.layout = layout
+        self.shape = shape
+        self.written = 0  # output records so far
+        self._writer: ResultWriter | None = None
+        self._binary: BinaryIO | None = getattr(stream, "buffer", None)
+
+    def raw(self, data: bytes, records: int) -> None:
+        if not records:
+            return
+        if self.written == 0 and self.layout != "line":
+            data = data[1:]  # no empty line before the first record
+        if self._binary is not None:
+            self.stream.flush()
+            self._binary.write(data)
+        else:
+            self.stream.write(data.decode())
+        self.written += records
+
+    def result(self, index: int, result: SolveResult, record: Record) -> None:
+        if self._writer is None:
+            assert self.layout is not None
+            self._writer = ResultWriter(self.stream, self.layout, self.shape)
+        self._writer.count = self.written  # records the fast path wrote count for the separators
+        self._writer.write(index, result, record)
+        self.written += 1
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.count = self.written
+            self._writer.close()
+        elif self._binary is not None:
+            self._binary.flush()
+        self.stream.flush()
+
+
+def solve_stream(
+    paths: list[str],
+    out: TextIO,
+    config: SolverConfig,
+    *,
+    jobs: int = 1,
+    input_format: str | None = None,
+    output_format: str | None = None,
+    shape: Shape | None = None,
+    guard: InterruptGuard | None = None,
+    progress: Progress | None = None,
+    warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr),
+    result: StreamResult | None = None,
+    chunk_bytes: int | None = None,
+) -> StreamResult:
+    """Solve every puzzle of ``paths`` (``-``: standard input) and write one output record per puzzle to
+    ``out``, in input order; bad puzzles and unreadable files are reported through ``warn``.
+
+    ``output_format`` defaults to the first input's layout. ``result`` (created if not given) is filled in as
+    the batch goes, so a caller that catches an interruption still has the counts so far.
+    """
+    result = result or StreamResult()
+    guard = guard or InterruptGuard()
+    output = _Output(out, output_format, shape)
+    raw_sizer = ChunkSizer(first=1 << 15, low=1 << 13, high=1 << 23, fixed=chunk_bytes)
+    record_sizer = ChunkSizer(first=64, low=1, high=4096)
+    progress = progress or Progress(enabled=False)
+    total = _total_size(paths)
+    progress.total = total
+    done_bytes = 0
+
+    units = _units(paths or ["-"], config, input_format, shape, output, raw_sizer, record_sizer, result, warn)
+    ordered = run_ordered(units, lambda unit: unit.task, config, jobs)
+    for unit, (answer, seconds) in ordered:
+        source = unit.source
+        with guard.deferred():
+            if isinstance(answer, RawAnswer):
+                raw_sizer.observe(unit.nbytes, seconds)
+                _report_raw(answer, source, warn)
+                output.raw(answer.out, answer.records)
+                for code, count in enumerate(answer.counts):
+                    result.tally.add(STATUSES[code], count)
+            else:
+                assert unit.records is not None
+                record_sizer.observe(len(unit.records), seconds)
+                _write_records(unit.records, answer, output, result.tally, source, warn)
+        done_bytes += unit.nbytes
+        progress.update(result.tally.total, done_bytes if total else None)
+    with guard.deferred():
+        output.close()
+    return result
+
+
+def _total_size(paths: list[str]) -> int | None:
+    """The size of the input when every path is a regular file (for the share done), else None."""
+    try:
+        sizes = [os.stat(p).st_size for p in paths if p != "-"] if paths and "-" not in paths else None
+    except OSError:
+        return None
+    return sum(sizes) if sizes else None
+
+
+def _report_raw(answer: RawAnswer, source: _Source, warn: Callable[[str], None]) -> None:
+    """Warn about the chunk's bad puzzles with their numbers in the whole file; move the file's offsets on."""
+    for cls, reason, index, line in answer.errors:
+        error = cls(reason, index=source.index + index, line=None if line is None else source.line + line)
+        warn(str(error.located(source=source.label) if source.label else error))
+    source.index += answer.records
+    source.line += answer.lines
+
+
+def _write_records(
+    records: list[Record],
+    answers: list[ChunkAnswer],
+    output: _Output,
+    tally: Tally,
+    source: _Source,
+    warn: Callable[[str], None],
+) -> None:
+    """Write a ``grids`` task's results in record order (its valid puzzles were solved grouped by shape)."""
+    shapes: list[Shape] = []
+    for record in records:
+        if record.puzzle is not None and record.puzzle.shape not in shapes:
+            shapes.append(record.puzzle.shape)
+    answer_of = dict(zip(shapes, answers, strict=True))
+    cursor = dict.fromkeys(shapes, 0)
+    for record in records:
+        if record.error is not None:
+            warn(str(record.error))
+            result = SolveResult(None, Status.ERROR, error=record.error.reason)
+        else:
+            assert record.puzzle is not None
+            shape = record.puzzle.shape
+            result = answer_of[shape].result(cursor[shape], record.puzzle)
+            cursor[shape] += 1
+        output.result(record.index, result, record)
+        tally.add(result.status)
+    source.index = records[-1].index if records else source.index
+
+
+def _units(
+    paths: list[str],
+    config: SolverConfig,
+    input_format: str | None,
+    shape: Shape | None,
+    output: _Output,
+    raw_sizer: ChunkSizer,
+    record_sizer: ChunkSizer,
+    result: StreamResult,
+    warn: Callable[[str], None],
+) -> Iterator[_Unit]:
+    """The tasks of every input file in turn, drawn lazily as workers become free."""
+    for path in paths:
+        name = "<stdin>" if path == "-" else path
+        source = _Source(name if len(paths) > 1 or path != "-" else None)
+        try:
+            stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+        except OSError as exc:
+            warn(f"cannot read {name}: {exc.strerror or exc}")
+            result.unreadable.append(name)
+            continue
+        try:
+            head = stream.read(HEAD_BYTES)
+            layout = input_format or _detect(head, shape)
+            if output.layout is None and head.strip(b"\xef\xbb\xbf \t\r\n"):
+                output.layout = layout
+            if layout in RAW_INPUTS and output.layout in RAW_OUTPUTS and not _lone_cr(head):
+                for data in split_chunks(stream, layout, raw_sizer.next_size, head):
+                    task = RawTask(data, layout, shape, output.layout)  # type: ignore[arg-type]
+                    yield _Unit(source, ("raw", task), len(data))
+            else:
+                text = io.TextIOWrapper(
+                    io.BufferedReader(_Prefixed(head, stream)),  # type: ignore[arg-type]
+                    encoding="utf-8-sig",
+                    errors="surrogateescape",
+                    newline=None,
+                )
+                records = iter_records(text, layout, shape, source=source.label)
+                yield from _record_units(records, source, record_sizer)
+        except (OSError, UnicodeError) as exc:
+            warn(f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}")
+            result.unreadable.append(name)
+        finally:
+            if path != "-":
+                stream.close()
+
+
+def _record_units(records: Iterator[Record], source: _Source, sizer: ChunkSizer) -> Iterator[_Unit]:
+    """Chunks of records as ``grids`` tasks: the valid puzzles of each shape as one array."""
+    import numpy as np
+
+    while True:
+        chunk: list[Record] = []
+        for record in records:
+            chunk.append(record)
+            if len(chunk) >= sizer.next_size():
+                break
+        if not chunk:
+            return
+        groups: dict[Shape, list[tuple[int, ...]]] = {}
+        for record in chunk:
+            if record.puzzle is not None:
+                groups.setdefault(record.puzzle.shape, []).append(record.puzzle.cells)
+        task = [(s, np.array(rows, dtype=np.uint8)) for s, rows in groups.items()]
+        yield _Unit(source, ("grids", task), sum(len(r.text) + 1 for r in chunk), chunk)
+
+
+def _detect(head: bytes, shape: Shape | None) -> str:
+    """The layout of an input that begins with ``head``, as ``formats`` detects it."""
+    text = head.decode("utf-8", "surrogateescape").lstrip("\ufeff")
+    lines = io.StringIO(text, newline=None).readlines()
+    if len(head) == HEAD_BYTES and lines and not lines[-1].endswith("\n"):
+        lines.pop()  # a line cut by the end of the head
+    decided = classify(lines, shape, final=len(head) < HEAD_BYTES)
+    return decided or classify(lines, shape, final=True) or "line"
+
+
+def _lone_cr(head: bytes) -> bool:
+    """True when lines end with a lone CR (old Mac text): then ``formats`` reads it, universal newlines."""
+    return head.count(b"\r") != head.count(b"\r\n")
+
+
+class _Prefixed(io.RawIOBase):
+    """A binary stream that replays bytes already read (the head) before the rest of ``stream``."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        self._head = memoryview(head)
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if len(self._head):
+            k = min(len(buffer), len(self._head))
+            buffer[:k] = self._head[:k]
+            self._head = self._head[k:]
+            return k
+        data = self._stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)

@@ -1,0 +1,59 @@
+"""What runs inside a worker process: the backend it keeps, and the handler of each task.
+
+A worker builds one ``Solver`` (so one backend, one incremental SAT solver, one set of compiled work arrays)
+at start and keeps it for every task. Tasks and answers are plain picklable values; the functions here are
+module-level so the ``forkserver`` and ``spawn`` start methods can find them by name.
+
+Task kinds:
+
+- ``("grids", groups)``: groups of ``(shape, grids)``, each an (m, ncells) uint8 array; the answer is a list
+  of ``ChunkAnswer`` (the ``solve_many`` path, for puzzles already parsed);
+- ``("raw", RawTask)``: text bytes of whole records, parsed, solved and written back as text bytes without a
+  Python object per puzzle (the command line's fast path, see ``rawio``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .solver import Solver, SolverConfig
+
+__all__ = ["handle", "init", "solver"]
+
+_SOLVER: Solver | None = None
+_CONFIG: SolverConfig | None = None
+
+
+def init(config: SolverConfig) -> None:
+    """Build this process's backend once (a bad option fails here, reported with the first task)."""
+    global _SOLVER, _CONFIG
+    _CONFIG = config
+    _SOLVER = Solver(config)
+
+
+def solver() -> Solver:
+    """This process's solver (built on first use when ``init`` was not run, as in the parent process)."""
+    global _SOLVER
+    if _SOLVER is None:
+        _SOLVER = Solver(_CONFIG or SolverConfig())
+    return _SOLVER
+
+
+def handle(task: tuple[str, Any], engine: Solver | None = None) -> tuple[Any, float]:
+    """Run one task with ``engine`` (default: this process's solver); the answer and the seconds it took.
+
+    The parent sizes later chunks from those seconds.
+    """
+    started = time.perf_counter()
+    kind, payload = task
+    engine = engine or solver()
+    if kind == "grids":
+        answer: Any = [engine.solve(grids, shape) for shape, grids in payload]
+    elif kind == "raw":
+        from .rawio import run_raw_task
+
+        answer = run_raw_task(payload, engine)
+    else:
+        raise ValueError(f"unknown task kind {kind!r}")
+    return answer, time.perf_counter() - started
