@@ -331,6 +331,11 @@ def test_format_puzzle_and_write_puzzles() -> None:
     assert [json.loads(x)["index"] for x in out.getvalue().splitlines()] == [1, 2]
 
 
+def test_binary_lines_are_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="lines must be text, not bytes"):
+        list(iter_records([CLASSIC_LINE.encode()]))
+
+
 def test_unknown_formats_are_usage_errors() -> None:
     with pytest.raises(UsageError, match="unknown input format 'jsonl'"):
         iter_records([], format="jsonl")

@@ -192,6 +192,10 @@ def _records(
     first = next(it, None)
     if first is None:
         return
+    if not isinstance(first, str):
+        raise UsageError(
+            f"lines must be text, not {type(first).__name__}: open the file in text mode, or use open_records"
+        )
     head = [first[1:] if first.startswith("\ufeff") else first]
     if format is None:
         format = _peek_format(head, it, shape)
@@ -331,10 +335,9 @@ def _line_records(
     codecs: dict[int, ShapeCodec] = {}
     if shape is not None:
         codecs[shape.ncells] = codec(shape)
-    index = lineno = 0
+    index = 0
     it = iter(lines)
-    for raw in it:
-        lineno += 1
+    for lineno, raw in enumerate(it, start=1):
         if len(raw) >= MAX_LINE:
             total = _skip_rest(raw, it, bounded)
             if not raw.lstrip().startswith("#"):
@@ -375,16 +378,18 @@ def _block_records(
 
     The two layouts share this reader: a row is n symbols, written side by side or separated by spaces
     (decimal numbers such as 10 allowed then); ``|`` and lines such as ``+-------+`` are box separators.
+    A block of n well-formed rows is read in a few string operations; any other goes to ``parse_block``.
     """
     it = iter(lines)
-    block: list[
-        str | int
-    ] = []  # stripped lines of the current block; an int is the length of an over-long one
+    codecs: dict[int, ShapeCodec | None] = {}
+    if shape is not None:
+        codecs[shape.n] = codec(shape)
+    block: list[str | int] = []  # the block's stripped lines; an int stands for an over-long line
     regular = True  # no comment, over-long or surplus line in the block: the fast path may apply
     surplus = 0
-    index = lineno = first = 0
-    for raw in it:
-        lineno += 1
+    index = first = 0
+    # an empty line after the input ends the last block
+    for lineno, raw in enumerate(chain(it, ("",)), start=1):
         if len(raw) >= MAX_LINE:
             if not block:
                 first = lineno
@@ -404,15 +409,38 @@ def _block_records(
             else:
                 surplus += 1
                 regular = False
-        elif block:
-            index += 1
-            yield _block_record(block, regular, surplus, index, first, fmt, shape, validate, source)
-            block = []
-            regular = True
-            surplus = 0
-    if block:
+            continue
+        if not block:
+            continue
         index += 1
-        yield _block_record(block, regular, surplus, index, first, fmt, shape, validate, source)
+        if regular:
+            m = len(block)
+            c = codecs.get(m)
+            if c is None and shape is None and m not in codecs:
+                c = codecs[m] = _codec_for_n(m)
+            if c is not None:
+                joined = "\n".join(block)  # type: ignore[arg-type]  # a regular block holds strings
+                width = len(block[0])  # type: ignore[arg-type]
+                cells = None
+                if width == m:  # n symbols side by side: the newlines must fall every n + 1 characters
+                    if len(joined) == m * (m + 1) - 1 and joined[m :: m + 1] == "\n" * (m - 1):
+                        cells = joined.replace("\n", "")
+                elif width == 2 * m - 1:  # one-character symbols separated by single spaces
+                    gaps = _SPACED_GAPS.get(m)
+                    if gaps is None:
+                        gaps = _SPACED_GAPS[m] = ((" " * (m - 1) + "\n") * m)[:-1]
+                    if len(joined) == 2 * m * m - 1 and joined[1::2] == gaps:
+                        cells = joined[::2]
+                if cells is not None and cells.isascii():
+                    d = cells.encode().translate(c.decode_table)
+                    if INVALID not in d and (not validate or c.consistent(d)):
+                        yield _record(index, first, Puzzle(c.shape, tuple(d)), None, None, joined, fmt)
+                        block = []
+                        continue
+        yield _block_record(block, surplus, index, first, fmt, shape, validate, source)
+        block = []
+        regular = True
+        surplus = 0
 
 
 _SPACED_GAPS: dict[int, str] = {}
@@ -420,7 +448,6 @@ _SPACED_GAPS: dict[int, str] = {}
 
 def _block_record(
     block: list[str | int],
-    regular: bool,
     surplus: int,
     index: int,
     first: int,
@@ -429,27 +456,7 @@ def _block_record(
     validate: bool,
     source: str | None,
 ) -> Record:
-    if regular:
-        rows: list[str] = block  # type: ignore[assignment]  # regular blocks hold only strings
-        m = len(rows)
-        c = (codec(shape) if shape.n == m else None) if shape is not None else _codec_for_n(m)
-        if c is not None:
-            width = len(rows[0])
-            joined = "\n".join(rows)
-            cells = None
-            if width == m:  # n symbols side by side: the newlines must fall every n + 1 characters
-                if len(joined) == m * (m + 1) - 1 and joined[m :: m + 1] == "\n" * (m - 1):
-                    cells = joined.replace("\n", "")
-            elif width == 2 * m - 1:  # single-character symbols separated by single spaces
-                gaps = _SPACED_GAPS.get(m)
-                if gaps is None:
-                    gaps = _SPACED_GAPS[m] = ((" " * (m - 1) + "\n") * m)[:-1]
-                if len(joined) == 2 * m * m - 1 and joined[1::2] == gaps:
-                    cells = joined[::2]
-            if cells is not None and cells.isascii():
-                d = cells.encode().translate(c.decode_table)
-                if INVALID not in d and (not validate or c.consistent(d)):
-                    return _record(index, first, Puzzle(c.shape, tuple(d)), None, None, joined, fmt)
+    """The record of a block the fast path did not take: a puzzle, or the exact fault."""
     text = "\n".join(s if isinstance(s, str) else "..." for s in block)
     try:
         puzzle = parse_block(block, first, surplus, shape, validate)
