@@ -1,27 +1,34 @@
 """The ``cpsat`` backend: OR-tools CP-SAT on an AllDifferent model (``cpsat``) or one-hot (``cpsat:bool``).
 
-The models are in ``sudoku_cp.encode.cpsat_model``. What was measured (9x9, one worker, counting up to 2
-solutions, 300-puzzle samples, a shared 2-core machine so +-10%) and chosen:
+The models are in ``sudoku_cp.encode.cpsat_model``. What was measured (ortools 9.15; 9x9, one worker,
+counting up to 2 solutions, 300-500-puzzle samples; a shared 2-core machine, so wall-clock rates varied by
+up to 2x with the load: the per-CPU-second rates of ``benchmarks/bench_cpsat.py`` are the steadier ones)
+and chosen:
 
 - Reuse one model per shape and set only the givens' domains in ``model.proto`` (undone before the next
-  puzzle), instead of building a model per puzzle: 17_clue int model 618 puzzles/s reused against 477/s
-  rebuilt (building the 81 variables and 27 AllDifferent in Python costs about 0.5 ms, the bool model's 729
-  literals and 324 ExactlyOne about 3 ms). Fixing the bool model's givens by domains or by assumptions
-  (``add_assumptions``) ran the same (523/s against 518/s with presolve), domains win without presolve
-  (655/s against 496/s), so domains are used for both models.
+  puzzle) instead of building a model per puzzle. Building costs 1.0 ms (int: 81 variables, 27
+  AllDifferent) or 5.8 ms (bool: 729 literals, 324 ExactlyOne) in Python against 1-2 ms of CP-SAT: on
+  17_clue, int 618 puzzles/s reused against 477/s rebuilt (541 against 465 per CPU second under load),
+  bool 886 against 215 per CPU second. Fixing the bool model's givens by domains or by assumptions
+  (``add_assumptions``) ran the same with presolve (523/s against 518/s); without presolve domains won
+  (655/s against 496/s), so both models take domains. Narrowing the other cells' domains in Python
+  first (Kwon and Jain's reduction) was slower: CP-SAT's propagation does it for less.
 - Counting: one solve with ``enumerate_all_solutions`` and a solution callback that stops at the limit,
-  instead of solve, block the solution, solve again: a solve costs about 1 ms of fixed set-up (loading,
-  presolve) against little search, so two solves cost nearly twice one. Enumeration in CP-SAT is correct
-  with one worker only (with 2 workers it reported 168 of the 288 solutions of the empty 4x4 grid as
-  complete), so with more workers the backend blocks and solves again on a copy of the model.
-- Parameters: symmetry detection, LP relaxation and SAT inprocessing off (symmetry_level 0,
-  linearization_level 0, use_sat_inprocessing false) took the bool model from 656 to 1,031 puzzles/s.
-  Presolve: the int model needs it (AllDifferent is expanded there; off: 305/s against 618/s) and one
-  presolve iteration is enough (654/s); the bool model runs faster without it and without probing
-  (1,146/s; top1465: 894/s against 469/s with the default parameters).
-- Workers: one by default at every size. More workers never helped (same number of branches: CP-SAT's
-  first subsolver finds the solution, the others only take CPU): empty 36x36, int model 3.6 s with 1 worker,
-  5.1 s with 2, 10.2 s with 8; bool model 0.22 s, 0.77 s, 2.4 s; empty 49x49 bool 4.9 s with 1 worker,
+  rather than solve, block the solution, solve again: each solve has about 1 ms of set-up (loading,
+  presolve) and little search, so the second solve doubles the cost (17_clue, per CPU second: int 627
+  against 260, bool 853 against 399; serg_multi_solution: bool 730 against 353). CP-SAT's enumeration
+  is only correct with one worker (with 2 it reported 168 of the 288 solutions of the empty 4x4 grid as
+  all of them), so with more workers the backend blocks and solves again on a copy of the model.
+- Parameters: symmetry detection, LP relaxation and SAT inprocessing off (``symmetry_level`` 0,
+  ``linearization_level`` 0, ``use_sat_inprocessing`` false) took the bool model from 656 to 1,031
+  puzzles/s, and did not slow 25x25 grids (int 0.57 s against 0.87 s with the defaults, bool 0.39 s
+  against 0.79 s). Presolve: the int model needs it (AllDifferent is expanded there; off: 305/s against
+  618/s) and one presolve iteration is enough (654/s); the bool model runs faster without presolve and
+  probing (1,146/s; top1465: 894/s against 469/s with the default parameters).
+- Workers: one by default at every size. More never helped (the same number of branches: CP-SAT's first
+  subsolver finds the solution, the others only take CPU): 9x9 bool, 2.4 ms per solve with 1 worker
+  against 120 ms with 2; 25x25 (55% blank) bool 0.27 s against 0.67 s; empty 36x36, int 3.6 s with 1
+  worker, 5.1 s with 2, 10.2 s with 8, bool 0.22 s, 0.77 s, 2.4 s; empty 49x49 bool 4.9 s against
   10.1 s with 2. ``workers=N`` (``--workers``) is there for machines where that differs.
 
 A time limit becomes ``max_time_in_seconds`` (it bounds the search; building a shape's model once is not
@@ -109,6 +116,7 @@ class CpSatBackend(Backend):
         self._narrowed: dict[Shape, list[int]] = {}
 
     def close(self) -> None:
+        """Drop the models; the next puzzle of each shape builds its model again."""
         self._models.clear()
         self._narrowed.clear()
 
@@ -164,6 +172,8 @@ class CpSatBackend(Backend):
 
     def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
         """Up to ``limit`` solutions; ``complete`` when CP-SAT proved there are no more."""
+        import ortools.sat.python.cp_model  # noqa: F401  (imported here so build_time leaves out the import)
+
         if limit < 1:
             raise UsageError(f"limit must be at least 1, not {limit}")
         start = time.perf_counter()
@@ -178,6 +188,7 @@ class CpSatBackend(Backend):
             "workers": workers,
             "branches": 0,
             "conflicts": 0,
+            "propagations": 0,
             "wall_time": 0.0,
             "solves": 0,
         }
@@ -218,6 +229,7 @@ class CpSatBackend(Backend):
             status = solver.solve(model.model, collector)
         stats["branches"] += solver.num_branches
         stats["conflicts"] += solver.num_conflicts
+        stats["propagations"] += solver.num_binary_propagations + solver.num_integer_propagations
         stats["wall_time"] += solver.wall_time
         stats["solves"] += 1
         if status == cp_model.MODEL_INVALID:
@@ -328,16 +340,14 @@ def _collector_class() -> type:
             self.limit = limit
             self.solutions: list[tuple[int, ...]] = []
             self.seen: set[tuple[int, ...]] = set()
-            self.stopped = False
 
         def on_solution_callback(self) -> None:
-            cells = decode(list(self.Response().solution), self.model.shape, self.model.kind)
+            cells = decode(list(self.response_proto.solution), self.model.shape, self.model.kind)
             if cells in self.seen:  # CP-SAT does not repeat a solution; this keeps the count safe if it did
                 return
             self.seen.add(cells)
             self.solutions.append(cells)
             if len(self.solutions) >= self.limit:
-                self.stopped = True
                 self.stop_search()
 
     return Collector
