@@ -188,6 +188,16 @@ def test_pretty_output_reads_back_as_a_grid() -> None:
     assert parse(format_puzzle(puzzle, "pretty")) == [puzzle]
 
 
+def test_blocks_of_separators_only_are_skipped() -> None:
+    got = records("+--+--+\n+--+--+\n\n1234\n3412\n2143\n4321\n")
+    assert [(r.index, r.line, r.ok) for r in got] == [(1, 4, True)]
+
+
+def test_a_known_solution_must_be_complete() -> None:
+    [record] = records(f"{CLASSIC_LINE} {CLASSIC_LINE}\n")
+    assert str(record.error) == "line 1, puzzle 1: the solution given with the puzzle has 53 empty cells"
+
+
 def test_dash_rows_are_blanks_when_they_have_a_full_row_of_dashes() -> None:
     [record] = records("----\n12-4\n----\n----\n")
     assert record.ok and record.puzzle is not None
@@ -373,7 +383,7 @@ def test_line_errors_name_puzzle_and_line_and_the_rest_is_read() -> None:
     assert isinstance(errors[2], InvalidPuzzleError)
     assert str(errors[2]) == "line 7, puzzle 5: digit 5 is given twice in one unit, at r1c1 and r1c2"
     assert "3 fields" in errors[3].reason
-    assert "the solution given after the puzzle: 80 symbols" in errors[4].reason
+    assert "the solution given with the puzzle: 80 symbols" in errors[4].reason
     assert got[1].text == CLASSIC_LINE[:-1]
 
 

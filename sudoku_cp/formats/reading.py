@@ -322,7 +322,9 @@ def _puzzle_record(
             try:
                 known = parse_symbols(solution, puzzle.shape, False)
             except ParseError as exc:
-                raise ParseError(f"the solution given after the puzzle: {exc.reason}") from None
+                raise ParseError(f"the solution given with the puzzle: {exc.reason}") from None
+            if blanks := known.cells.count(0):
+                raise ParseError(f"the solution given with the puzzle has {blanks} empty cells")
     except ParseError as exc:
         return _error_record(index, line, exc, text, fmt, source)
     return _record(index, line, puzzle, None, known, text, fmt)
@@ -412,7 +414,6 @@ def _block_records(
             continue
         if not block:
             continue
-        index += 1
         if regular:
             m = len(block)
             c = codecs.get(m)
@@ -434,10 +435,14 @@ def _block_records(
                 if cells is not None and cells.isascii():
                     d = cells.encode().translate(c.decode_table)
                     if INVALID not in d and (not validate or c.consistent(d)):
+                        index += 1
                         yield _record(index, first, Puzzle(c.shape, tuple(d)), None, None, joined, fmt)
                         block = []
                         continue
-        yield _block_record(block, surplus, index, first, fmt, shape, validate, source)
+        record = _block_record(block, surplus, index + 1, first, fmt, shape, validate, source)
+        if record is not None:  # None: a block of box separators only, like a comment
+            index += 1
+            yield record
         block = []
         regular = True
         surplus = 0
@@ -455,8 +460,11 @@ def _block_record(
     shape: Shape | None,
     validate: bool,
     source: str | None,
-) -> Record:
-    """The record of a block the fast path did not take: a puzzle, or the exact fault."""
+) -> Record | None:
+    """The record of a block the fast path did not take: a puzzle, the exact fault, or None for a block
+    of nothing but box separators (and comments)."""
+    if all(isinstance(s, str) and (s[0] == "#" or _is_separator(s)) for s in block):
+        return None
     text = "\n".join(s if isinstance(s, str) else "..." for s in block)
     try:
         puzzle = parse_block(block, first, surplus, shape, validate)
@@ -472,6 +480,11 @@ def _codec_for_n(n: int) -> ShapeCodec | None:
 
 def _is_dash_line(s: str) -> bool:
     return set(s) <= _DASH_CHARS
+
+
+def _is_separator(s: str) -> bool:
+    """A line that can only be a box separator: dashes and such with a ``+``, ``=`` or ``|``."""
+    return _is_dash_line(s) and any(ch in s for ch in "+=|")
 
 
 _DASH_CHARS = frozenset("-+=| \t")
@@ -515,7 +528,7 @@ def parse_block(
     rows: list[tuple[int, list[str] | None, list[str]]] = []
     for ln, s in lines:
         tokens, chars = _readings(s)
-        if _is_dash_line(s) and (any(ch in s for ch in "+=|") or len(chars) != (expected or len(chars))):
+        if _is_separator(s) or (_is_dash_line(s) and len(chars) != (expected or len(chars))):
             continue  # a box separator
         rows.append((ln, tokens, chars))
     if not rows:
