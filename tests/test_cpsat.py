@@ -240,8 +240,8 @@ def test_options_are_checked() -> None:
     assert make_backend("cpsat").workers_for(Shape(5, 5)) == 1
     assert CpSatBackend("int").presolve_for() and not CpSatBackend("bool").presolve_for()
     assert CpSatBackend("bool", presolve=True).presolve_for()
-    bad_options = [{"workers": 0}, {"workers": "2"}, {"presolve": "yes"}, {"enumeration": "x"}, {"amo": "x"}]
-    for bad in bad_options:
+    bad_options = [{"workers": 0}, {"workers": "2"}, {"presolve": "yes"}, {"reuse": "no"}]
+    for bad in [*bad_options, {"enumeration": "dfs"}, {"amo": "ladder"}]:
         with pytest.raises(UsageError):
             make_backend("cpsat", **bad)
     with pytest.raises(UsageError, match="no variant"):

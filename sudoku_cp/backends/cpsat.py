@@ -104,12 +104,14 @@ class CpSatBackend(Backend):
             raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")
         if presolve is not None and not isinstance(presolve, bool):
             raise UsageError(f"presolve must be True or False, not {presolve!r}")
+        if not isinstance(reuse, bool):
+            raise UsageError(f"reuse must be True or False, not {reuse!r}")
         if enumeration is not None and enumeration not in ENUMERATIONS:
             raise UsageError(f"unknown enumeration {enumeration!r}; valid: {', '.join(ENUMERATIONS)}")
         self.kind = variant or "int"
         self.workers = workers
         self.presolve = presolve
-        self.reuse = bool(reuse)
+        self.reuse = reuse
         self.enumeration = enumeration
         self._models: dict[Shape, CpSatModel] = {}
         #: Variable indices whose domains the current puzzle narrowed, per shape: undone before the next one.
