@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING, Any
 
 from .backends import Backend, backend_class, make_backend
 from .errors import BackendUnavailableError, SudokuError, UsageError
-from .grid import Puzzle
+from .grid import Puzzle, Shape
 from .result import Status
 from .solving import result_of
 from .verify import solution_problems
@@ -83,6 +83,7 @@ __all__ = [
     "COLUMNS",
     "COUNT_COLUMNS",
     "SUMMARY_COLUMNS",
+    "WARMUPS",
     "Config",
     "MissingPackageError",
     "WrongAnswerError",
@@ -141,6 +142,8 @@ SUMMARY_COLUMNS = (
 
 #: Backend statistics that fill a documented column under another name.
 _RENAMED_STATS = {"time": "solve_time"}
+#: What :func:`compare` solves untimed before timing a configuration (its ``warmup`` argument).
+WARMUPS = ("none", "process", "shape")
 #: A tiny valid puzzle solved once per configuration before timing (see ``warmup``).
 _WARMUP_PUZZLE = "12343412214343.."
 
@@ -388,7 +391,7 @@ def compare(
     unique: bool = False,
     time_limit: float | None = None,
     strict: bool = False,
-    warmup: bool = True,
+    warmup: str | bool = "process",
 ) -> pd.DataFrame:
     """Run every configuration on every puzzle; one row per (configuration, puzzle), columns ``COLUMNS``.
 
@@ -403,17 +406,33 @@ def compare(
     ``BackendUnavailableError`` (a solver missing from this installation).
 
     ``unique=True`` asks every configuration to prove uniqueness (a search for a second solution);
-    ``time_limit`` (seconds) bounds each puzzle, after which it is ``unknown``. ``warmup`` solves one
-    4x4 puzzle with each configuration first, untimed, so one-time costs (imports, JIT compilation) do not
-    land on the first puzzle; building the model of the puzzles' own shape still counts. Wrong answers and
-    backend exceptions become ``error`` rows (see the module docstring), or raise with ``strict=True``.
+    ``time_limit`` (seconds) bounds each puzzle, after which it is ``unknown``.
+
+    ``warmup`` says what each configuration solves untimed before its first timed puzzle (``WARMUPS``):
+    ``"process"`` (the default, or True) one 4x4 puzzle, so one-time costs of the process (imports, JIT
+    compilation) do not land on the first puzzle, while building the model of the puzzles' own shape
+    still counts in the first row of that shape, as it would in a batch run; ``"shape"`` also the first
+    puzzle of each grid shape in the input, so every row measures the steady state (that puzzle's row then
+    follows a solve of itself); ``"none"`` (or False) nothing.
+
+    Wrong answers and backend exceptions become ``error`` rows (see the module docstring), or raise with
+    ``strict=True``.
     """
     pandas = _pandas()
     if isinstance(configs, str):
         configs = parse_configs(configs)
     if time_limit is not None and not time_limit > 0:
         raise UsageError(f"time_limit must be positive, not {time_limit}")
+    mode = {True: "process", False: "none"}.get(warmup, warmup) if isinstance(warmup, bool) else warmup
+    if mode not in WARMUPS:
+        raise UsageError(f"unknown warmup {warmup!r}; valid: {', '.join(WARMUPS)}")
     items = _items(puzzles)
+    warmups = [] if mode == "none" else [Puzzle.from_string(_WARMUP_PUZZLE)]
+    if mode == "shape":
+        firsts: dict[Shape, Puzzle] = {}
+        for _, _, puzzle in items:
+            firsts.setdefault(puzzle.shape, puzzle)
+        warmups += firsts.values()
     engines: list[tuple[str, Backend, bool]] = []  # label, backend, whether we own it
     try:
         for config in configs:
@@ -428,9 +447,9 @@ def compare(
         rows: list[dict[str, Any]] = []
         found: dict[tuple[str | None, int], dict[str, tuple]] = {}
         for label, engine, _ in engines:
-            if warmup:
+            for puzzle in warmups:
                 try:
-                    engine.enumerate(Puzzle.from_string(_WARMUP_PUZZLE), 2 if unique else 1, time_limit)
+                    engine.enumerate(puzzle, 2 if unique else 1, time_limit)
                 except (UsageError, BackendUnavailableError):
                     raise
                 except Exception:

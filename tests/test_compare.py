@@ -338,6 +338,34 @@ def test_passed_backends_are_left_open_and_reused() -> None:
     assert engine.calls == 4  # one warm-up, one puzzle
 
 
+def test_warmup_modes_solve_untimed_puzzles_first() -> None:
+    seen: list[str] = []
+
+    class Recording(_Repeating):
+        name = "recording"
+
+        def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
+            seen.append(puzzle.to_string())
+            return Enumeration((solve(puzzle, "dfs").solution,), complete=True)
+
+    puzzles = [UNIQUE["9x9 easy"], UNIQUE["6x6"], UNIQUE["9x9 17 clues"]]
+    expected_rows = [Puzzle.from_string(p).to_string() for p in puzzles]
+    four = Puzzle.from_string(UNIQUE["4x4"]).to_string()
+    for mode, first in [
+        ("none", []),
+        (False, []),
+        ("process", [four]),
+        (True, [four]),
+        ("shape", [four, expected_rows[0], expected_rows[1]]),
+    ]:
+        seen.clear()
+        df = compare(puzzles, [Recording()], warmup=mode)
+        assert seen == first + expected_rows, mode
+        assert len(df) == len(puzzles)
+    with pytest.raises(UsageError, match="warmup"):
+        compare(puzzles, [Recording()], warmup="always")
+
+
 def test_missing_pandas_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(MissingPackageError, match=r"pip install 'sudoku-cp\[notebooks\]'"):

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from ..backends import backend_names, missing_packages
-from ..compare import compare, format_summary, parse_configs, summarize
+from ..compare import WARMUPS, compare, format_summary, parse_configs, summarize
 from ..grid import Puzzle
 from ..result import Status
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
@@ -45,6 +45,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="per puzzle; over it a puzzle is unknown",
     )
     p.add_argument("--csv", metavar="FILE", help="write every row (puzzle x configuration) to FILE as CSV")
+    p.add_argument(
+        "--warmup",
+        choices=WARMUPS,
+        default="process",
+        help="solved untimed first: process (a 4x4 puzzle: imports, compilation; the default), "
+        "shape (also the first puzzle of each grid size: model building too), none",
+    )
     p.add_argument("--by-file", action="store_true", help="one summary line per input file and configuration")
     p.set_defaults(run=run)
 
@@ -79,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if not datasets:
         warn("no puzzles to compare")
         return EXIT_USAGE if unreadable else EXIT_FAILED
-    df = compare(datasets, configs, unique=args.unique, time_limit=args.time_limit)
+    df = compare(datasets, configs, unique=args.unique, time_limit=args.time_limit, warmup=args.warmup)
     if args.csv:
         with output_stream(args.csv) as out:
             df.to_csv(out, index=False)
