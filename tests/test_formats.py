@@ -557,6 +557,9 @@ def test_standard_input_is_read_as_bytes(monkeypatch: pytest.MonkeyPatch) -> Non
     assert got[0].puzzle == Puzzle.from_string(CLASSIC_LINE)
     assert got[1].error is not None and str(got[1].error).startswith("<stdin>, line 2, puzzle 2: byte 0xff")
     assert not raw.closed  # the caller's standard input stays usable
+    unused = open_records(None)
+    del unused  # never iterated: must not close standard input either
+    assert not raw.closed
     monkeypatch.setattr(sys, "stdin", io.StringIO(EASY + "\n"))  # no binary buffer: read as text
     assert [r.puzzle for r in open_records(None)] == [Puzzle.from_string(EASY)]
 

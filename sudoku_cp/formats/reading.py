@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
 from functools import partial
 from itertools import chain
+from typing import Any
 
 from ..errors import ParseError, UsageError
 from ..grid import BLANKS, Puzzle, Shape
@@ -133,32 +134,36 @@ def open_records(
     """
     _check_format(format)
     if path is None or os.fspath(path) == "-":
-        buffer = getattr(sys.stdin, "buffer", None)
-        if buffer is None:  # standard input replaced by a text stream (as in tests): read it as it is
-            return _records(iter(sys.stdin), format, shape, validate, source or "<stdin>", False)
-        stream = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="surrogateescape", newline=None)
-        return _read_stream(stream, format, shape, validate, source or "<stdin>", detach=True)
-    stream = open(path, encoding="utf-8-sig", errors="surrogateescape", newline=None)  # noqa: SIM115
-    return _read_stream(stream, format, shape, validate, source or os.fspath(path), detach=False)
+        return _read_stdin(format, shape, validate, source or "<stdin>")
+    stream = open(path, **_TEXT)  # noqa: SIM115 - closed by _read_stream when done
+    return _read_stream(stream, format, shape, validate, source or os.fspath(path))
+
+
+#: How files are decoded: a BOM dropped, undecodable bytes kept (as surrogates) to be reported, any line end.
+_TEXT: dict[str, Any] = {"encoding": "utf-8-sig", "errors": "surrogateescape", "newline": None}
 
 
 def _read_stream(
-    stream: io.TextIOWrapper,
-    format: str | None,
-    shape: Shape | None,
-    validate: bool,
-    source: str,
-    detach: bool,
+    stream: io.TextIOWrapper, format: str | None, shape: Shape | None, validate: bool, source: str
 ) -> Iterator[Record]:
+    with stream:
+        lines = iter(partial(stream.readline, MAX_LINE), "")
+        yield from _records(lines, format, shape, validate, source, True)
+
+
+def _read_stdin(format: str | None, shape: Shape | None, validate: bool, source: str) -> Iterator[Record]:
+    """Standard input as bytes, decoded like a file; wrapped only once reading starts, and unwrapped at
+    the end, so that ``sys.stdin.buffer`` is never closed."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # standard input replaced by a text stream (as in tests): read it as it is
+        yield from _records(iter(sys.stdin), format, shape, validate, source, False)
+        return
+    stream = io.TextIOWrapper(buffer, **_TEXT)
     try:
-        yield from _records(
-            iter(partial(stream.readline, MAX_LINE), ""), format, shape, validate, source, True
-        )
+        lines = iter(partial(stream.readline, MAX_LINE), "")
+        yield from _records(lines, format, shape, validate, source, True)
     finally:
-        if detach:
-            stream.detach()  # leave sys.stdin.buffer open
-        else:
-            stream.close()
+        stream.detach()
 
 
 def parse(
