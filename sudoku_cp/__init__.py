@@ -1,8 +1,10 @@
 """sudoku-cp: Sudoku of any box shape reformulated for real constraint solvers.
 
 >>> import sudoku_cp
->>> sudoku_cp.solve("12343412214343..").solution.to_string()
-'1234341221434321'
+>>> [puzzle] = sudoku_cp.parse("12343412214343..")
+>>> result = sudoku_cp.solve(puzzle, backend="dfs", unique=True)
+>>> result.status.value, sudoku_cp.format_puzzle(result.solution, "grid")
+('solved', '1234\n3412\n2143\n4321')
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from .errors import (
     UnknownBackendError,
     UsageError,
 )
+from .formats import format_puzzle, open_records, parse, write_puzzles
 from .grid import Puzzle, Shape
 from .result import Enumeration, SolveResult, Status
 from .solving import count_solutions, is_unique, solve
@@ -38,8 +41,12 @@ __all__ = [
     "__version__",
     "backend_names",
     "count_solutions",
+    "format_puzzle",
     "is_solution",
     "is_unique",
     "make_backend",
+    "open_records",
+    "parse",
     "solve",
+    "write_puzzles",
 ]
