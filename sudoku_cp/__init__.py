@@ -1,4 +1,4 @@
-"""sudoku-cp: Sudoku of any box shape reformulated for real constraint solvers.
+r"""sudoku-cp: Sudoku of any box shape reformulated for real constraint solvers.
 
 >>> import sudoku_cp
 >>> [puzzle] = sudoku_cp.parse("12343412214343..")
