@@ -277,13 +277,16 @@ def test_cli_solves_with_cpsat_and_unique() -> None:
 
 #: Run in a child process: Ctrl-C during a search that cannot end in seconds (an empty 49x49 grid), then
 #: Ctrl-C while Python sleeps after CP-SAT solves (CP-SAT's own SIGINT catching would leave SIG_DFL there,
-#: and that second Ctrl-C would kill the process instead of raising KeyboardInterrupt).
+#: and that second Ctrl-C would kill the process instead of raising KeyboardInterrupt). ortools is imported
+#: and the 49x49 model built (by solving a full grid) before the first signal, so that it hits the search.
 CTRL_C_SCRIPT = """
 import os, signal, threading, time
 from sudoku_cp.backends.cpsat import CpSatBackend
 from sudoku_cp.grid import Puzzle, Shape
 
 backend = CpSatBackend()
+full = Puzzle(Shape(7, 7), tuple((7 * (r % 7) + r // 7 + c) % 49 + 1 for r in range(49) for c in range(49)))
+assert backend.enumerate(full).solutions == (full,)
 timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
 start = time.perf_counter()
 timer.start()
@@ -308,5 +311,6 @@ def test_ctrl_c_stops_a_long_search_and_keeps_working_afterwards() -> None:
     proc = subprocess.run([sys.executable, "-c", CTRL_C_SCRIPT], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     first, second = proc.stdout.split("\n")[:2]
-    assert first.startswith("search interrupted after") and float(first.split()[-2]) < 10, proc.stdout
+    # The time limit is 60 s; CP-SAT's presolve heeds the stop within about 1.5 s (several under load).
+    assert first.startswith("search interrupted after") and float(first.split()[-2]) < 30, proc.stdout
     assert second == "sleep interrupted", proc.stdout
