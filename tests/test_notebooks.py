@@ -1,0 +1,106 @@
+"""The notebooks are stored without outputs and run top to bottom with small parameters.
+
+Each notebook's first code cell is tagged ``parameters``; the test adds a cell after it that sets smaller
+values (as papermill would) and executes the notebook in memory with nbclient on the ``python3`` kernel.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+EXTRA = "running the notebooks needs the notebooks extra: pip install -e '.[notebooks]'"
+
+#: Small parameters per notebook: together the three run in well under 90 s on a quiet machine.
+SMALL: dict[str, dict[str, object]] = {
+    "compare_backends.ipynb": {
+        "SAMPLE": 8,
+        "UNIQUE_SAMPLE": 4,
+        "TIME_LIMIT": 2.0,
+        "DATASETS": ["norvig_easy50.txt", "norvig_top95.txt"],
+        "CONFIGS": ["dfs", "dfs[heuristic=first]", "sat", "cpsat"],
+    },
+    "encodings.ipynb": {
+        "MAX_N": 9,
+        "AMO": ["pairwise", "seqcounter"],
+        "SOLVE_MAX_N": 9,
+        "PUZZLES_PER_SIZE": 2,
+        "TIME_LIMIT": 2.0,
+        "CONFIGS": ["dfs", "sat", "cpsat"],
+    },
+}
+
+
+def _load(name: str) -> dict:
+    return json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+
+
+def test_every_notebook_is_tested() -> None:
+    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted(SMALL)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_notebook_is_stored_without_outputs(name: str) -> None:
+    notebook = _load(name)
+    for i, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] == "code":
+            assert cell.get("outputs") == [], f"{name} cell {i} has outputs: clear them before committing"
+            assert cell.get("execution_count") is None, f"{name} cell {i} has an execution count"
+    assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_notebook_starts_with_the_parameters_it_is_tested_with(name: str) -> None:
+    code = [c for c in _load(name)["cells"] if c["cell_type"] == "code"]
+    first = code[0]
+    assert "parameters" in first["metadata"].get("tags", []), f"{name}: the first code cell is not tagged"
+    names = {line.split("=")[0].strip() for line in "".join(first["source"]).splitlines() if "=" in line}
+    assert set(SMALL[name]) <= names, f"{name}: {set(SMALL[name]) - names} are not in its parameters cell"
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_notebook_runs_top_to_bottom(name: str) -> None:
+    nbformat = pytest.importorskip("nbformat", reason=EXTRA)
+    nbclient = pytest.importorskip("nbclient", reason=EXTRA)
+    pytest.importorskip("ipykernel", reason=EXTRA)
+    pytest.importorskip("matplotlib", reason=EXTRA)
+    pytest.importorskip("pandas", reason=EXTRA)
+    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+    where = next(i for i, c in enumerate(notebook.cells) if "parameters" in c.metadata.get("tags", []))
+    injected = "\n".join(f"{key} = {value!r}" for key, value in SMALL[name].items())
+    cell = nbformat.v4.new_code_cell(f"# injected by tests/test_notebooks.py\n{injected}")
+    cell.metadata["tags"] = ["injected-parameters"]
+    notebook.cells.insert(where + 1, cell)
+    client = nbclient.NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
+    start = time.perf_counter()
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as exc:
+        pytest.fail(f"{name} failed:\n{exc}")
+    elapsed = time.perf_counter() - start
+    assert elapsed < 60, f"{name} took {elapsed:.0f} s with the small parameters"
+    errors = [
+        out
+        for c in notebook.cells
+        if c.cell_type == "code"
+        for out in c.outputs
+        if out.output_type == "error"
+    ]
+    assert not errors
+    images = [
+        out
+        for c in notebook.cells
+        if c.cell_type == "code"
+        for out in c.outputs
+        if "image/png" in out.get("data", {})
+    ]
+    assert images, f"{name} drew no figure"
