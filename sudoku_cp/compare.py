@@ -172,15 +172,14 @@ def _pandas() -> Any:
 
 
 def _coerce(value: str) -> Any:
-    """An option value as the backend wants it: int, float or bool where the text is one, else the text."""
+    """An option value as the backend wants it: int, decimal or bool where the text is one, else the text."""
     low = value.lower()
     if low in ("true", "false"):
         return low == "true"
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
+    if re.fullmatch(r"[+-]?\d+", value):
+        return int(value)
+    if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)(e[+-]?\d+)?", low):
+        return float(value)
     return value
 
 

@@ -105,6 +105,12 @@ def test_parse_config_reads_names_variants_and_options() -> None:
         ("x", 0.5),
     )
     assert parse_config("dfs[]") == Config("dfs")
+    assert parse_config("x[a=inf,b=1e3,c=-2,d=2x2]").options == (
+        ("a", "inf"),
+        ("b", 1000.0),
+        ("c", -2),
+        ("d", "2x2"),
+    )
 
 
 def test_parse_config_from_dicts_and_configs() -> None:
