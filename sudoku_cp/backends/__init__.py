@@ -17,6 +17,7 @@ __all__ = ["REGISTRY", "Backend", "backend_class", "backend_names", "make_backen
 #: name -> "module:class"; modules import their heavy packages lazily.
 REGISTRY: dict[str, str] = {
     "dfs": "sudoku_cp.backends.dfs:DfsBackend",
+    "sat": "sudoku_cp.backends.sat:SatBackend",
     "cpsat": "sudoku_cp.backends.cpsat:CpSatBackend",
 }
 

@@ -1,0 +1,386 @@
+"""The ``sat`` backend: a Sudoku CNF on a python-sat solver, with uniqueness by a guarded blocking clause.
+
+Two ways to give a puzzle to a solver, and the backend picks the cheaper one:
+
+- incremental: one solver per grid shape holds the empty grid's encoding and a puzzle's givens are
+  assumptions, so the next puzzle costs no rebuild. A found solution is blocked by a clause guarded by a
+  fresh activation literal, falsified for good once the puzzle is done (the solver then drops the clause).
+- per puzzle: a solver with the puzzle's own formula, the extended encoding reduced by the givens (Kwon and
+  Jain, LPAR 2006). It is smaller and solves faster, but costs a build per puzzle.
+
+Measured (benchmarks/bench_sat.py, encodings/README.md): the incremental solver serves 9x9 and 16x16
+batches fastest once built, a build costs about 3 reduced 9x9 puzzles or 15 reduced 16x16 ones, and from
+25x25 on the reduced formula is faster even against a built solver. So by default a shape's first puzzles
+are solved per puzzle until their time pays for the incremental solver (the ski-rental rule), and grids
+beyond 16x16 always per puzzle.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..encode.amo import at_most_one, check_scheme
+from ..encode.cnf import candidates, check_encoding, clause_families, decode, default_amo
+from ..errors import BackendUnavailableError, UnknownBackendError, UsageError
+from ..grid import Puzzle, Shape
+from ..result import Enumeration, Stats
+from .base import Backend
+
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
+
+__all__ = ["DEFAULT_SOLVER", "PROOF_SOLVERS", "SOLVERS", "SatBackend", "canonical_solver"]
+
+#: python-sat's solver names (``pysat.solvers.SolverNames``), the variants of ``sat:NAME``.
+SOLVERS: tuple[str, ...] = (
+    "cadical103", "cadical153", "cadical195", "cadical300", "cryptosat", "ergo", "gluecard3", "gluecard4",
+    "glucose3", "glucose4", "glucose42", "kissat404", "lingeling", "maplechrono", "maplecm", "maplesat",
+    "mergesat3", "minicard", "minisat22", "minisatgh", "minisatep",
+)  # fmt: skip
+#: Solvers python-sat lets log a DRUP proof (``with_proof=True``); the default is one of them.
+PROOF_SOLVERS: tuple[str, ...] = (
+    "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "gluecard3", "gluecard4",
+    "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm", "maplesat",
+)  # fmt: skip
+#: The solver of plain ``sat``, measured fastest of PROOF_SOLVERS on 17_clue, forum_hardest_11plus,
+#: 16x16 and 36x36 puzzles (benchmarks/bench_sat.py); its sibling cadical153 is as fast.
+DEFAULT_SOLVER = "cadical195"
+#: Solvers python-sat cannot interrupt but can give a conflict budget: a time limit runs them in slices.
+BUDGETED: frozenset[str] = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+#: Solvers that can be neither interrupted nor budgeted: a time limit is refused rather than risk a hang.
+UNSTOPPABLE: frozenset[str] = frozenset({"kissat404", "lingeling"})
+#: Solvers that ignore assumptions and take no clause after a call: a fresh solver per call.
+NON_INCREMENTAL: frozenset[str] = frozenset({"kissat404"})
+#: Conflicts per slice of a budgeted search between two looks at the clock.
+SLICE_CONFLICTS = 500
+#: An incremental solver is rebuilt after this many puzzles that needed a blocking clause: every
+#: activation variable is one more slot in each model python-sat copies out (about 50 ns each), so
+#: rebuilding (a few ms for 9x9) every few hundred puzzles is cheapest; it also sheds stale learnt clauses.
+REBUILD_AFTER = 500
+#: Largest grid side served by an incremental solver by default; larger grids solve faster per puzzle.
+INCREMENTAL_UP_TO = 16
+
+
+def canonical_solver(name: str) -> str:
+    """python-sat's canonical name of a solver given by any of its aliases (``g4`` -> ``glucose4``)."""
+    key = name.strip().lower()
+    if key in SOLVERS:
+        return key
+    from pysat.solvers import SolverNames
+
+    for canonical, aliases in vars(SolverNames).items():
+        if canonical in SOLVERS and isinstance(aliases, tuple) and key in aliases:
+            return canonical
+    raise UnknownBackendError(f"backend sat has no solver {name!r}; valid: {', '.join(SOLVERS)}")
+
+
+def new_solver(name: str, clauses: list[list[int]]) -> Solver:
+    """A python-sat solver holding ``clauses``; BackendUnavailableError when this build lacks it."""
+    from pysat.solvers import NoSuchSolverError, Solver
+
+    try:
+        return Solver(name=name, bootstrap_with=clauses)
+    except NoSuchSolverError:
+        raise BackendUnavailableError(
+            f"this python-sat build has no solver {name} (cryptosat needs pycryptosat)"
+        ) from None
+
+
+def solve_call(solver: Any, name: str, assumptions: list[int], deadline: float | None) -> bool | None:
+    """One SAT call; None when the deadline passed first (the solver stays usable).
+
+    Interruptible solvers get a timer that interrupts them; CaDiCaL runs in slices of SLICE_CONFLICTS
+    conflicts with the clock read between them, as python-sat cannot interrupt it.
+    """
+    if deadline is None:
+        return solver.solve(assumptions=assumptions)
+    if name in UNSTOPPABLE:
+        raise UsageError(f"sat:{name} can be neither interrupted nor budgeted, so it takes no time limit")
+    if name in BUDGETED:
+        while (remaining := deadline - time.perf_counter()) > 0:
+            solver.conf_budget(SLICE_CONFLICTS)
+            status = solver.solve_limited(assumptions=assumptions)
+            if status is not None:
+                return status
+        return None
+    remaining = deadline - time.perf_counter()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.start()
+    try:
+        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    finally:
+        timer.cancel()
+        timer.join()
+        solver.clear_interrupt()
+
+
+_COUNTERS = ("decisions", "conflicts", "propagations")
+
+
+def counters(solver: Any) -> dict[str, int]:
+    """The solver's cumulative decisions, conflicts and propagations (empty where it keeps none)."""
+    try:
+        stats = solver.accum_stats() or {}
+    except NotImplementedError:  # Kissat keeps no statistics python-sat can read
+        return {}
+    return {k: stats.get(k, 0) for k in _COUNTERS}
+
+
+class _Incremental:
+    """One solver holding the empty grid of one shape; a puzzle's givens come as assumptions."""
+
+    def __init__(self, solver: str, shape: Shape, encoding: str, amo: str | None) -> None:
+        start = time.perf_counter()
+        families, self.nv = clause_families(shape, encoding, amo)
+        self.clauses = [c for group in families.values() for c in group]
+        self.name = solver
+        self.solver = new_solver(solver, self.clauses)
+        self.top = self.nv
+        self.blocked = 0
+        self.build_time = time.perf_counter() - start
+        self.fresh = True
+
+    def activation(self) -> int:
+        """A fresh variable to guard one puzzle's blocking clauses."""
+        self.top += 1
+        self.blocked += 1
+        return self.top
+
+    def renew(self) -> None:
+        """A new solver on the same clauses, shedding activation variables and learnt clauses."""
+        start = time.perf_counter()
+        self.solver.delete()
+        self.solver = new_solver(self.name, self.clauses)
+        self.top, self.blocked, self.fresh = self.nv, 0, True
+        self.build_time = time.perf_counter() - start
+
+    def delete(self) -> None:
+        self.solver.delete()
+
+
+@dataclass
+class _ShapeState:
+    """What the backend knows of a grid shape: its incremental solver, if built, and the ski-rental tally."""
+
+    engine: _Incremental | None = None
+    rent: float = 0.0  # seconds spent on per-puzzle solvers of this shape
+    clause_seconds: list[float] = field(default_factory=list)  # build seconds per clause, per-puzzle builds
+
+
+class SatBackend(Backend):
+    """A python-sat solver on a Sudoku CNF: ``sat`` (the measured default solver) or ``sat:NAME``.
+
+    Options: ``encoding`` (``minimal``, ``extended`` default, ``reduced``), ``amo`` (an at-most-one scheme
+    of ``sudoku_cp.encode.amo.AMO_SCHEMES``; None: pairwise for groups up to 16 literals, else the
+    sequential counter) and ``incremental`` (None decides by measurement, True always one solver per
+    shape with givens as assumptions, False a solver per puzzle).
+
+    >>> from sudoku_cp.grid import Puzzle
+    >>> SatBackend().enumerate(Puzzle.from_string("1234341221434..."), limit=2).solutions[0].to_string()
+    '1234341221434321'
+    """
+
+    name: ClassVar[str] = "sat"
+    description: ClassVar[str] = "CNF on a python-sat solver: exactly-one encodings, incremental solving"
+    requires: ClassVar[dict[str, str]] = {"pysat": "python-sat"}
+    variants: ClassVar[tuple[str, ...]] = SOLVERS
+
+    def __init__(
+        self,
+        variant: str | None = None,
+        encoding: str = "extended",
+        amo: str | None = None,
+        incremental: bool | None = None,
+    ) -> None:
+        super().__init__(None)
+        self.solver_name = canonical_solver(variant) if variant is not None else DEFAULT_SOLVER
+        self.variant = None if variant is None else self.solver_name
+        try:
+            self.encoding = check_encoding(encoding)
+            self.amo = check_scheme(amo) if amo is not None else None
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if incremental and (encoding == "reduced" or self.solver_name in NON_INCREMENTAL):
+            why = "the reduced formula depends on the givens" if encoding == "reduced" else "no assumptions"
+            raise UsageError(f"sat:{self.solver_name} with encoding {encoding} cannot be incremental: {why}")
+        if self.solver_name in NON_INCREMENTAL or encoding == "reduced":
+            incremental = False
+        elif encoding == "minimal" and incremental is None:
+            incremental = True
+        self.incremental = incremental
+        self._shapes: dict[Shape, _ShapeState] = {}
+
+    # -- the Backend interface -------------------------------------------------------------------------
+
+    def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        if time_limit is not None and self.solver_name in UNSTOPPABLE:
+            raise UsageError(
+                f"sat:{self.solver_name} can be neither interrupted nor budgeted, so it takes no time limit; "
+                f"use sat:{DEFAULT_SOLVER} or drop the time limit"
+            )
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        state = self._shapes.get(puzzle.shape)
+        if state is None:
+            state = self._shapes[puzzle.shape] = _ShapeState()
+        if self._use_incremental(puzzle.shape, state):
+            return self._enumerate_incremental(puzzle, limit, deadline, state)
+        found = self._enumerate_per_puzzle(puzzle, limit, deadline)
+        state.rent += found.stats["time"]
+        if found.stats["clauses"]:
+            state.clause_seconds.append(found.stats["build_time"] / found.stats["clauses"])
+        return found
+
+    def close(self) -> None:
+        for state in self._shapes.values():
+            if state.engine is not None:
+                state.engine.delete()
+        self._shapes.clear()
+
+    # -- a service beyond the interface (used by sudoku_cp.explain) ------------------------------------
+
+    def failed_givens(self, puzzle: Puzzle) -> list[tuple[int, int]] | None:
+        """None when the givens can all hold; else ``(cell, digit)`` givens that cannot, from the core.
+
+        The core is the set of failed assumptions of the incremental solver (small, not always minimal).
+        Solvers without assumptions (Kissat) answer with every given when the puzzle has no solution.
+        """
+        if self.solver_name in NON_INCREMENTAL:
+            return None if self.enumerate(puzzle, 1).solutions else list(puzzle.givens)
+        state = self._shapes.setdefault(puzzle.shape, _ShapeState())
+        engine = self._engine(puzzle.shape, state)
+        n = puzzle.n
+        assumptions = [cell * n + d for cell, d in enumerate(puzzle.cells) if d]
+        if engine.solver.solve(assumptions=assumptions):
+            return None
+        core = engine.solver.get_core() or []
+        return sorted(((lit - 1) // n, (lit - 1) % n + 1) for lit in core if lit > 0)
+
+    # -- internals ---------------------------------------------------------------------------------------
+
+    def _use_incremental(self, shape: Shape, state: _ShapeState) -> bool:
+        """Whether this puzzle goes to the shape's incremental solver (ski rental when not forced)."""
+        if self.incremental is not None:
+            return self.incremental
+        if state.engine is not None:
+            return True
+        if shape.n > INCREMENTAL_UP_TO or not state.clause_seconds:
+            return False
+        per_clause = sum(state.clause_seconds) / len(state.clause_seconds)
+        return state.rent >= per_clause * _full_clauses(shape, self.encoding, self.amo)
+
+    def _engine(self, shape: Shape, state: _ShapeState) -> _Incremental:
+        engine = state.engine
+        if engine is None:
+            encoding = "extended" if self.encoding == "reduced" else self.encoding
+            engine = state.engine = _Incremental(self.solver_name, shape, encoding, self.amo)
+        elif engine.blocked >= REBUILD_AFTER:
+            engine.renew()
+        return engine
+
+    def _enumerate_incremental(
+        self, puzzle: Puzzle, limit: int, deadline: float | None, state: _ShapeState
+    ) -> Enumeration:
+        start = time.perf_counter()
+        shape, cells = puzzle.shape, puzzle.cells
+        n, ncells = shape.n, shape.ncells
+        engine = self._engine(shape, state)
+        solver, name = engine.solver, self.solver_name
+        before = counters(solver)
+        assumptions = [cell * n + d for cell, d in enumerate(cells) if d]
+        blanks = [cell for cell, d in enumerate(cells) if not d]
+        primary = n * ncells
+        solutions: list[Puzzle] = []
+        complete = timed_out = False
+        act = 0
+        while True:
+            status = solve_call(solver, name, assumptions, deadline)
+            if status is None:
+                timed_out = True
+                break
+            if not status:
+                complete = True
+                break
+            true = [v for v in solver.get_model()[:primary] if v > 0]
+            if len(true) != ncells:  # both encodings force exactly one digit per cell
+                raise RuntimeError(f"sat:{name} returned a model without one digit per cell")
+            solutions.append(Puzzle(shape, tuple(v - cell * n for cell, v in enumerate(true))))
+            if len(solutions) >= limit:
+                break
+            if not act:
+                act = engine.activation()
+                assumptions.append(act)
+            solver.add_clause([-act, *(-true[cell] for cell in blanks)])
+        if act:
+            solver.add_clause([-act])
+        stats: Stats = {"variables": engine.nv, "clauses": len(engine.clauses)}
+        for k, v in counters(solver).items():
+            stats[k] = v - before.get(k, 0)
+        stats["time"] = time.perf_counter() - start
+        stats["build_time"] = engine.build_time if engine.fresh else 0.0
+        stats["incremental"] = 1
+        engine.fresh = False
+        return Enumeration(tuple(solutions), complete, timed_out, stats)
+
+    def _enumerate_per_puzzle(self, puzzle: Puzzle, limit: int, deadline: float | None) -> Enumeration:
+        """A solver for this puzzle alone: the reduced formula, or the full one with the givens as units."""
+        start = time.perf_counter()
+        encoding = "reduced" if self.encoding == "extended" else self.encoding
+        families, nv = clause_families(puzzle, encoding, self.amo)
+        clauses = [c for group in families.values() for c in group]
+        free = candidates(puzzle)[0] if encoding == "reduced" and not puzzle.conflicts() else None
+        n, name = puzzle.n, self.solver_name
+        blanks = [cell for cell, d in enumerate(puzzle.cells) if not d]
+        solutions: list[Puzzle] = []
+        complete = timed_out = False
+        solver = new_solver(name, clauses)
+        build_time = time.perf_counter() - start
+        totals: dict[str, int] = {}
+        try:
+            while True:
+                before = counters(solver)
+                status = solve_call(solver, name, [], deadline)
+                for k, v in counters(solver).items():
+                    totals[k] = totals.get(k, 0) + v - before.get(k, 0)
+                if status is None:
+                    timed_out = True
+                    break
+                if not status:
+                    complete = True
+                    break
+                solution = decode(solver.get_model(), puzzle, free)
+                solutions.append(solution)
+                if len(solutions) >= limit:
+                    break
+                block = [-(cell * n + solution.cells[cell]) for cell in blanks]
+                if name in NON_INCREMENTAL:
+                    clauses.append(block)
+                    solver.delete()
+                    solver = new_solver(name, clauses)
+                else:
+                    solver.add_clause(block)
+        finally:
+            solver.delete()
+        stats: Stats = {"variables": nv, "clauses": len(clauses), **totals}
+        stats["time"] = time.perf_counter() - start
+        stats["build_time"] = build_time
+        stats["incremental"] = 0
+        return Enumeration(tuple(solutions), complete, timed_out, stats)
+
+
+def _full_clauses(shape: Shape, encoding: str, amo: str | None) -> int:
+    """The number of clauses of the empty grid's encoding, from the size of one group's at-most-one."""
+    from pysat.formula import IDPool
+
+    n = shape.n
+    per_group = len(at_most_one(list(range(1, n + 1)), amo or default_amo(n), IDPool(start_from=n + 1)))
+    groups = n * n
+    if encoding == "minimal":
+        return groups + 3 * groups * per_group
+    return 4 * groups * (1 + per_group)

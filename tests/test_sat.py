@@ -1,0 +1,195 @@
+"""The sat backend on small inputs: solver choice, both solving modes, blocking, time limits, statistics."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sudoku_cp import count_solutions, is_unique, solve
+from sudoku_cp.backends import make_backend
+from sudoku_cp.backends import sat as sat_module
+from sudoku_cp.backends.sat import DEFAULT_SOLVER, PROOF_SOLVERS, SOLVERS, SatBackend
+from sudoku_cp.errors import UnknownBackendError, UsageError
+from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.result import Status
+from sudoku_cp.verify import is_solution
+
+CLASSIC = Puzzle.from_string(
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+)
+CLASSIC_SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+EMPTY_4X4 = Puzzle.empty(Shape(2, 2))
+MODES = [None, True, False]
+
+
+def full_grid(shape: Shape, seed: int) -> list[int]:
+    """A random-looking full grid of any box shape: the shifted-rows pattern, relabelled and shuffled."""
+    rng = random.Random(seed)
+    r, c, n = shape.box_rows, shape.box_cols, shape.n
+    relabel = rng.sample(range(1, n + 1), n)
+    rows = [band * r + i for band in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
+    cols = [stack * c + j for stack in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
+    return [relabel[(c * (row % r) + row // r + col) % n] for row in rows for col in cols]
+
+
+def blanked(shape: Shape, givens: float, seed: int) -> Puzzle:
+    """A puzzle keeping a fraction of a full grid's cells (it has one solution or more)."""
+    grid = full_grid(shape, seed)
+    keep = set(random.Random(seed).sample(range(shape.ncells), int(givens * shape.ncells)))
+    return Puzzle(shape, tuple(d if i in keep else 0 for i, d in enumerate(grid)))
+
+
+def test_registry_names_the_solvers_and_the_default_logs_proofs() -> None:
+    assert make_backend("sat").spec == "sat"
+    assert make_backend("sat:g4").spec == "sat:glucose4"  # python-sat's aliases are accepted
+    assert make_backend("sat:CD19").spec == "sat:cadical195"
+    assert DEFAULT_SOLVER in PROOF_SOLVERS and "minisat22" not in PROOF_SOLVERS
+    assert set(SatBackend.variants) == set(SOLVERS)
+
+
+def test_an_unknown_solver_or_option_is_a_clear_error() -> None:
+    with pytest.raises(UnknownBackendError, match=r"no solver 'chaff'.*glucose4.*minisat22"):
+        make_backend("sat:chaff")
+    with pytest.raises(UsageError, match="valid: minimal, extended, reduced"):
+        SatBackend(encoding="compact")
+    with pytest.raises(UsageError, match="unknown at-most-one scheme"):
+        SatBackend(amo="commander")
+    with pytest.raises(UsageError, match="cannot be incremental"):
+        SatBackend(encoding="reduced", incremental=True)
+    with pytest.raises(UsageError, match="cannot be incremental"):
+        SatBackend("kissat", incremental=True)
+
+
+@pytest.mark.parametrize("incremental", MODES)
+@pytest.mark.parametrize("encoding", ["minimal", "extended", "reduced"])
+def test_the_empty_4x4_grid_has_288_solutions_and_they_are_all_different(encoding, incremental) -> None:
+    if encoding == "reduced" and incremental:
+        pytest.skip("reduced formulas are per puzzle")
+    backend = SatBackend(encoding=encoding, incremental=incremental)
+    for _ in range(2):  # the second run proves the first one's blocking clauses were retired
+        found = backend.enumerate(EMPTY_4X4, limit=1000)
+        assert found.complete and len(found.solutions) == 288
+        assert len({s.cells for s in found.solutions}) == 288
+        assert all(is_solution(EMPTY_4X4, s) for s in found.solutions)
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22", "lingeling", "kissat404"])
+def test_each_kind_of_solver_counts_and_proves_uniqueness(solver: str) -> None:
+    backend = make_backend(f"sat:{solver}")
+    first_row = Puzzle.from_string("1234" + "." * 12)  # 288 / 4! grids
+    assert len(backend.enumerate(first_row, limit=100).solutions) == 12
+    found = backend.enumerate(CLASSIC, limit=2)
+    assert found.complete and [s.to_string() for s in found.solutions] == [CLASSIC_SOLUTION]
+
+
+@pytest.mark.parametrize("incremental", MODES)
+def test_a_classic_puzzle_is_solved_and_unique(incremental) -> None:
+    backend = SatBackend(incremental=incremental)
+    result = solve(CLASSIC, backend, unique=True)
+    assert result.status is Status.SOLVED and result.unique
+    assert result.solution is not None and result.solution.to_string() == CLASSIC_SOLUTION
+
+
+def test_services_work_through_the_backend_interface() -> None:
+    assert count_solutions(EMPTY_4X4, limit=300, backend="sat") == 288
+    assert is_unique(CLASSIC, backend="sat:glucose4")
+    several = Puzzle.from_string("12..34.." + "." * 8)
+    result = solve(several, "sat", unique=True)
+    assert result.status is Status.MULTIPLE and result.unique is False
+    assert len(result.solutions) == 2 and result.solutions[0] != result.solutions[1]
+    assert all(is_solution(several, s) for s in result.solutions)
+
+
+@pytest.mark.parametrize("incremental", MODES)
+def test_contradictory_givens_have_no_solution(incremental) -> None:
+    clash = CLASSIC.with_cells([(1, 4)])  # a second 4 in row 1
+    found = SatBackend(incremental=incremental).enumerate(clash, limit=2)
+    assert found.complete and found.solutions == ()
+    assert solve(clash, "sat", unique=True).status is Status.NO_SOLUTION
+
+
+def test_a_puzzle_with_no_candidate_for_a_cell_has_no_solution() -> None:
+    puzzle = Puzzle.from_string("12345678." + "........9" + "." * 63)
+    for incremental in MODES:
+        assert SatBackend(incremental=incremental).enumerate(puzzle, 2).solutions == ()
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_a_time_limit_stops_the_search_without_a_wrong_answer(solver: str) -> None:
+    backend = SatBackend(solver, incremental=True)
+    empty = Puzzle.empty(Shape(3, 3))
+    found = backend.enumerate(empty, limit=10**9, time_limit=0.3)
+    assert found.timed_out and not found.complete
+    assert 0 < len(found.solutions) < 10**9
+    sample = random.Random(0).sample(found.solutions, min(50, len(found.solutions)))
+    assert all(is_solution(empty, s) for s in sample)
+    assert found.stats["time"] < 5
+    # the interrupted solver serves the next puzzle correctly
+    assert [s.to_string() for s in backend.enumerate(CLASSIC, 2, time_limit=30).solutions] == [
+        CLASSIC_SOLUTION
+    ]
+
+
+def test_solvers_that_cannot_stop_refuse_a_time_limit() -> None:
+    for solver in ("lingeling", "kissat"):
+        with pytest.raises(UsageError, match="no time limit"):
+            make_backend(f"sat:{solver}").enumerate(CLASSIC, 1, time_limit=1.0)
+
+
+def test_the_incremental_solver_is_rebuilt_and_stays_correct(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sat_module, "REBUILD_AFTER", 3)
+    backend = SatBackend(incremental=True)
+    puzzles = [blanked(Shape(2, 2), 0.3, seed) for seed in range(12)]
+    expected = [count_solutions(p, 300, "dfs") for p in puzzles]
+    builds = 0
+    for puzzle, count in zip(puzzles, expected, strict=True):
+        found = backend.enumerate(puzzle, 300)
+        builds += found.stats["build_time"] > 0
+        assert len(found.solutions) == count and found.complete
+    assert builds >= 3
+
+
+def test_statistics_per_puzzle() -> None:
+    backend = SatBackend(incremental=True)
+    first = backend.enumerate(CLASSIC, 2).stats
+    second = backend.enumerate(CLASSIC, 2).stats
+    for stats in (first, second):
+        assert stats["variables"] == 729 and stats["clauses"] == 11_988
+        assert {"decisions", "conflicts", "propagations", "time", "build_time"} <= set(stats)
+        assert stats["incremental"] == 1
+    assert first["build_time"] > 0 and second["build_time"] == 0
+    per_puzzle = SatBackend(incremental=False).enumerate(CLASSIC, 2).stats
+    assert per_puzzle["incremental"] == 0 and per_puzzle["clauses"] < 4_000 and per_puzzle["build_time"] > 0
+
+
+def test_by_default_a_shape_moves_to_the_incremental_solver_once_it_pays() -> None:
+    backend = SatBackend()
+    modes = [backend.enumerate(blanked(Shape(3, 3), 0.4, seed), 2).stats["incremental"] for seed in range(40)]
+    assert modes[0] == 0 and modes[-1] == 1
+    assert modes == sorted(modes)  # once built, the solver stays
+
+
+def test_large_grids_stay_per_puzzle_and_solve() -> None:
+    backend = SatBackend()
+    for shape, seed in [(Shape(4, 4), 1), (Shape(5, 5), 2), (Shape(3, 4), 3)]:
+        puzzle = blanked(shape, 0.45, seed)
+        found = backend.enumerate(puzzle, 2)
+        assert found.solutions and all(is_solution(puzzle, s) for s in found.solutions)
+        if shape.n > 16:
+            assert found.stats["incremental"] == 0
+
+
+def test_a_unique_16x16_puzzle_is_proved_unique() -> None:
+    shape = Shape(4, 4)
+    grid = full_grid(shape, 7)
+    puzzle = Puzzle(shape, tuple(d if i % 5 else 0 for i, d in enumerate(grid)))  # 80% givens
+    found = SatBackend().enumerate(puzzle, 2)
+    assert found.complete and [s.cells for s in found.solutions] == [tuple(grid)]
+
+
+def test_failed_givens_name_a_clash() -> None:
+    backend = SatBackend()
+    assert backend.failed_givens(CLASSIC) is None
+    core = backend.failed_givens(CLASSIC.with_cells([(1, 4)]))
+    assert core == [(0, 4), (1, 4)]
