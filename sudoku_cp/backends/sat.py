@@ -245,19 +245,26 @@ class SatBackend(Backend):
 
     # -- a service beyond the interface (used by sudoku_cp.explain) ------------------------------------
 
-    def failed_givens(self, puzzle: Puzzle) -> list[tuple[int, int]] | None:
+    def failed_givens(self, puzzle: Puzzle, time_limit: float | None = None) -> list[tuple[int, int]] | None:
         """None when the givens can all hold; else ``(cell, digit)`` givens that cannot, from the core.
 
         The core is the set of failed assumptions of the incremental solver (small, not always minimal).
         Solvers without assumptions (Kissat) answer with every given when the puzzle has no solution.
+        ``TimeoutError`` when the search reaches ``time_limit`` (seconds).
         """
         if self.solver_name in NON_INCREMENTAL:
-            return None if self.enumerate(puzzle, 1).solutions else list(puzzle.givens)
-        state = self._shapes.setdefault(puzzle.shape, _ShapeState())
-        engine = self._engine(puzzle.shape, state)
+            found = self.enumerate(puzzle, 1, time_limit)
+            if found.timed_out:
+                raise TimeoutError(f"sat:{self.solver_name} reached the time limit")
+            return None if found.solutions else list(puzzle.givens)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        engine = self._engine(puzzle.shape, self._shapes.setdefault(puzzle.shape, _ShapeState()))
         n = puzzle.n
         assumptions = [cell * n + d for cell, d in enumerate(puzzle.cells) if d]
-        if engine.solver.solve(assumptions=assumptions):
+        status = solve_call(engine.solver, self.solver_name, assumptions, deadline)
+        if status is None:
+            raise TimeoutError(f"sat:{self.solver_name} reached the time limit")
+        if status:
             return None
         core = engine.solver.get_core() or []
         return sorted(((lit - 1) // n, (lit - 1) % n + 1) for lit in core if lit > 0)

@@ -1,0 +1,129 @@
+"""Explanations: minimal conflicting givens, two solutions and a splitting clue, uniqueness; dfs checks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import shared
+
+from sudoku_cp.backends import make_backend
+from sudoku_cp.explain import Explanation, explain, minimal_conflict, render_givens
+from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.result import Status
+from sudoku_cp.verify import is_solution
+
+CLASSIC = Puzzle.from_string(
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+)
+
+
+@pytest.fixture(scope="module")
+def dfs():
+    return make_backend("dfs")
+
+
+def assert_minimal_conflict(puzzle: Puzzle, conflict: tuple[tuple[int, int], ...], dfs) -> None:
+    """The givens are the puzzle's, cannot all hold, and each one is needed (checked by dfs, not sat)."""
+    assert conflict and set(conflict) <= set(puzzle.givens)
+    empty = Puzzle.empty(puzzle.shape)
+    assert not dfs.enumerate(empty.with_cells(conflict), 1).solutions
+    for dropped in conflict:
+        rest = [g for g in conflict if g != dropped]
+        assert dfs.enumerate(empty.with_cells(rest), 1).solutions, f"{dropped} is not needed"
+
+
+def wrong_clue_puzzles(count: int, seed: int) -> list[Puzzle]:
+    """Unique puzzles with one more clue that clashes with no given but differs from the solution."""
+    rng = random.Random(seed)
+    dfs = make_backend("dfs")
+    out = []
+    for puzzle in shared("top1465.txt", sample=count, seed=seed):
+        solution = dfs.enumerate(puzzle, 1).solutions[0]
+        options = [
+            (cell, d)
+            for cell in range(81)
+            if not puzzle.cells[cell]
+            for d in range(1, 10)
+            if d != solution.cells[cell] and all(puzzle.cells[p] != d for p in puzzle.shape.peers[cell])
+        ]
+        out.append(puzzle.with_cells([rng.choice(options)]))
+    return out
+
+
+def test_clashing_givens_are_their_own_explanation(dfs) -> None:
+    clash = CLASSIC.with_cells([(80, 4)])  # a second 4 in row 9 (r9c3 is 4)
+    explanation = explain(clash)
+    assert explanation.status is Status.NO_SOLUTION
+    assert explanation.conflict == ((74, 4), (80, 4))
+    assert explanation.summary() == "no solution: r9c3=4 r9c9=4 cannot all hold"
+    assert_minimal_conflict(clash, explanation.conflict, dfs)
+
+
+@pytest.mark.data
+def test_conflicts_are_minimal_on_puzzles_without_a_clash(dfs) -> None:
+    for puzzle in wrong_clue_puzzles(25, seed=2):
+        assert not puzzle.conflicts()
+        explanation = explain(puzzle)
+        assert explanation.status is Status.NO_SOLUTION
+        assert_minimal_conflict(puzzle, explanation.conflict, dfs)
+
+
+@pytest.mark.data
+def test_other_backends_explain_through_the_interface(dfs) -> None:
+    for puzzle in wrong_clue_puzzles(3, seed=9):
+        for backend in ("dfs", "sat:glucose4", "sat:kissat"):
+            conflict = minimal_conflict(puzzle, backend)
+            assert conflict is not None
+            assert_minimal_conflict(puzzle, conflict, dfs)
+
+
+@pytest.mark.data
+def test_several_solutions_come_with_a_clue_that_removes_the_second(dfs) -> None:
+    for puzzle in shared("serg_multi_solution.txt", sample=12, seed=4):
+        explanation = explain(puzzle)
+        assert explanation.status is Status.MULTIPLE
+        first, second = explanation.solutions
+        assert is_solution(puzzle, first) and is_solution(puzzle, second) and first != second
+        assert explanation.differences == tuple(c for c in range(81) if first.cells[c] != second.cells[c])
+        assert explanation.clue is not None
+        cell, digit = explanation.clue
+        assert cell in explanation.differences and first.cells[cell] == digit
+        with_clue = puzzle.with_cells([explanation.clue])
+        found = dfs.enumerate(with_clue, 1000).solutions
+        assert second not in found and first in found
+        if explanation.clue_makes_unique:
+            assert len(found) == 1
+        else:  # no clue of the first solution at a differing cell would have made it unique
+            for c in explanation.differences:
+                assert len(dfs.enumerate(puzzle.with_cells([(c, first.cells[c])]), 2).solutions) == 2
+
+
+def test_a_puzzle_with_two_solutions_gets_a_clue_that_makes_it_unique() -> None:
+    # 1 and 2 swap places in r1c1 r1c2 r3c1 r3c2: a deadly rectangle with two ways to fill it
+    puzzle = Puzzle.from_string("..343412..434321")
+    explanation = explain(puzzle)
+    assert explanation.status is Status.MULTIPLE and explanation.differences == (0, 1, 8, 9)
+    assert explanation.clue_makes_unique and explanation.clue == (0, explanation.solutions[0].cells[0])
+    assert explanation.summary().endswith(f"the clue r1c1={explanation.clue[1]} makes the puzzle unique")
+
+
+def test_a_unique_puzzle_says_so() -> None:
+    explanation = explain(CLASSIC, "sat")
+    assert explanation.status is Status.SOLVED and explanation.summary() == "unique: exactly one solution"
+    assert explanation.lines()[1].startswith("solution: 417369825")
+    assert minimal_conflict(CLASSIC) is None
+
+
+def test_a_time_limit_makes_the_explanation_unknown() -> None:
+    explanation = explain(Puzzle.empty(Shape(3, 3)), time_limit=1e-9)
+    assert explanation.status is Status.UNKNOWN and "time limit" in explanation.summary()
+
+
+def test_rendering() -> None:
+    assert render_givens(CLASSIC, [(2, 5), (7, 5)]) == "r1c3=5 r1c8=5"
+    big = Puzzle.empty(Shape(4, 4))
+    assert render_givens(big, [(255, 16)]) == "r16c16=16"
+    text = str(Explanation(CLASSIC, Status.MULTIPLE, solutions=(CLASSIC, CLASSIC), differences=(0, 1)))
+    assert text.splitlines()[0] == "multiple solutions: two differ at r1c1 r1c2"
+    assert len(text.splitlines()) == 3
