@@ -1,0 +1,308 @@
+"""``generate``: puzzles with a SAT-proved unique solution, minimal or with a clue target, symmetric, rated.
+
+Each puzzle starts from a random full grid drawn by the ``UniquenessOracle``; clues are then removed by
+``reduce_clues`` while the solver proves the rest unique. With a difficulty, grids are drawn until the
+puzzle's rating (``sudoku_cp.rate``) has that level.
+
+Reproducibility: puzzle ``i`` of a run draws every random choice from ``random.Random`` seeded with the
+run's seed and ``i`` (no global state, no clock), and the puzzles of one block (``block_size``, fixed per
+shape) share one fresh solver, so the output is a function of the seed and the options only, whatever
+``jobs`` runs the blocks in parallel.
+
+>>> [g.clues for g in generate(2, Shape(2, 2), seed=7)] == [g.clues for g in generate(2, Shape(2, 2), seed=7)]
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import SudokuError, UsageError
+from ..grid import Puzzle, Shape
+from ..rate import LEVELS, Rating
+from ..rate import rate as rate_puzzle
+from .oracle import DEFAULT_SOLVER, UniquenessOracle
+from .reduce import reduce_clues
+from .symmetry import SYMMETRIES, orbits, pattern_sizes
+
+__all__ = [
+    "BLANK_LEVELS",
+    "KNOWN_MINIMUM_CLUES",
+    "Generated",
+    "GenerationError",
+    "block_size",
+    "generate",
+]
+
+#: The classic levels by blank count of a 9x9 puzzle; other grids scale them by their cell count.
+BLANK_LEVELS: dict[str, tuple[int, int]] = {"easy": (33, 35), "medium": (36, 38), "hard": (39, 41)}
+
+#: The fewest clues a uniquely solvable puzzle can have, where proved: 9x9 by McGuire, Tugemann and
+#: Civario (There is no 16-clue Sudoku, Experimental Mathematics 2014); 4x4 and 6x6 by exhaustive search.
+#: Any grid needs at least n - 1 clues (with two digits absent, swapping them gives a second solution).
+KNOWN_MINIMUM_CLUES: dict[Shape, int] = {Shape(2, 2): 4, Shape(2, 3): 8, Shape(3, 2): 8, Shape(3, 3): 17}
+
+#: Grids tried per puzzle before giving up on a clue target or a difficulty.
+MAX_ATTEMPTS = 1000
+
+
+class GenerationError(SudokuError):
+    """No puzzle meets the request: the clue target or the difficulty was not reached in the attempts."""
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One generated puzzle, its solution, its rating and the proof of its uniqueness.
+
+    ``unique`` is True by construction; ``proved_by`` names the solver whose unsatisfiable answer proved it
+    (``sat:cadical153``). ``seed`` and ``index`` regenerate it; ``attempts`` counts the grids drawn.
+    """
+
+    puzzle: Puzzle
+    solution: Puzzle
+    rating: Rating | None
+    unique: bool
+    proved_by: str
+    symmetry: str
+    seed: int | str
+    index: int
+    attempts: int
+
+    @property
+    def clues(self) -> int:
+        return len(self.puzzle.givens)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON record of ``sudoku-cp generate --output-format jsonl``."""
+        return {
+            "index": self.index,
+            "puzzle": self.puzzle.to_string(),
+            "solution": self.solution.to_string(),
+            "shape": str(self.puzzle.shape),
+            "clues": self.clues,
+            "symmetry": self.symmetry,
+            "rating": self.rating.to_dict() if self.rating else None,
+            "unique": self.unique,
+            "proved_by": self.proved_by,
+            "seed": self.seed,
+        }
+
+
+@dataclass(frozen=True)
+class _Request:
+    """The options of a run, checked; what each worker process receives."""
+
+    shape: Shape
+    targets: tuple[int, ...] | None  # clue counts to draw from; None: as few as a minimal set has
+    minimal: bool
+    difficulty: str | None
+    symmetry: str
+    solver: str
+    rate: bool
+    max_attempts: int
+
+
+def block_size(shape: Shape) -> int:
+    """Puzzles that share one solver: enough to repay its build on small grids, 1 where puzzles cost more."""
+    if shape.n <= 9:
+        return 32
+    return 4 if shape.n <= 12 else 1
+
+
+def generate(
+    count: int = 1,
+    shape: Shape | None = None,
+    *,
+    clues: int | None = None,
+    blanks: int | str | None = None,
+    difficulty: str | None = None,
+    symmetry: str = "none",
+    minimal: bool = False,
+    seed: int | str | None = None,
+    jobs: int = 1,
+    rate: bool = True,
+    solver: str = DEFAULT_SOLVER,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> Iterator[Generated]:
+    """Generate ``count`` puzzles with a proved unique solution, in order, lazily.
+
+    - ``shape``: the box shape (default 3x3, the 9x9 grid).
+    - ``clues`` or ``blanks``: the exact number of givens or of empty cells; ``blanks`` may name a level
+      of ``BLANK_LEVELS`` (a count drawn per puzzle from its range). Neither: the puzzles are minimal.
+    - ``minimal``: no clue (no orbit, with a symmetry) can be removed keeping the solution unique; with a
+      target as well, minimal puzzles of exactly that size.
+    - ``difficulty``: a level of ``sudoku_cp.rate.LEVELS``; grids are drawn until the rating matches. Without
+      a target, easy puzzles take the clue counts of the blank level easy, the others are minimal.
+    - ``symmetry``: a name of ``SYMMETRIES``; the pattern of givens keeps it.
+    - ``seed``: the same seed and options give the same puzzles (None: a fresh seed, kept in each answer).
+    - ``jobs``: worker processes; the output does not depend on it.
+    - ``rate``: rate every puzzle (always done with ``difficulty``).
+
+    ``UsageError`` for impossible or contradictory options; ``GenerationError`` when ``max_attempts``
+    grids give no puzzle that meets the target or the difficulty.
+    """
+    if count < 1:
+        raise UsageError(f"count must be at least 1, not {count}")
+    if jobs < 1:
+        raise UsageError(f"jobs must be at least 1, not {jobs}")
+    shape = shape or Shape(3, 3)
+    request = _request(shape, clues, blanks, difficulty, symmetry, minimal, solver, rate, max_attempts)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    step = block_size(shape)
+    blocks = [(start, min(start + step, count)) for start in range(0, count, step)]
+    if jobs == 1 or len(blocks) == 1:
+        for start, stop in blocks:
+            yield from _block(request, seed, start, stop)
+        return
+    with ProcessPoolExecutor(max_workers=min(jobs, len(blocks))) as pool:
+        pending: list[Future[list[Generated]]] = []
+        ahead = 2 * jobs
+        for start, stop in blocks:
+            pending.append(pool.submit(_run_block, request, seed, start, stop))
+            if len(pending) >= ahead:
+                yield from pending.pop(0).result()
+        for future in pending:
+            yield from future.result()
+
+
+def _request(
+    shape: Shape,
+    clues: int | None,
+    blanks: int | str | None,
+    difficulty: str | None,
+    symmetry: str,
+    minimal: bool,
+    solver: str,
+    rate: bool,
+    max_attempts: int,
+) -> _Request:
+    """Check the options and turn them into the clue counts to aim at."""
+    if symmetry not in SYMMETRIES:
+        raise UsageError(f"unknown symmetry {symmetry!r}; valid: {', '.join(SYMMETRIES)}")
+    if difficulty is not None and difficulty not in LEVELS:
+        raise UsageError(f"unknown difficulty {difficulty!r}; valid: {', '.join(LEVELS)}")
+    if clues is not None and blanks is not None:
+        raise UsageError("give a number of clues or of blanks, not both")
+    if max_attempts < 1:
+        raise UsageError(f"max_attempts must be at least 1, not {max_attempts}")
+    ncells = shape.ncells
+    sizes = pattern_sizes(shape, symmetry)
+    targets: tuple[int, ...] | None
+    if isinstance(blanks, str):
+        targets = _level_targets(shape, blanks, sizes)
+    elif blanks is not None:
+        if not 0 <= blanks <= ncells:
+            raise UsageError(
+                f"a {shape.n}x{shape.n} grid has {ncells} cells, so 0 to {ncells} blanks, not {blanks}"
+            )
+        targets = (ncells - blanks,)
+    elif clues is not None:
+        targets = (clues,)
+    elif difficulty == "easy" and not minimal:
+        targets = _level_targets(shape, "easy", sizes)
+    else:
+        targets = None
+    if targets is not None and len(targets) == 1:
+        _check_target(shape, targets[0], symmetry, sizes)
+    return _Request(
+        shape, targets, minimal, difficulty, symmetry, solver, rate or bool(difficulty), max_attempts
+    )
+
+
+def _level_targets(shape: Shape, level: str, sizes: frozenset[int]) -> tuple[int, ...]:
+    """The clue counts of a named blank level, scaled to the grid and kept to what the symmetry allows."""
+    if level not in BLANK_LEVELS:
+        raise UsageError(f"unknown blank level {level!r}; valid: {', '.join(BLANK_LEVELS)} or a number")
+    ncells = shape.ncells
+    low, high = (round(b * ncells / 81) for b in BLANK_LEVELS[level])
+    counts = tuple(ncells - b for b in range(low, high + 1) if ncells - b in sizes)
+    if not counts:  # the symmetry allows none: the nearest allowed count
+        middle = ncells - (low + high) // 2
+        counts = (min(sizes, key=lambda k: (abs(k - middle), k)),)
+    return counts
+
+
+def _check_target(shape: Shape, target: int, symmetry: str, sizes: frozenset[int]) -> None:
+    """``UsageError`` for a clue count no unique puzzle (with this symmetry) can have."""
+    n, ncells = shape.n, shape.ncells
+    if not 0 <= target <= ncells:
+        raise UsageError(f"a {n}x{n} grid has {ncells} cells, so 0 to {ncells} clues, not {target}")
+    fewest = KNOWN_MINIMUM_CLUES.get(shape, n - 1)
+    if target < fewest:
+        why = (
+            "the proved minimum" if shape in KNOWN_MINIMUM_CLUES else "two digits missing would allow a swap"
+        )
+        raise UsageError(
+            f"no {n}x{n} puzzle with {target} clues has a unique solution: it needs at least {fewest} ({why})"
+        )
+    if target not in sizes:
+        allowed = sorted(k for k in sizes if abs(k - target) <= 4)
+        raise UsageError(
+            f"a clue pattern with {symmetry} symmetry cannot have {target} clues in a {n}x{n} grid "
+            f"(nearby counts it can have: {', '.join(map(str, allowed))})"
+        )
+
+
+def _run_block(request: _Request, seed: int | str, start: int, stop: int) -> list[Generated]:
+    """A worker process's task: one block, as a list."""
+    return list(_block(request, seed, start, stop))
+
+
+def _block(request: _Request, seed: int | str, start: int, stop: int) -> Iterator[Generated]:
+    """Puzzles ``start`` to ``stop - 1`` of a run, from one fresh solver."""
+    with UniquenessOracle(request.shape, request.solver) as oracle:
+        for index in range(start, stop):
+            yield _one(oracle, request, seed, index)
+
+
+def _one(oracle: UniquenessOracle, request: _Request, seed: int | str, index: int) -> Generated:
+    """Puzzle ``index``: draw grids until one meets the request."""
+    rng = random.Random(f"sudoku-cp:{seed}:{index}")
+    shape = request.shape
+    cell_orbits = orbits(shape, request.symmetry)
+    for attempt in range(1, request.max_attempts + 1):
+        target = rng.choice(request.targets) if request.targets else None
+        grid = oracle.full_grid(rng)
+        oracle.fix(grid)
+        kept = reduce_clues(oracle, cell_orbits, rng, minimal=request.minimal, target=target)
+        if kept is None:
+            continue
+        cells = [0] * shape.ncells
+        for cell in kept:
+            cells[cell] = grid[cell]
+        puzzle = Puzzle(shape, tuple(cells))
+        rating = rate_puzzle(puzzle) if request.rate else None
+        if request.difficulty and (rating is None or rating.level != request.difficulty):
+            continue
+        oracle.release()
+        return Generated(
+            puzzle,
+            Puzzle(shape, grid),
+            rating,
+            True,
+            oracle.proved_by,
+            request.symmetry,
+            seed,
+            index,
+            attempt,
+        )
+    oracle.release()
+    raise GenerationError(_failure(request))
+
+
+def _failure(request: _Request) -> str:
+    """Why no puzzle came out of the attempts."""
+    tries = f"{request.max_attempts} grids"
+    targets = request.targets or ()
+    what = f"{targets[0]}" if len(targets) == 1 else f"{min(targets)}-{max(targets)}"
+    with_clues = f" with {what} clues" if targets else ""
+    if request.difficulty:
+        return f"no {request.difficulty} puzzle{with_clues} found in {tries}; try another clue target"
+    if request.minimal:
+        return f"no minimal puzzle{with_clues} found in {tries}: random minimal puzzles rarely have that size"
+    return f"no unique puzzle{with_clues} found in {tries}: clue removal rarely gets that low on random grids"
