@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +34,7 @@ SMALL: dict[str, dict[str, object]] = {
         "TIME_LIMIT": 2.0,
         "CONFIGS": ["dfs", "sat", "cpsat"],
     },
+    "generation.ipynb": {"COUNT": 6, "SIZES": ["2x2", "3x3"], "LARGE": None},
 }
 
 
@@ -67,6 +69,22 @@ def test_notebook_starts_with_the_parameters_it_is_tested_with(name: str) -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_notebook_runs_top_to_bottom(name: str) -> None:
+    _execute(name)
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_compare_backends_runs_on_generated_puzzles_without_the_shared_data(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("SUDOKU_CP_DATA", str(tmp_path / "no such folder"))  # the kernel inherits it
+    notebook = _execute("compare_backends.ipynb", {"GENERATED": 6, "CONFIGS": ["dfs", "sat"]})
+    text = "".join(out.get("text", "") for c in notebook.cells if c.cell_type == "code" for out in c.outputs)
+    assert "data: puzzles generated here" in text
+
+
+def _execute(name: str, extra: dict[str, object] | None = None) -> Any:
+    """Run a notebook in memory with its small parameters (and ``extra``); fail on any error."""
     nbformat = pytest.importorskip("nbformat", reason=EXTRA)
     nbclient = pytest.importorskip("nbclient", reason=EXTRA)
     pytest.importorskip("ipykernel", reason=EXTRA)
@@ -74,7 +92,8 @@ def test_notebook_runs_top_to_bottom(name: str) -> None:
     pytest.importorskip("pandas", reason=EXTRA)
     notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
     where = next(i for i, c in enumerate(notebook.cells) if "parameters" in c.metadata.get("tags", []))
-    injected = "\n".join(f"{key} = {value!r}" for key, value in SMALL[name].items())
+    values = {**SMALL[name], **(extra or {})}
+    injected = "\n".join(f"{key} = {value!r}" for key, value in values.items())
     cell = nbformat.v4.new_code_cell(f"# injected by tests/test_notebooks.py\n{injected}")
     cell.metadata["tags"] = ["injected-parameters"]
     notebook.cells.insert(where + 1, cell)
@@ -104,3 +123,4 @@ def test_notebook_runs_top_to_bottom(name: str) -> None:
         if "image/png" in out.get("data", {})
     ]
     assert images, f"{name} drew no figure"
+    return notebook
