@@ -565,3 +565,17 @@ def test_readme_compare_commands_parse() -> None:
     for words in commands:
         args = parser.parse_args(words[1:])
         assert parse_configs(args.backends)
+
+
+@pytest.mark.skipif(not _available("dfs"), reason="the dfs backend is not registered")
+def test_compare_command_reports_wrong_answers_loudly(
+    puzzle_file: Path, cli: Callable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sudoku_cp.backends import REGISTRY
+
+    monkeypatch.setitem(REGISTRY, "lying", f"{__name__}:_Lying")
+    proc = cli("compare", str(puzzle_file), "--backends", "dfs,lying")
+    assert proc.returncode == 1
+    body = {line.split()[0]: line.split()[1:3] for line in proc.stdout.splitlines()[1:]}
+    assert body == {"dfs": ["3/3", "0"], "lying": ["0/3", "3"]}
+    assert proc.stderr.count("ERROR: lying") == 3 and "wrong answer" in proc.stderr

@@ -1,7 +1,10 @@
-"""``sudoku-cp compare``: run several backend configurations on the same puzzles and print a summary table.
+"""sudoku-cp compare: run several backend configurations on the same puzzles and print a summary table.
 
-Configurations use the compact syntax of ``sudoku_cp.compare``: ``NAME[:VARIANT][[KEY=VALUE,...]]``,
-comma-separated, such as ``--backends dfs,sat:glucose4[encoding=reduced,amo=ladder],cpsat``.
+A configuration is NAME[:VARIANT][[KEY=VALUE,...]], and --backends takes a comma-separated list of them,
+such as dfs,sat:glucose4[encoding=reduced,amo=ladder],cpsat (commas inside brackets separate options).
+Every answer is checked by an independent verifier; a wrong one is reported as ERROR and makes the exit
+status 1. Exit status: 0 when every configuration solved every puzzle, 1 otherwise, 2 for a bad
+configuration or an unreadable file.
 """
 
 from __future__ import annotations
