@@ -1,0 +1,93 @@
+"""DIMACS CNF text of a Sudoku encoding, readable by any SAT solver, with comments that map variables back.
+
+The header comments name the grid, the encoding and the puzzle, then map each primary variable to its
+cell and digit (``c var 12 = r1c2=3``); variables above ``n**3`` are auxiliaries of the at-most-one scheme.
+The scheme is documented in encodings/README.md.
+
+>>> from sudoku_cp.grid import Shape
+>>> text = to_dimacs(Shape(2, 2))
+>>> [line for line in text.splitlines() if line.startswith(("c var 1 ", "p "))]
+['c var 1 = r1c1=1', 'p cnf 64 448']
+"""
+
+from __future__ import annotations
+
+from ._version import __version__
+from .encode.amo import SCHEME_PAPERS
+from .encode.cnf import ENCODING_PAPERS, clause_families
+from .errors import ParseError
+from .grid import Puzzle, Shape
+
+__all__ = ["model_of_solver_output", "puzzle_of_dimacs", "to_dimacs"]
+
+
+def to_dimacs(
+    puzzle: Puzzle | Shape, encoding: str = "extended", amo: str | None = None, *, comments: bool = True
+) -> str:
+    """The DIMACS CNF of a puzzle (or of the empty grid of a shape) under an encoding and at-most-one scheme.
+
+    ``amo=None`` is the default policy (pairwise for groups up to 16 literals, else sequential counter).
+    ``comments=False`` leaves out the ``c`` lines (the variable map of a 25x25 grid is 15,625 lines).
+    """
+    puzzle = Puzzle.empty(puzzle) if isinstance(puzzle, Shape) else puzzle
+    shape, n = puzzle.shape, puzzle.n
+    families, nv = clause_families(puzzle, encoding, amo)
+    clauses = [c for group in families.values() for c in group]
+    out: list[str] = []
+    if comments:
+        scheme = (
+            f"{amo}: {SCHEME_PAPERS[amo]}" if amo else "default (pairwise up to 16 literals, else seqcounter)"
+        )
+        out += [
+            f"c sudoku-cp {__version__}: a {n}x{n} Sudoku (boxes {shape}) as CNF",
+            f"c encoding {encoding}: {ENCODING_PAPERS[encoding]}",
+            f"c at-most-one {scheme}",
+            f"c puzzle {puzzle.to_string()}",
+            f"c givens {len(puzzle.givens)}",
+            "c families " + " ".join(f"{name}={len(group)}" for name, group in families.items()),
+            f"c var(cell, digit) = cell*{n} + digit with cell = {n}*(row-1) + (col-1), digits 1..{n}",
+            f"c variables above {n**3} are auxiliaries of the at-most-one scheme",
+        ]
+        if encoding == "reduced":
+            out.append(
+                "c reduced: variables the givens decide are left out; read those cells from the puzzle"
+            )
+        out += [
+            f"c var {cell * n + d} = {shape.name(cell)}={d}"
+            for cell in range(shape.ncells)
+            for d in range(1, n + 1)
+        ]
+    out.append(f"p cnf {nv} {len(clauses)}")
+    out += [" ".join(map(str, clause)) + " 0" for clause in clauses]
+    return "\n".join(out) + "\n"
+
+
+def puzzle_of_dimacs(text: str) -> Puzzle:
+    """The puzzle a sudoku-cp DIMACS file states (from its ``c puzzle`` and ``c ... boxes RxC`` comments)."""
+    shape = line = None
+    for raw in text.splitlines():
+        if raw.startswith("c sudoku-cp") and "(boxes " in raw:
+            shape = Shape.parse(raw.split("(boxes ", 1)[1].split(")", 1)[0])
+        elif raw.startswith("c puzzle "):
+            line = raw[len("c puzzle ") :].strip()
+        elif raw.startswith("p "):
+            break
+    if shape is None or line is None:
+        raise ParseError("not a sudoku-cp DIMACS file: no grid or puzzle comment before the p line")
+    return Puzzle.from_string(line, shape)
+
+
+def model_of_solver_output(text: str, variables: int = 0) -> list[int]:
+    """The model in a SAT solver's output (``v`` lines of the SAT competition format) as ``model[v - 1]``
+    = ``v`` or ``-v`` for v up to ``variables`` at least; variables the output leaves out count as false.
+    ``ParseError`` when the output says UNSATISFIABLE or holds no model."""
+    values: dict[int, bool] = {}
+    for raw in text.splitlines():
+        if raw.startswith("s UNSATISFIABLE"):
+            raise ParseError("the solver found no solution (s UNSATISFIABLE)")
+        if raw.startswith("v "):
+            values.update((abs(int(tok)), int(tok) > 0) for tok in raw[2:].split() if tok != "0")
+    if not values:
+        raise ParseError("no model (v lines) in the solver output")
+    top = max(variables, *values)
+    return [v if values.get(v, False) else -v for v in range(1, top + 1)]
