@@ -102,16 +102,23 @@ def run_ordered(
     """Each unit with the answer to its task (``worker.handle``), in order, run here or by ``jobs`` workers.
 
     No worker starts when ``jobs`` is 1 or the input is a single unit: then ``local`` (built from ``config``
-    if not given) answers in this process. Units are drawn lazily, a bounded number ahead of the answers.
+    if not given) answers in this process, as it does while the workers are starting. Units are drawn
+    lazily, a bounded number ahead of the answers.
     """
     first = next(units, None)
     if first is None:
         return
     second = next(units, None)
+    made: list[Solver] = [local] if local is not None else []
+
+    def here(task: Any) -> Any:
+        if not made:
+            made.append(Solver(config))
+        return worker.handle(task, made[0])
+
     if jobs == 1 or second is None:
-        local = local or Solver(config)
         for unit in _chain(first, second, units):
-            yield unit, worker.handle(task_of(unit), local)
+            yield unit, here(task_of(unit))
         return
     pending: deque[U] = deque()
 
@@ -121,7 +128,7 @@ def run_ordered(
             yield task_of(unit)
 
     with OrderedPool(jobs, worker.handle, worker.init, (config,)) as pool:
-        for answer in pool.map(tasks()):
+        for answer in pool.map(tasks(), local=here):
             yield pending.popleft(), answer
 
 

@@ -9,8 +9,11 @@ itself blocked sending), results are put back in input order, and no task is han
 
 Workers are started with ``forkserver`` where available (``spawn`` elsewhere), never ``fork``: nothing of
 the parent's state (threads, open solvers) leaks into them. A worker ignores SIGINT (the parent decides
-what an interruption means), builds its state once with ``initializer(*initargs)`` and keeps it for every
-task; a worker that dies is reported as an error, never waited for.
+what an interruption means), builds its state once with
+``initializer(*initargs)``, says it is ready, and keeps its state for every task; a worker that dies is
+reported as an error, never waited for. Until the first worker is ready (starting one costs a second or
+more: imports, compiled code), a ``local`` handler lets the parent work through tasks itself, so a small
+input is done before the workers would have been.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 __all__ = ["OrderedPool", "WorkerError", "default_jobs", "start_method"]
+
+_READY = -1  # the sequence number of a worker's "ready" message
 
 
 class WorkerError(RuntimeError):
@@ -53,16 +58,19 @@ def start_method() -> str:
 def _worker_main(
     conn: Connection, initializer: Callable[..., Any] | None, initargs: tuple, handler: Callable[[Any], Any]
 ) -> None:
-    """A worker's life: set up once, then answer one task at a time until the parent says stop or leaves."""
+    """A worker's life: set up once, say so, then answer one task at a time until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    setup_error: BaseException | None = None
+    setup_trace = ""
     try:
         if initializer is not None:
             initializer(*initargs)
-    except BaseException as exc:  # reported with the first task: the parent is waiting on a result
-        setup_error: BaseException | None = exc
-        setup_trace = traceback.format_exc()
-    else:
-        setup_error, setup_trace = None, ""
+    except BaseException as exc:  # reported with every task: the parent is waiting on results
+        setup_error, setup_trace = exc, traceback.format_exc()
+    try:
+        conn.send((_READY, True, None))
+    except OSError:
+        return
     while True:
         try:
             task = conn.recv()
@@ -118,6 +126,7 @@ class OrderedPool:
         self._conns: list[Connection] = []
         self._procs: list[multiprocessing.process.BaseProcess] = []
         self._busy: dict[Connection, int] = {}  # worker pipe -> the task number it is working on
+        self._ready: set[Connection] = set()
         try:
             for _ in range(jobs):
                 parent, child = ctx.Pipe(duplex=True)
@@ -132,26 +141,31 @@ class OrderedPool:
             self.terminate()
             raise
 
-    def map(self, tasks: Iterable[Any]) -> Iterator[Any]:
+    def map(self, tasks: Iterable[Any], local: Callable[[Any], Any] | None = None) -> Iterator[Any]:
         """Yield ``handler(task)`` for every task, in the order of ``tasks``; at most ``ahead`` in flight.
 
         A task's exception is raised here, in order, after the results before it. Tasks are drawn from the
-        iterable only when a worker is free to take one. Leaving the loop early stops the workers.
+        iterable only when a worker (or ``local``) is free to take one; ``local(task)``, if given, runs tasks
+        in this process until the first worker is ready. Leaving the loop early stops the workers.
         """
         source = iter(tasks)
         exhausted = False
         next_seq = 0  # the next task's number
         next_out = 0  # the number of the next result to yield
         done: dict[int, tuple[bool, Any]] = {}
-        idle = [conn for conn in self._conns if conn not in self._busy]
+        idle = [conn for conn in self._conns if conn in self._ready and conn not in self._busy]
+
+        def draw() -> Any:
+            nonlocal exhausted
+            if exhausted or next_seq - next_out >= self.ahead:
+                return _NOTHING
+            task = next(source, _NOTHING)
+            exhausted = task is _NOTHING
+            return task
+
         try:
             while True:
-                while idle and not exhausted and next_seq - next_out < self.ahead:
-                    try:
-                        task = next(source)
-                    except StopIteration:
-                        exhausted = True
-                        break
+                while idle and (task := draw()) is not _NOTHING:
                     conn = idle.pop()
                     conn.send((next_seq, task))
                     self._busy[conn] = next_seq
@@ -163,33 +177,48 @@ class OrderedPool:
                         exc, trace = value
                         raise exc from WorkerError(f"in a worker process:\n{trace}")
                     yield value
-                elif self._busy:
+                elif local is not None and not self._ready and (task := draw()) is not _NOTHING:
+                    try:
+                        done[next_seq] = (True, local(task))
+                    except Exception as exc:
+                        done[next_seq] = (False, (exc, traceback.format_exc()))
+                    next_seq += 1
+                    self._collect(idle, done, timeout=0)
+                elif self._busy or (not exhausted and len(self._ready) < len(self._conns)):
                     self._collect(idle, done)
-                else:
+                elif exhausted or not self._conns:
                     return  # every task handed out has been answered and the input is exhausted
+                else:
+                    raise WorkerError("no worker is left to take the remaining tasks")
         finally:
             if self._busy or done:
                 self.terminate()  # stopped early: results still on their way would confuse a next map
 
-    def _collect(self, idle: list[Connection], done: dict[int, tuple[bool, Any]]) -> None:
-        """Wait until at least one busy worker answers; a worker that died is an error."""
-        busy = self._busy
-        deaths = {proc.sentinel: conn for proc, conn in zip(self._procs, self._conns, strict=True)}
-        ready = wait([*busy, *(s for s, c in deaths.items() if c in busy)])
-        for item in ready:
-            if isinstance(item, Connection):
-                try:
-                    seq, ok, value = item.recv()
-                except (EOFError, OSError):
-                    continue  # its sentinel reports the death
-                del busy[item]
-                idle.append(item)
-                done[seq] = (ok, value)
-        for item in ready:
-            if not isinstance(item, Connection) and deaths[item] in busy and not deaths[item].poll():
-                proc = self._procs[self._conns.index(deaths[item])]
-                proc.join(0.1)
-                raise WorkerError(f"a worker process died (exit code {proc.exitcode})")
+    def _collect(
+        self, idle: list[Connection], done: dict[int, tuple[bool, Any]], timeout: float | None = None
+    ) -> None:
+        """Take the answers and ready messages that arrive (waiting for one unless ``timeout`` is 0).
+
+        A busy or starting worker that died is an error.
+        """
+        waiting = [c for c in self._conns if c in self._busy or c not in self._ready]
+        deaths = {p.sentinel: c for p, c in zip(self._procs, self._conns, strict=True) if c in waiting}
+        ready = wait([*waiting, *deaths], timeout)
+        conns = {deaths.get(item, item) for item in ready}  # a worker that ended: read what it sent first
+        for conn in conns:
+            try:
+                while conn.poll():
+                    seq, ok, value = conn.recv()
+                    if seq == _READY:
+                        self._ready.add(conn)
+                    else:
+                        del self._busy[conn]
+                        done[seq] = (ok, value)
+                    idle.append(conn)
+            except (EOFError, OSError):
+                proc = self._procs[self._conns.index(conn)]
+                proc.join(1.0)
+                raise WorkerError(f"a worker process died (exit code {proc.exitcode})") from None
 
     def close(self) -> None:
         """Ask the workers to stop and wait for them briefly; kill those that do not."""
@@ -216,6 +245,7 @@ class OrderedPool:
         for conn in self._conns:
             conn.close()
         self._busy.clear()
+        self._ready.clear()
         self._procs.clear()
         self._conns.clear()
 
@@ -227,3 +257,6 @@ class OrderedPool:
             self.close()
         else:
             self.terminate()
+
+
+_NOTHING = object()

@@ -400,9 +400,8 @@ def split_chunks(
     """
     cut = _line_cut if layout == "line" else _block_cut
     buffer = bytearray(head)
-    if buffer.startswith(b"\xef\xbb\xbf"):
-        del buffer[:3]
     eof = False
+    first = True
     while True:
         want = size()
         while not eof and len(buffer) < want:
@@ -411,6 +410,10 @@ def split_chunks(
                 eof = True
             else:
                 buffer += more
+        if first:
+            first = False
+            if buffer.startswith(b"\xef\xbb\xbf"):
+                del buffer[:3]
         if eof:
             if buffer:
                 yield bytes(buffer)

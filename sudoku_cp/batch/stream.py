@@ -97,6 +97,11 @@ class _Output:
         self._writer.write(index, result, record)
         self.written += 1
 
+    def flush(self) -> None:
+        self.stream.flush()
+        if self._binary is not None:
+            self._binary.flush()
+
     def close(self) -> None:
         if self._writer is not None:
             self._writer.count = self.written
@@ -152,6 +157,7 @@ def solve_stream(
                 assert unit.records is not None
                 record_sizer.observe(len(unit.records), seconds)
                 _write_records(unit.records, answer, output, result.tally, source, warn)
+            output.flush()  # a reader of the output sees each chunk as soon as it is done
         done_bytes += unit.nbytes
         progress.update(result.tally.total, done_bytes if total else None)
     with guard.deferred():

@@ -17,6 +17,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numpy as np
+
+from ..grid import Shape
 from .solver import Solver, SolverConfig
 
 __all__ = ["handle", "init", "solver"]
@@ -26,10 +29,16 @@ _CONFIG: SolverConfig | None = None
 
 
 def init(config: SolverConfig) -> None:
-    """Build this process's backend once (a bad option fails here, reported with the first task)."""
+    """Build this process's backend once and warm it up, so that a worker that says it is ready is.
+
+    A bad option fails here and is reported with the first task. The warm-up loads the compiled kernel
+    (numba's cached machine code takes a second or more to load) on a tiny puzzle.
+    """
     global _SOLVER, _CONFIG
     _CONFIG = config
     _SOLVER = Solver(config)
+    if _SOLVER.compiled:
+        _SOLVER.solve(np.zeros((1, 16), np.uint8), Shape(2, 2))
 
 
 def solver() -> Solver:
