@@ -20,7 +20,9 @@ from .errors import (
     UsageError,
 )
 from .formats import format_puzzle, open_records, parse, write_puzzles
+from .generate import Generated, generate
 from .grid import Puzzle, Shape
+from .rate import Rating, rate
 from .result import Enumeration, SolveResult, Status
 from .solving import count_solutions, is_unique, solve
 from .verify import is_solution
@@ -29,9 +31,11 @@ __all__ = [
     "Backend",
     "BackendUnavailableError",
     "Enumeration",
+    "Generated",
     "InvalidPuzzleError",
     "ParseError",
     "Puzzle",
+    "Rating",
     "Shape",
     "SolveResult",
     "Status",
@@ -42,11 +46,13 @@ __all__ = [
     "backend_names",
     "count_solutions",
     "format_puzzle",
+    "generate",
     "is_solution",
     "is_unique",
     "make_backend",
     "open_records",
     "parse",
+    "rate",
     "solve",
     "write_puzzles",
 ]

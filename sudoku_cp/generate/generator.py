@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Shape
@@ -28,6 +27,9 @@ from ..rate import rate as rate_puzzle
 from .oracle import DEFAULT_SOLVER, UniquenessOracle
 from .reduce import reduce_clues
 from .symmetry import SYMMETRIES, orbits, pattern_sizes
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = [
     "BLANK_LEVELS",
@@ -59,7 +61,8 @@ class Generated:
     """One generated puzzle, its solution, its rating and the proof of its uniqueness.
 
     ``unique`` is True by construction; ``proved_by`` names the solver whose unsatisfiable answer proved it
-    (``sat:cadical153``). ``seed`` and ``index`` regenerate it; ``attempts`` counts the grids drawn.
+    (``sat:cadical153``). ``index`` numbers the puzzles of a run from 1; the ``seed`` and the options give the
+    run again. ``attempts`` counts the grids drawn for this puzzle.
     """
 
     puzzle: Puzzle
@@ -159,6 +162,8 @@ def generate(
         for start, stop in blocks:
             yield from _block(request, seed, start, stop)
         return
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=min(jobs, len(blocks))) as pool:
         pending: list[Future[list[Generated]]] = []
         ahead = 2 * jobs
@@ -254,9 +259,9 @@ def _run_block(request: _Request, seed: int | str, start: int, stop: int) -> lis
 
 
 def _block(request: _Request, seed: int | str, start: int, stop: int) -> Iterator[Generated]:
-    """Puzzles ``start`` to ``stop - 1`` of a run, from one fresh solver."""
+    """Puzzles ``start + 1`` to ``stop`` (numbered from 1) of a run, from one fresh solver."""
     with UniquenessOracle(request.shape, request.solver) as oracle:
-        for index in range(start, stop):
+        for index in range(start + 1, stop + 1):
             yield _one(oracle, request, seed, index)
 
 
@@ -299,8 +304,10 @@ def _failure(request: _Request) -> str:
     """Why no puzzle came out of the attempts."""
     tries = f"{request.max_attempts} grids"
     targets = request.targets or ()
-    what = f"{targets[0]}" if len(targets) == 1 else f"{min(targets)}-{max(targets)}"
-    with_clues = f" with {what} clues" if targets else ""
+    with_clues = ""
+    if targets:
+        what = f"{targets[0]}" if len(targets) == 1 else f"{min(targets)}-{max(targets)}"
+        with_clues = f" with {what} clues"
     if request.difficulty:
         return f"no {request.difficulty} puzzle{with_clues} found in {tries}; try another clue target"
     if request.minimal:

@@ -1,0 +1,88 @@
+"""``sudoku-cp generate`` and ``sudoku-cp rate`` through the real entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+from sudoku_cp import Puzzle, Shape, count_solutions, generate
+from sudoku_cp.generate import has_symmetry
+from sudoku_cp.verify import is_solution
+
+
+def test_generate_lines_match_the_library_and_are_unique() -> None:
+    proc = run_cli("generate", "-n", "4", "--seed", "5")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines == [g.puzzle.to_string() for g in generate(4, seed=5, rate=False)]
+    assert all(count_solutions(Puzzle.from_string(line), 2) == 1 for line in lines)
+    assert "generated 4 9x9 puzzles (seed 5)" in proc.stderr
+
+
+def test_generate_jsonl_carries_solution_rating_and_proof_and_jobs_do_not_change_it() -> None:
+    args = ("generate", "-n", "3", "--box", "2x3", "--seed", "7", "--symmetry", "rot180")
+    proc = run_cli(*args, "--output-format", "jsonl", "-q")
+    assert proc.returncode == 0 and proc.stderr == ""
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["index"] for r in records] == [1, 2, 3]
+    for r in records:
+        puzzle, solution = Puzzle.from_string(r["puzzle"]), Puzzle.from_string(r["solution"])
+        assert puzzle.shape == Shape(2, 3) and is_solution(puzzle, solution)
+        assert has_symmetry(puzzle, "rot180") and count_solutions(puzzle, 2) == 1
+        assert r["clues"] == len(puzzle.givens)
+        assert r["unique"] is True and r["proved_by"].startswith("sat:")
+        assert r["rating"]["level"] in ("easy", "medium", "hard", "expert", "extreme")
+    parallel = run_cli(*args, "--output-format", "jsonl", "-q", "--jobs", "2")
+    assert parallel.stdout == proc.stdout
+
+
+def test_generate_sizes_layouts_and_files(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    proc = run_cli("generate", "-n", "2", "--clues", "30", "--output-format", "grid", "-o", str(target))
+    assert proc.returncode == 0, proc.stderr
+    grids = target.read_text().split("\n\n")
+    assert len(grids) == 2
+    for text in grids:
+        puzzle = Puzzle.from_string(text)
+        assert len(puzzle.givens) == 30 and count_solutions(puzzle, 2) == 1
+
+
+def test_generate_errors() -> None:
+    proc = run_cli("generate", "--clues", "10")
+    assert proc.returncode == 2 and "at least 17" in proc.stderr
+    proc = run_cli("generate", "--clues", "18", "--max-attempts", "2", "--seed", "1")
+    assert proc.returncode == 1 and "no unique puzzle with 18 clues" in proc.stderr
+    proc = run_cli("generate", "--blanks", "lots")
+    assert proc.returncode == 2 and "easy, medium, hard" in proc.stderr
+
+
+def test_rate_lines_csv_and_exit_status(tmp_path: Path) -> None:
+    path = tmp_path / "puzzles.txt"
+    path.write_text(
+        "1234341221434321\n"  # complete: naked singles trivially
+        "53....94......6..8.2...7.......1..3.6...9.18..4.73...5.6...........75..18..2.....\n"
+    )
+    proc = run_cli("rate", str(path))
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.splitlines()
+    assert first.split()[:3] == ["1234341221434321", "easy", "naked_singles"]
+    assert second.split()[1:3] == ["expert", "failed_literals"] and "conflicts=" in second
+    assert "rated 2 puzzles (easy 1, expert 1)" in proc.stderr
+
+    proc = run_cli("rate", "--output-format", "jsonl", stdin="12..............\n11..............\n")
+    assert proc.returncode == 1
+    several, clash = (json.loads(line) for line in proc.stdout.splitlines())
+    assert several["level"] is None and several["solutions"] == 2
+    assert "error" in clash
+
+    proc = run_cli("rate", "--output-format", "csv", "-q", stdin="1234341221434321\n")
+    assert proc.stdout.splitlines()[0].startswith("index,puzzle,level,technique")
+    assert proc.stdout.splitlines()[1].startswith("1,1234341221434321,easy,naked_singles")
+
+
+def test_help_lists_both_commands() -> None:
+    text = run_cli("--help").stdout
+    assert "generate" in text and "rate" in text
+    assert "--symmetry" in run_cli("generate", "--help").stdout
