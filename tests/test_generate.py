@@ -137,6 +137,7 @@ def test_minimal_with_a_target_is_both() -> None:
         ({"shape": Shape(4, 4), "clues": 14}, "at least 15"),
         ({"count": 0}, "at least 1"),
         ({"jobs": 0}, "at least 1"),
+        ({"solver": "kissat404"}, "cannot use solver"),
     ],
 )
 def test_impossible_requests_fail_at_once_with_a_clear_message(options: dict, message: str) -> None:

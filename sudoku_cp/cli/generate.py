@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, generate
+from ..generate.oracle import DEFAULT_SOLVER, SOLVERS
 from ..grid import Shape
 from ..rate import LEVELS
 from . import EXIT_FAILED, EXIT_OK
@@ -89,7 +90,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=_seed, help="same seed, same puzzles (default: a fresh one, reported)")
     p.add_argument("-j", "--jobs", type=_count, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--solver", default="cadical153", help="python-sat solver proving uniqueness")
+    p.add_argument(
+        "--solver",
+        choices=SOLVERS,
+        default=DEFAULT_SOLVER,
+        metavar="NAME",
+        help=f"python-sat solver proving uniqueness (default {DEFAULT_SOLVER})",
+    )
     p.add_argument(
         "--max-attempts",
         type=_count,

@@ -24,7 +24,7 @@ from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Shape
 from ..rate import LEVELS, Rating
 from ..rate import rate as rate_puzzle
-from .oracle import DEFAULT_SOLVER, UniquenessOracle
+from .oracle import DEFAULT_SOLVER, SOLVERS, UniquenessOracle
 from .reduce import reduce_clues
 from .symmetry import SYMMETRIES, orbits, pattern_sizes
 
@@ -164,15 +164,17 @@ def generate(
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=min(jobs, len(blocks))) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(blocks)))
+    try:
         pending: list[Future[list[Generated]]] = []
-        ahead = 2 * jobs
         for start, stop in blocks:
             pending.append(pool.submit(_run_block, request, seed, start, stop))
-            if len(pending) >= ahead:
+            if len(pending) >= 2 * jobs:
                 yield from pending.pop(0).result()
         for future in pending:
             yield from future.result()
+    finally:  # a consumer that stops early (or Ctrl-C) does not wait for blocks nobody will read
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _request(
@@ -193,6 +195,8 @@ def _request(
         raise UsageError(f"unknown difficulty {difficulty!r}; valid: {', '.join(LEVELS)}")
     if clues is not None and blanks is not None:
         raise UsageError("give a number of clues or of blanks, not both")
+    if solver not in SOLVERS:
+        raise UsageError(f"the generator cannot use solver {solver!r}; valid: {', '.join(SOLVERS)}")
     if max_attempts < 1:
         raise UsageError(f"max_attempts must be at least 1, not {max_attempts}")
     ncells = shape.ncells

@@ -32,12 +32,19 @@ from typing import Any
 from ..errors import SudokuError
 from ..grid import Shape
 
-__all__ = ["DEFAULT_SOLVER", "UniquenessOracle", "random_isomorph"]
+__all__ = ["DEFAULT_SOLVER", "SOLVERS", "UniquenessOracle", "random_isomorph"]
 
 #: The python-sat solver of the generator: CaDiCaL 1.5.3 answers the many small assumption calls of clue
 #: removal about twice as fast as Glucose 4 or MiniSat 2.2 (measured: 9x9 minimal puzzles 390/s against
 #: 170/s and 200/s, same calls) and gives cores over assumptions.
 DEFAULT_SOLVER = "cadical153"
+#: python-sat solvers that take assumptions, give cores and accept preferred phases: those the oracle can
+#: use (CaDiCaL 1.0.3 and Kissat refuse phases; CryptoMiniSat needs an extra package).
+SOLVERS = (
+    "cadical153", "cadical195", "cadical300", "ergo", "gluecard3", "gluecard4", "glucose3", "glucose4",
+    "glucose42", "lingeling", "maplechrono", "maplecm", "maplesat", "mergesat3", "minicard", "minisat22",
+    "minisatep",
+)  # fmt: skip
 
 
 @cache
