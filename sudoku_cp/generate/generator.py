@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -164,7 +166,7 @@ def generate(
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(blocks)))
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(blocks)), initializer=_leave_interrupts)
     try:
         pending: list[Future[list[Generated]]] = []
         for start, stop in blocks:
@@ -173,7 +175,11 @@ def generate(
                 yield from pending.pop(0).result()
         for future in pending:
             yield from future.result()
-    finally:  # a consumer that stops early (or Ctrl-C) does not wait for blocks nobody will read
+    except BaseException:  # Ctrl-C, or a consumer that stops early: nobody will read the running blocks
+        for process in list(getattr(pool, "_processes", None) or {}).copy():
+            pool._processes[process].terminate()  # no public way to stop a worker before Python 3.14
+        raise
+    finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -255,6 +261,14 @@ def _check_target(shape: Shape, target: int, symmetry: str, sizes: frozenset[int
             f"a clue pattern with {symmetry} symmetry cannot have {target} clues in a {n}x{n} grid "
             f"(nearby counts it can have: {', '.join(map(str, allowed))})"
         )
+
+
+def _leave_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them: their own process group keeps the terminal's
+    interrupt away (python-sat's solve would turn it into an error), and they ignore it anyway."""
+    if hasattr(os, "setpgrp"):
+        os.setpgrp()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_block(request: _Request, seed: int | str, start: int, stop: int) -> list[Generated]:
