@@ -176,8 +176,9 @@ def generate(
         for future in pending:
             yield from future.result()
     except BaseException:  # Ctrl-C, or a consumer that stops early: nobody will read the running blocks
-        for process in list(getattr(pool, "_processes", None) or {}).copy():
-            pool._processes[process].terminate()  # no public way to stop a worker before Python 3.14
+        workers = getattr(pool, "_processes", None) or {}  # no public way to stop them before Python 3.14
+        for process in list(workers.values()):
+            process.terminate()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
