@@ -147,8 +147,8 @@ def generate(
     - ``jobs``: worker processes; the output does not depend on it.
     - ``rate``: rate every puzzle (always done with ``difficulty``).
 
-    ``UsageError`` for impossible or contradictory options; ``GenerationError`` when ``max_attempts``
-    grids give no puzzle that meets the target or the difficulty.
+    ``UsageError`` (at the call) for impossible or contradictory options; ``GenerationError`` (while
+    iterating) when ``max_attempts`` grids give no puzzle that meets the target or the difficulty.
     """
     if count < 1:
         raise UsageError(f"count must be at least 1, not {count}")
@@ -160,6 +160,11 @@ def generate(
         seed = random.SystemRandom().randrange(2**63)
     step = block_size(shape)
     blocks = [(start, min(start + step, count)) for start in range(0, count, step)]
+    return _run(request, seed, blocks, jobs)
+
+
+def _run(request: _Request, seed: int | str, blocks: list[tuple[int, int]], jobs: int) -> Iterator[Generated]:
+    """The puzzles of every block in order: here, or from ``jobs`` worker processes."""
     if jobs == 1 or len(blocks) == 1:
         for start, stop in blocks:
             yield from _block(request, seed, start, stop)
