@@ -7,7 +7,7 @@ workers without a Python object per puzzle where the layouts allow (``rawio``).
 
 from __future__ import annotations
 
-from .engine import resolve_jobs, solve_many
+from .engine import check_backend, resolve_jobs, solve_many
 from .pool import OrderedPool, WorkerError, default_jobs
 
-__all__ = ["OrderedPool", "WorkerError", "default_jobs", "resolve_jobs", "solve_many"]
+__all__ = ["OrderedPool", "WorkerError", "check_backend", "default_jobs", "resolve_jobs", "solve_many"]

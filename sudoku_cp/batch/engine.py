@@ -9,6 +9,7 @@ process and no worker is started.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -25,7 +26,7 @@ from .chunks import ChunkSizer
 from .pool import OrderedPool, default_jobs
 from .solver import ChunkAnswer, Solver, SolverConfig
 
-__all__ = ["resolve_jobs", "run_ordered", "solve_many"]
+__all__ = ["SMALL_INPUT", "check_backend", "compiled_dfs", "resolve_jobs", "run_ordered", "solve_many"]
 
 U = TypeVar("U")
 
@@ -92,6 +93,10 @@ def _solve_many(
         yield from _results(items, answers)
 
 
+#: An input of fewer units than this is solved in this process: starting workers would cost more.
+SMALL_INPUT = 4
+
+
 def run_ordered(
     units: Iterator[U],
     task_of: Callable[[U], Any],
@@ -101,42 +106,49 @@ def run_ordered(
 ) -> Iterator[tuple[U, Any]]:
     """Each unit with the answer to its task (``worker.handle``), in order, run here or by ``jobs`` workers.
 
-    No worker starts when ``jobs`` is 1 or the input is a single unit: then ``local`` (built from ``config``
-    if not given) answers in this process, as it does while the workers are starting. Units are drawn
-    lazily, a bounded number ahead of the answers.
+    With ``jobs`` 1, or an input of fewer than ``SMALL_INPUT`` units, everything runs in this process
+    (with ``local``, else a solver built from ``config``). Otherwise a pool of workers answers; for the
+    compiled dfs backend the fork server loads the kernel once before forking them (``warm``), so they
+    share it, and this process never loads it. A ``local`` solver, when given, also works through tasks
+    here while the workers start. Units are drawn lazily, a bounded number ahead of the answers.
     """
-    first = next(units, None)
-    if first is None:
-        return
-    second = next(units, None)
-    made: list[Solver] = [local] if local is not None else []
-
-    def here(task: Any) -> Any:
-        if not made:
-            made.append(Solver(config))
-        return worker.handle(task, made[0])
-
-    if jobs == 1 or second is None:
-        for unit in _chain(first, second, units):
-            yield unit, here(task_of(unit))
+    head = list(itertools.islice(units, SMALL_INPUT))
+    if jobs == 1 or len(head) < SMALL_INPUT:
+        solver = (local or Solver(config)) if head else None
+        for unit in itertools.chain(head, units):
+            yield unit, worker.handle(task_of(unit), solver)
         return
     pending: deque[U] = deque()
 
     def tasks() -> Iterator[Any]:
-        for unit in _chain(first, second, units):
+        for unit in itertools.chain(head, units):
             pending.append(unit)
             yield task_of(unit)
 
-    with OrderedPool(jobs, worker.handle, worker.init, (config,)) as pool:
+    preload = ("sudoku_cp.batch.warm",) if compiled_dfs(config) else ()
+    here = None if local is None else functools.partial(worker.handle, engine=local)
+    with OrderedPool(jobs, worker.handle, worker.init, (config,), preload=preload) as pool:
         for answer in pool.map(tasks(), local=here):
             yield pending.popleft(), answer
 
 
-def _chain(first: U, second: U | None, rest: Iterator[U]) -> Iterator[U]:
-    yield first
-    if second is not None:
-        yield second
-        yield from rest
+def compiled_dfs(config: SolverConfig) -> bool:
+    """True when the configured backend is dfs on an engine that may be the compiled one."""
+    name, _, variant = config.backend.partition(":")
+    return name == "dfs" and variant != "python" and config.options.get("engine", "auto") != "python"
+
+
+def check_backend(config: SolverConfig) -> None:
+    """Build the configured backend once to report a bad name or option now, before any work starts.
+
+    The dfs backend is checked on its reference engine: the options are the same, and the parent of a pool
+    of workers need not load the compiled kernel (about 130 MB and a second) only to check them.
+    """
+    options = dict(config.options)
+    name, _, variant = config.backend.partition(":")
+    if name == "dfs" and not variant and "engine" not in options:
+        options["engine"] = "python"
+    make_backend(config.backend, **options).close()
 
 
 def _chunks(source: Iterator[Any], sizer: ChunkSizer) -> Iterator[_Chunk]:

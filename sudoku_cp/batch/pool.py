@@ -8,9 +8,10 @@ itself blocked sending), results are put back in input order, and no task is han
 ``ahead`` positions past the oldest unfinished one, so memory stays bounded whatever the input size.
 
 Workers are started with ``forkserver`` where available (``spawn`` elsewhere), never ``fork``: nothing of
-the parent's state (threads, open solvers) leaks into them. A worker ignores SIGINT (the parent decides
-what an interruption means), builds its state once with
-``initializer(*initargs)``, says it is ready, and keeps its state for every task; a worker that dies is
+the parent's state (threads, open solvers) leaks into them. ``preload`` names modules the fork server
+imports once before it forks the workers, which then share what they loaded. A worker ignores SIGINT (the
+parent decides what an interruption means), builds its state once with ``initializer(*initargs)``, says
+it is ready, and keeps its state for every task; a worker that dies is
 reported as an error, never waited for. Until the first worker is ready (starting one costs a second or
 more: imports, compiled code), a ``local`` handler lets the parent work through tasks itself, so a small
 input is done before the workers would have been.
@@ -117,12 +118,16 @@ class OrderedPool:
         *,
         ahead: int | None = None,
         method: str | None = None,
+        preload: tuple[str, ...] = (),
     ) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
         self.jobs = jobs
         self.ahead = max(jobs, ahead if ahead is not None else 2 * jobs)
-        ctx = multiprocessing.get_context(method or start_method())
+        method = method or start_method()
+        ctx = multiprocessing.get_context(method)
+        if preload and method == "forkserver":
+            ctx.set_forkserver_preload(list(preload))  # no effect once this process's fork server runs
         self._conns: list[Connection] = []
         self._procs: list[multiprocessing.process.BaseProcess] = []
         self._busy: dict[Connection, int] = {}  # worker pipe -> the task number it is working on

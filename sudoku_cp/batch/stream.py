@@ -61,9 +61,15 @@ class _Unit:
     """A task and what the parent needs to finish it: the source, and the records of a ``grids`` task."""
 
     source: _Source
-    task: tuple[str, Any]
+    task: tuple[str, Any] | None
     nbytes: int = 0
     records: list[Record] | None = None
+
+    def take_task(self) -> tuple[str, Any]:
+        """The task, dropped from the unit: its text need not stay in memory while a worker has it."""
+        task, self.task = self.task, None
+        assert task is not None
+        return task
 
 
 class _Output:
@@ -135,7 +141,7 @@ def solve_stream(
     result = result or StreamResult()
     guard = guard or InterruptGuard()
     output = _Output(out, output_format, shape)
-    raw_sizer = ChunkSizer(first=1 << 15, low=1 << 13, high=1 << 23, fixed=chunk_bytes)
+    raw_sizer = ChunkSizer(first=1 << 15, low=1 << 13, high=1 << 22, fixed=chunk_bytes)
     record_sizer = ChunkSizer(first=64, low=1, high=4096)
     progress = progress or Progress(enabled=False)
     total = _total_size(paths)
@@ -143,7 +149,7 @@ def solve_stream(
     done_bytes = 0
 
     units = _units(paths or ["-"], config, input_format, shape, output, raw_sizer, record_sizer, result, warn)
-    ordered = run_ordered(units, lambda unit: unit.task, config, jobs)
+    ordered = run_ordered(units, _Unit.take_task, config, jobs)
     for unit, (answer, seconds) in ordered:
         source = unit.source
         with guard.deferred():

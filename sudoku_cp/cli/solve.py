@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..backends import make_backend
 from ..result import Status
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .common import add_backend_options, add_input_options, add_output_options, backend_options, output_stream
@@ -54,15 +53,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..batch import resolve_jobs  # numpy and the batch machinery load only when there is work
+    from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.progress import Progress
     from ..batch.solver import SolverConfig
     from ..batch.stream import StreamResult, solve_stream
 
-    options = backend_options(args)
-    make_backend(args.backend, **options)  # a bad backend or option is a usage error before any work
-    config = SolverConfig(args.backend, options, args.unique, args.time_limit)
+    config = SolverConfig(args.backend, backend_options(args), args.unique, args.time_limit)
+    check_backend(config)  # a bad backend or option is a usage error before any work
     progress = Progress(enabled=False if args.quiet else None)
 
     def warn(message: str) -> None:

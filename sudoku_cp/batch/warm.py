@@ -1,0 +1,16 @@
+"""Imported by the fork server before it forks the workers: load the compiled dfs kernel once, for all.
+
+Loading numba and its cached machine code costs a second or more and about 130 MB per process; done once
+in the fork server, every worker forked from it starts with the kernel ready and shares those pages
+(copy-on-write) instead of holding its own copy. Without numba the import fails, which the fork server
+ignores: the workers then set up their backend themselves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..backends import dfs_compiled
+from ..grid import Shape
+
+dfs_compiled.solve_array(np.zeros((1, 16), np.uint8), Shape(2, 2), 2)
