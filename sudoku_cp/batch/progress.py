@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -70,6 +71,7 @@ class Progress:
         enabled: bool | None = None,
         total: int | None = None,
         interval: float = 0.2,
+        window: float = 5.0,
     ) -> None:
         self.stream = stream or sys.stderr
         if enabled is None:
@@ -80,6 +82,8 @@ class Progress:
         self.interval = interval
         self.started = time.perf_counter()
         self._next = self.started + interval
+        self.window = window
+        self._recent: deque[tuple[float, int, int]] = deque()  # (time, done, position) of recent redraws
         self._shown = False
 
     def update(self, done: int, position: int | None = None) -> None:
@@ -90,18 +94,31 @@ class Progress:
         if now < self._next:
             return
         self._next = now + self.interval
+        self._recent.append((now, done, position or 0))
+        while now - self._recent[0][0] > self.window and len(self._recent) > 2:
+            self._recent.popleft()
         self.stream.write("\r" + self.line(done, position, now - self.started) + "\x1b[K")
         self.stream.flush()
         self._shown = True
 
     def line(self, done: int, position: int | None, elapsed: float) -> str:
-        """The text of the progress line (without the terminal's control characters)."""
+        """The text of the progress line (without the terminal's control characters).
+
+        The rate and the time left follow the last ``window`` seconds, so start-up does not skew them.
+        """
         rate = done / elapsed if elapsed > 0 else 0.0
+        speed = None  # bytes per second lately
+        if len(self._recent) >= 2:
+            (t0, done0, pos0), (t1, done1, pos1) = self._recent[0], self._recent[-1]
+            if t1 > t0:
+                rate = (done1 - done0) / (t1 - t0)
+                speed = (pos1 - pos0) / (t1 - t0)
         text = f"{done:,} puzzles, {rate:,.0f}/s"
         if self.total and position is not None and 0 < position <= self.total:
             share = position / self.total
-            left = elapsed * (1 - share) / share
-            text += f", {100 * share:.0f}%, {_clock(left)} left"
+            text += f", {100 * share:.0f}%"
+            if speed:
+                text += f", {_clock((self.total - position) / speed)} left"
         return text
 
     def close(self) -> None:

@@ -29,7 +29,7 @@ from ..errors import InvalidPuzzleError, ParseError
 from ..formats import format_puzzle, iter_records
 from ..formats.codec import INVALID, codec, shape_for_cells, shape_for_n
 from ..grid import Puzzle, Shape
-from .solver import ERROR, NO_SOLUTION, SOLVED, STATUSES, Solver
+from .solver import ERROR, NO_SOLUTION, SOLVED, STATUSES, UNKNOWN, Solver
 
 __all__ = ["RAW_INPUTS", "RAW_OUTPUTS", "RawAnswer", "RawTask", "run_raw_task", "split_chunks"]
 
@@ -321,12 +321,13 @@ def run_raw_task(task: RawTask, solver: Solver) -> RawAnswer:
 
 
 def _invalid_as_errors(code: np.ndarray, grids: np.ndarray, shape: Shape, g: int, parsed: _Parsed) -> None:
-    """Puzzles without a solution whose givens clash become error records, as ``formats`` validates them.
+    """Puzzles whose givens clash become error records, as ``formats`` validates them.
 
-    Only those can clash (clashing givens never have a solution), so the check runs on a handful of rows.
+    Only puzzles without a solution (or cut short by a time limit) can clash, since clashing givens never
+    have one, so the check runs on a handful of rows.
     """
     c = codec(shape)
-    for r in np.flatnonzero(code == NO_SOLUTION).tolist():
+    for r in np.flatnonzero((code == NO_SOLUTION) | (code == UNKNOWN)).tolist():
         digits = grids[r].tobytes()
         if c.consistent(digits):
             continue

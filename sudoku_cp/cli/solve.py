@@ -61,7 +61,9 @@ def run(args: argparse.Namespace) -> int:
 
     config = SolverConfig(args.backend, backend_options(args), args.unique, args.time_limit)
     check_backend(config)  # a bad backend or option is a usage error before any work
-    progress = Progress(enabled=False if args.quiet else None)
+    # on a terminal, unless -q or the results themselves scroll by on it
+    to_screen = args.output in (None, "-") and sys.stdout.isatty()
+    progress = Progress(enabled=False if args.quiet or to_screen else None)
 
     def warn(message: str) -> None:
         progress.close()  # a message starts on a clean line; the progress line comes back on its next update
