@@ -478,15 +478,14 @@ class CompiledSearch:
                           t.units, t.peers, t.cell_units, t.weights, t.full, self._queue, self._unit_sums)
             solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
             ctr[_NOUT] = 0
-            if status == OUT_OF_NODES:
-                now = time.perf_counter()
-                if deadline is not None and now >= deadline:
-                    timed_out = True
-                    break
-                if now - sliced < 0.002:
-                    budget *= 2
-            elif status != _BUFFER_FULL:
+            if status in (EXHAUSTED, LIMIT_REACHED):
                 break
+            now = time.perf_counter()  # out of nodes for this slice, or paused with a full buffer
+            if deadline is not None and now >= deadline:
+                timed_out = True
+                break
+            if status == OUT_OF_NODES and now - sliced < 0.002:
+                budget *= 2
         stats = {
             "guesses": int(ctr[_GUESSES]),
             "backtracks": int(ctr[_BACKTRACKS]),
