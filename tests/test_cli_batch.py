@@ -185,3 +185,15 @@ def test_sigterm_with_output_file_keeps_a_partial_file_only(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt.partial"]
     _check_prefix((tmp_path / "out.txt.partial").read_text(), puzzles, 300_000)
     assert "out.txt.partial" in err.decode() and "interrupted by SIGTERM" in err.decode()
+
+
+def test_output_file_gets_the_usual_permissions(tmp_path: Path) -> None:
+    from sudoku_cp.cli import main
+
+    source = tmp_path / "in.txt"
+    source.write_text(EASY + "\n")
+    out = tmp_path / "out.txt"
+    assert main(["solve", "-q", "-o", str(out), str(source)]) == 0
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # not the private mode of a temporary file

@@ -134,6 +134,9 @@ def output_stream(path: str | None) -> Iterator[TextIO]:
     if target.is_dir():
         raise UsageError(f"{path} is a folder, not a file")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    mask = os.umask(0)
+    os.umask(mask)
+    os.fchmod(fd, 0o666 & ~mask)  # mkstemp makes the file private; the result gets the usual permissions
     stream = os.fdopen(fd, "w", encoding="utf-8", newline="")
     try:
         yield stream
