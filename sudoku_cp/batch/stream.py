@@ -14,6 +14,7 @@ and what was written when the batch stops is a valid prefix of the results.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -149,23 +150,25 @@ def solve_stream(
     done_bytes = 0
 
     units = _units(paths or ["-"], config, input_format, shape, output, raw_sizer, record_sizer, result, warn)
-    ordered = run_ordered(units, _Unit.take_task, config, jobs)
-    for unit, (answer, seconds) in ordered:
-        source = unit.source
-        with guard.deferred():
-            if isinstance(answer, RawAnswer):
-                raw_sizer.observe(unit.nbytes, seconds)
-                _report_raw(answer, source, warn)
-                output.raw(answer.out, answer.records)
-                for code, count in enumerate(answer.counts):
-                    result.tally.add(STATUSES[code], count)
-            else:
-                assert unit.records is not None
-                record_sizer.observe(len(unit.records), seconds)
-                _write_records(unit.records, answer, output, result.tally, source, warn)
-            output.flush()  # a reader of the output sees each chunk as soon as it is done
-        done_bytes += unit.nbytes
-        progress.update(result.tally.total, done_bytes if total else None)
+    # closing: on an exception (an interruption, a closed pipe) the workers stop now, not when the
+    # traceback that holds this frame is released
+    with contextlib.closing(run_ordered(units, _Unit.take_task, config, jobs)) as ordered:
+        for unit, (answer, seconds) in ordered:
+            source = unit.source
+            with guard.deferred():
+                if isinstance(answer, RawAnswer):
+                    raw_sizer.observe(unit.nbytes, seconds)
+                    _report_raw(answer, source, warn)
+                    output.raw(answer.out, answer.records)
+                    for code, count in enumerate(answer.counts):
+                        result.tally.add(STATUSES[code], count)
+                else:
+                    assert unit.records is not None
+                    record_sizer.observe(len(unit.records), seconds)
+                    _write_records(unit.records, answer, output, result.tally, source, warn)
+                output.flush()  # a reader of the output sees each chunk as soon as it is done
+            done_bytes += unit.nbytes
+            progress.update(result.tally.total, done_bytes if total else None)
     with guard.deferred():
         output.close()
     return result
