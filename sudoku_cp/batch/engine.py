@@ -3,8 +3,8 @@
 The input is read lazily in chunks; a chunk's puzzles are grouped by shape into numpy arrays and handed to a
 worker process that keeps one backend for its whole life (``worker``); answers come back in order through
 ``OrderedPool``, which keeps a bounded number of chunks in flight, so memory stays bounded whatever the
-input's size. With ``jobs=1``, or when the whole input fits in the first chunk, everything runs in this
-process and no worker is started.
+input's size. With ``jobs=1``, or when the whole input is fewer than ``SMALL_INPUT`` chunks, everything
+runs in this process and no worker is started; while the workers start, this process solves chunks too.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ __all__ = ["SMALL_INPUT", "check_backend", "compiled_dfs", "resolve_jobs", "run_
 
 U = TypeVar("U")
 
-#: A chunk: each item's puzzle (None for an input error) or its error result, and the task for a worker.
+#: A chunk: each item's puzzle, or its result when it is an input error; and the task for a worker.
 _Chunk = tuple[list[Puzzle | SolveResult], tuple[str, list[tuple[Shape, np.ndarray]]]]
 
 
