@@ -446,6 +446,14 @@ class CompiledSearch:
         self._ctr = np.zeros(_NCTR, np.int64)
         self._queue = np.empty(ncells, np.int64)
         self._unit_sums = np.empty(self.tables.units.shape[0], np.int64)
+        self._buffers: dict[int, np.ndarray] = {}
+
+    def _buffer(self, rows: int) -> np.ndarray:
+        """The solution buffer of ``rows`` rows, kept between calls (the kernel overwrites what it uses)."""
+        buffer = self._buffers.get(rows)
+        if buffer is None:
+            buffer = self._buffers[rows] = np.zeros((rows, self.shape.ncells), np.uint8)
+        return buffer
 
     def search(
         self,
@@ -463,10 +471,15 @@ class CompiledSearch:
         code = heuristic_code(heuristic)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
-        grid = _as_grids(np.asarray(cells, dtype=np.uint8).reshape(1, -1), self.shape)[0]
+        if isinstance(cells, np.ndarray):
+            grid = _as_grids(cells.reshape(1, -1), self.shape)[0]
+        else:  # a tuple of digits, as a Puzzle holds them: the quick way into an array
+            if len(cells) != self.shape.ncells or max(cells) > self.shape.n or min(cells) < 0:
+                raise ValueError(f"a {self.shape} grid takes {self.shape.ncells} digits 0..{self.shape.n}")
+            grid = np.frombuffer(bytes(cells), np.uint8)
         t = self.tables
         ctr = self._ctr
-        out = np.zeros((min(limit, 256), self.shape.ncells), np.uint8)
+        out = self._buffer(min(limit, 256))
         _start(grid, self._stack, ctr, self._queue, t.peers, t.units, t.full)
         deadline = None if time_limit is None else started + time_limit
         budget = 0 if deadline is None else 256
