@@ -166,3 +166,54 @@ def test_unknown_encoding_or_scheme_is_a_clear_error() -> None:
         encode(CLASSIC, "compact")
     with pytest.raises(ValueError, match="pairwise"):
         encode(CLASSIC, "extended", "commander")
+
+
+def test_dimacs_text_round_trips_through_python_sat() -> None:
+    from pysat.formula import CNF
+
+    from sudoku_cp.dimacs import puzzle_of_dimacs, to_dimacs
+
+    for encoding in ENCODINGS:
+        text = to_dimacs(CLASSIC, encoding, "bitwise")
+        assert puzzle_of_dimacs(text) == CLASSIC
+        cnf = CNF(from_string=text)
+        expected = encode(CLASSIC, encoding, "bitwise")
+        assert cnf.nv == expected.nv and cnf.clauses == expected.clauses
+        assert "c var 1 = r1c1=1" in text and "c var 729 = r9c9=9" in text
+        with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
+            assert solver.solve()
+            assert is_solution(CLASSIC, decode(solver.get_model(), CLASSIC))
+    assert to_dimacs(Shape(2, 2), comments=False).splitlines()[0] == "p cnf 64 448"
+
+
+def test_the_encodings_catalogue_is_rebuilt_exactly_from_the_code() -> None:
+    from sudoku_cp.encode.catalogue import build, default_directory
+
+    directory = default_directory()
+    for name, text in build(directory).items():
+        on_disk = (directory / name).read_text(encoding="utf-8")
+        assert on_disk == text, f"encodings/{name} is stale: run python -m sudoku_cp.encode.catalogue"
+
+
+def test_the_catalogue_documents_every_encoding_and_scheme_and_quotes_true_facts() -> None:
+    import csv
+
+    from sudoku_cp.dimacs import puzzle_of_dimacs
+    from sudoku_cp.encode.catalogue import SAMPLE, default_directory
+
+    directory = default_directory()
+    readme = (directory / "README.md").read_text(encoding="utf-8")
+    for encoding in ENCODINGS:
+        assert f"({encoding}.md)" in readme
+    for amo in AMO_SCHEMES:
+        assert f"`{amo}`" in readme
+    with (directory / "counts.csv").open(encoding="utf-8") as f:
+        rows = {(r["grid"], r["puzzle"], r["encoding"], r["amo"]): r for r in csv.DictReader(f)}
+    assert rows["9x9", "empty", "extended", "pairwise"]["clauses"] == "11988"
+    assert rows["9x9", "empty", "minimal", "pairwise"]["clauses"] == "8829"
+    assert "11,988" in (directory / "extended.md").read_text(encoding="utf-8")
+    assert "8,829" in (directory / "minimal.md").read_text(encoding="utf-8")
+    sample = rows["9x9", "sample", "reduced", "pairwise"]
+    quoted = f"{int(sample['clauses']):,} clauses over {int(sample['used_variables']):,} variables"
+    assert quoted in (directory / "reduced.md").read_text(encoding="utf-8")
+    assert puzzle_of_dimacs((directory / "sample_9x9_reduced.cnf").read_text(encoding="utf-8")) == SAMPLE
