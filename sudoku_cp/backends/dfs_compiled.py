@@ -380,9 +380,12 @@ def solve_array(
 
     Each puzzle's solutions are enumerated up to ``limit`` (2 proves uniqueness: count 1 with status
     EXHAUSTED). ``max_nodes`` > 0 caps each puzzle's search (status OUT_OF_NODES when it runs out).
-    ``time_limit`` (seconds per puzzle) first runs the chunk with a node budget, then continues each puzzle
-    that ran out of it in the resumable single-puzzle search until its time limit, where it stays
-    OUT_OF_NODES (unknown). Givens that clash give count 0 with status EXHAUSTED.
+    ``time_limit`` (seconds per puzzle; the kernel cannot read a clock) first runs the chunk with a node
+    budget worth about a quarter of it (unless ``max_nodes`` is given), then searches each puzzle that ran
+    out of nodes once more, from the start, with the single-puzzle search that reads the clock between
+    slices; a puzzle still unanswered at its time limit stays OUT_OF_NODES (unknown). So a puzzle gets at
+    most about 1.25 times the time limit, and the chunk never hangs. Givens that clash give count 0 with
+    status EXHAUSTED.
 
     >>> from sudoku_cp.grid import Shape
     >>> r = solve_array(np.zeros((1, 16), np.uint8), Shape(2, 2), limit=1000)
