@@ -106,6 +106,7 @@ def test_output_file_is_written_complete(tmp_path: Path) -> None:
     [
         ["solve", "--backend", "nosuch"],
         ["solve", "--heuristic", "nosuch"],
+        ["solve", "--backend", "dfs", "--encoding", "reduced"],  # an option of another backend
         ["solve", "--input-format", "nosuch"],
         ["nosuch"],
         [],

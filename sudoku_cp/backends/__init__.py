@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 from typing import Any
 
-from ..errors import BackendUnavailableError, UnknownBackendError
+from ..errors import BackendUnavailableError, UnknownBackendError, UsageError
 from .base import Backend
 
 __all__ = ["REGISTRY", "Backend", "backend_class", "backend_names", "make_backend", "missing_packages"]
@@ -55,4 +56,13 @@ def make_backend(spec: str | Backend, **options: Any) -> Backend:
         raise BackendUnavailableError(
             f"backend {name} needs {', '.join(missing)}: pip install {' '.join(missing)}"
         )
-    return cls(variant or None, **{k: v for k, v in options.items() if v is not None})
+    options = {k: v for k, v in options.items() if v is not None}
+    try:
+        inspect.signature(cls).bind(variant or None, **options)
+    except TypeError:
+        valid = [p for p in inspect.signature(cls).parameters if p not in ("variant", "options")]
+        unknown = sorted(set(options) - set(valid))
+        raise UsageError(
+            f"backend {name} takes no option {', '.join(unknown)}; its options: {', '.join(valid) or 'none'}"
+        ) from None
+    return cls(variant or None, **options)
