@@ -61,8 +61,8 @@ def solve_many(
     ``chunk_size``: puzzles per task (default: adapted to the measured speed, about 0.15 s of work each).
     The results are those of ``solving.solve(puzzle, backend, unique=, time_limit=, **options)``.
 
-    >>> [r.solution.to_string() for r in solve_many(["12343412214343..", "1..43..42..13..2"])]
-    ['1234341221434321', '1234341221433412']
+    >>> [r.solution.to_string() for r in solve_many(["12343412214343..", ".2.4..1221..4.2."])]
+    ['1234341221434321', '1234341221434321']
     """
     jobs = resolve_jobs(jobs)
     if isinstance(backend, Backend):
