@@ -146,3 +146,26 @@ def test_an_unknown_solver_is_a_usage_error_listing_the_valid_ones() -> None:
     proc = run_cli("count", "--backend", "sat:chaff", stdin=CLASSIC + "\n")
     assert proc.returncode == 2
     assert "no solver 'chaff'" in proc.stderr and "cadical195" in proc.stderr and "glucose4" in proc.stderr
+
+
+def test_ctrl_c_stops_a_long_count_cleanly(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    empty = tmp_path / "empty.txt"
+    empty.write_text("." * 81 + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", "count", "--limit", "100000000", str(empty)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even when run in the background
+    )
+    time.sleep(2.0)  # well into the enumeration
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and b"interrupted" in err

@@ -17,9 +17,10 @@ beyond 16x16 always per puzzle.
 
 from __future__ import annotations
 
-import threading
+import signal
 import time
 from dataclasses import dataclass, field
+from operator import sub
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..encode.amo import at_most_one, check_scheme
@@ -38,24 +39,28 @@ __all__ = ["DEFAULT_SOLVER", "PROOF_SOLVERS", "SOLVERS", "SatBackend", "canonica
 SOLVERS: tuple[str, ...] = (
     "cadical103", "cadical153", "cadical195", "cadical300", "cryptosat", "ergo", "gluecard3", "gluecard4",
     "glucose3", "glucose4", "glucose42", "kissat404", "lingeling", "maplechrono", "maplecm", "maplesat",
-    "mergesat3", "minicard", "minisat22", "minisatgh", "minisatep",
+    "mergesat3", "minicard", "minisat22", "minisatep",
 )  # fmt: skip
 #: Solvers python-sat lets log a DRUP proof (``with_proof=True``); the default is one of them.
 PROOF_SOLVERS: tuple[str, ...] = (
     "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "gluecard3", "gluecard4",
     "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm", "maplesat",
 )  # fmt: skip
-#: The solver of plain ``sat``, measured fastest of PROOF_SOLVERS on 17_clue, forum_hardest_11plus,
-#: 16x16 and 36x36 puzzles (benchmarks/bench_sat.py); its sibling cadical153 is as fast.
-DEFAULT_SOLVER = "cadical195"
-#: Solvers python-sat cannot interrupt but can give a conflict budget: a time limit runs them in slices.
-BUDGETED: frozenset[str] = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
-#: Solvers that can be neither interrupted nor budgeted: a time limit is refused rather than risk a hang.
+#: The solver of plain ``sat``: CaDiCaL leads the PROOF_SOLVERS on forum_hardest_11plus (1.6 times
+#: Glucose) and 36x36 grids (4 s against Glucose's 150 s) and matches them on 17_clue; 1.5.3 is 4% faster
+#: than 1.9.5 here (benchmarks/bench_sat.py, encodings/README.md).
+DEFAULT_SOLVER = "cadical153"
+#: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
+#: short searches under many assumption levels run 5 to 10% faster with classic backjumping (measured).
+SOLVER_OPTIONS: dict[str, dict[str, int]] = {"cadical153": {"chrono": 0}, "cadical195": {"chrono": 0}}
+#: Solvers python-sat can give no conflict budget (nor interrupt): a time limit is refused rather than
+#: risk a hang, and Ctrl-C waits for the current SAT call to end.
 UNSTOPPABLE: frozenset[str] = frozenset({"kissat404", "lingeling"})
 #: Solvers that ignore assumptions and take no clause after a call: a fresh solver per call.
 NON_INCREMENTAL: frozenset[str] = frozenset({"kissat404"})
-#: Conflicts per slice of a budgeted search between two looks at the clock.
-SLICE_CONFLICTS = 500
+#: Conflicts per slice of a search: the clock (time limits) and Ctrl-C are looked at between slices.
+#: A 9x9 puzzle needs a few hundred at most, so it runs in one slice.
+SLICE_CONFLICTS = 1000
 #: An incremental solver is rebuilt after this many puzzles that needed a blocking clause: every
 #: activation variable is one more slot in each model python-sat copies out (about 50 ns each), so
 #: rebuilding (a few ms for 9x9) every few hundred puzzles is cheapest; it also sheds stale learnt clauses.
@@ -78,45 +83,53 @@ def canonical_solver(name: str) -> str:
 
 
 def new_solver(name: str, clauses: list[list[int]]) -> Solver:
-    """A python-sat solver holding ``clauses``; BackendUnavailableError when this build lacks it."""
+    """A python-sat solver holding ``clauses``, with its SOLVER_OPTIONS set; BackendUnavailableError when
+    this python-sat build lacks it."""
     from pysat.solvers import NoSuchSolverError, Solver
 
     try:
-        return Solver(name=name, bootstrap_with=clauses)
+        solver = Solver(name=name)
     except NoSuchSolverError:
-        raise BackendUnavailableError(
-            f"this python-sat build has no solver {name} (cryptosat needs pycryptosat)"
-        ) from None
+        why = " (it needs pycryptosat)" if name == "cryptosat" else ""
+        raise BackendUnavailableError(f"this python-sat build has no solver {name}{why}") from None
+    if options := SOLVER_OPTIONS.get(name):
+        solver.configure(options)  # CaDiCaL takes options only before its first clause
+    solver.append_formula(clauses)
+    return solver
 
 
 def solve_call(solver: Any, name: str, assumptions: list[int], deadline: float | None) -> bool | None:
-    """One SAT call; None when the deadline passed first (the solver stays usable).
+    """One SAT call, in slices of SLICE_CONFLICTS conflicts; None when the deadline passed first.
 
-    Interruptible solvers get a timer that interrupts them; CaDiCaL runs in slices of SLICE_CONFLICTS
-    conflicts with the clock read between them, as python-sat cannot interrupt it.
+    Ctrl-C is held back during each slice and raised as KeyboardInterrupt between slices: python-sat's own
+    handler leaves the solver by ``longjmp`` out of a signal handler, which is not async-signal-safe and
+    leaves the solver in an undefined state. After a deadline the solver stays usable.
     """
-    if deadline is None:
-        return solver.solve(assumptions=assumptions)
     if name in UNSTOPPABLE:
-        raise UsageError(f"sat:{name} can be neither interrupted nor budgeted, so it takes no time limit")
-    if name in BUDGETED:
-        while (remaining := deadline - time.perf_counter()) > 0:
-            solver.conf_budget(SLICE_CONFLICTS)
-            status = solver.solve_limited(assumptions=assumptions)
-            if status is not None:
-                return status
-        return None
-    remaining = deadline - time.perf_counter()
-    if remaining <= 0:
-        return None
-    timer = threading.Timer(remaining, solver.interrupt)
-    timer.start()
+        if deadline is not None:
+            raise UsageError(f"sat:{name} can be neither interrupted nor budgeted, so it takes no time limit")
+        return _sigint_held(solver.solve, assumptions)
+    while deadline is None or time.perf_counter() < deadline:
+        solver.conf_budget(SLICE_CONFLICTS)
+        status = _sigint_held(solver.solve_limited, assumptions)
+        if status is not None:
+            return status
+    return None
+
+
+def _sigint_held(call: Any, assumptions: list[int]) -> bool | None:
+    """``call(assumptions=...)`` with SIGINT blocked in this thread; a pending one arrives right after."""
+    if _MASK is None:
+        return call(assumptions=assumptions)
+    old = _MASK(signal.SIG_BLOCK, _SIGINT)
     try:
-        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        return call(assumptions=assumptions)
     finally:
-        timer.cancel()
-        timer.join()
-        solver.clear_interrupt()
+        _MASK(signal.SIG_SETMASK, old)
+
+
+_MASK = getattr(signal, "pthread_sigmask", None)  # None on Windows: python-sat handles Ctrl-C there
+_SIGINT = {signal.SIGINT}
 
 
 _COUNTERS = ("decisions", "conflicts", "propagations")
@@ -138,6 +151,8 @@ class _Incremental:
         start = time.perf_counter()
         families, self.nv = clause_families(shape, encoding, amo)
         self.clauses = [c for group in families.values() for c in group]
+        self.primary = shape.n**3
+        self.bases = range(0, self.primary, shape.n)  # var(cell, d) = bases[cell] + d
         self.name = solver
         self.solver = new_solver(solver, self.clauses)
         self.top = self.nv
@@ -296,13 +311,11 @@ class SatBackend(Backend):
     ) -> Enumeration:
         start = time.perf_counter()
         shape, cells = puzzle.shape, puzzle.cells
-        n, ncells = shape.n, shape.ncells
         engine = self._engine(shape, state)
-        solver, name = engine.solver, self.solver_name
+        solver, name, bases = engine.solver, self.solver_name, engine.bases
         before = counters(solver)
-        assumptions = [cell * n + d for cell, d in enumerate(cells) if d]
-        blanks = [cell for cell, d in enumerate(cells) if not d]
-        primary = n * ncells
+        assumptions = [base + d for base, d in zip(bases, cells, strict=True) if d]
+        primary, ncells = engine.primary, shape.ncells
         solutions: list[Puzzle] = []
         complete = timed_out = False
         act = 0
@@ -314,16 +327,18 @@ class SatBackend(Backend):
             if not status:
                 complete = True
                 break
-            true = [v for v in solver.get_model()[:primary] if v > 0]
+            true = [v for v in solver.get_model()[:primary] if v > 0]  # one per cell, in cell order
             if len(true) != ncells:  # both encodings force exactly one digit per cell
                 raise RuntimeError(f"sat:{name} returned a model without one digit per cell")
-            solutions.append(Puzzle(shape, tuple(v - cell * n for cell, v in enumerate(true))))
+            solutions.append(Puzzle(shape, tuple(map(sub, true, bases))))
             if len(solutions) >= limit:
                 break
             if not act:
                 act = engine.activation()
                 assumptions.append(act)
-            solver.add_clause([-act, *(-true[cell] for cell in blanks)])
+            block = [-v for v, d in zip(true, cells, strict=True) if not d]  # the blank cells' digits
+            block.append(-act)
+            solver.add_clause(block)
         if act:
             solver.add_clause([-act])
         stats: Stats = {"variables": engine.nv, "clauses": len(engine.clauses)}
