@@ -44,3 +44,16 @@ def test_readme_cli_examples_name_real_commands_and_options() -> None:
             # parse_known_args leaves file names; any unknown option would make it exit
             _, rest = parser.parse_known_args(words[1:])
             assert not [w for w in rest if w.startswith("-") and w != "-"], line
+
+
+def test_the_python_example_runs_and_prints_what_its_comments_say() -> None:
+    import subprocess
+    import sys
+
+    code = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)[0]
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "solved 1234341221434321"
+    assert "r1c1=1 r1c3=1" in lines[1]
+    assert lines[2].startswith("solved 514927386")
