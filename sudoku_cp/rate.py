@@ -22,6 +22,7 @@ backend on the reduced encoding (a fresh solver per puzzle, so the count is the 
 
 from __future__ import annotations
 
+import atexit
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
@@ -121,6 +122,13 @@ def _sat() -> Any:
     from .backends import make_backend
 
     return make_backend(CONFLICT_SOLVER, encoding="reduced")
+
+
+@atexit.register
+def _release_solvers() -> None:
+    """Free the cached solvers while python-sat is still loaded: at interpreter exit it may be gone."""
+    for cached in (_probe_solver, _sat, _dfs):
+        cached.cache_clear()
 
 
 def _logic(puzzle: Puzzle) -> tuple[str, int]:
