@@ -59,6 +59,15 @@ def test_an_unknown_solver_or_option_is_a_clear_error() -> None:
         SatBackend(encoding="reduced", incremental=True)
     with pytest.raises(UsageError, match="cannot be incremental"):
         SatBackend("kissat", incremental=True)
+    with pytest.raises(UsageError, match="auto, true or false"):
+        SatBackend(incremental="sometimes")
+
+
+def test_options_written_as_text_are_read() -> None:
+    assert SatBackend(incremental="false").incremental is False
+    assert SatBackend(incremental="true").incremental is True
+    assert SatBackend(incremental="auto").incremental is None
+    assert SatBackend(incremental=1).incremental is True
 
 
 @pytest.mark.parametrize(

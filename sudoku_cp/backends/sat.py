@@ -46,14 +46,14 @@ PROOF_SOLVERS: tuple[str, ...] = (
     "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "gluecard3", "gluecard4",
     "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm", "maplesat",
 )  # fmt: skip
-#: The solver of plain ``sat``: CaDiCaL leads the PROOF_SOLVERS on forum_hardest_11plus (1.6 times
-#: Glucose) and 36x36 grids (4 s against Glucose's 150 s) and matches them on 17_clue; 1.5.3 is 4% faster
-#: than 1.9.5 here (benchmarks/bench_sat.py, encodings/README.md).
+#: The solver of plain ``sat``: CaDiCaL leads the PROOF_SOLVERS on forum_hardest_11plus (1.7 times
+#: Glucose), on 17_clue (1.2 times) and on 36x36 grids (4 s against Glucose's 150 s); 1.5.3 and 1.9.5 are
+#: as fast, 1.5.3 up to 5% ahead on 17_clue (benchmarks/bench_sat.py, encodings/README.md).
 DEFAULT_SOLVER = "cadical153"
 #: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
 #: short searches under many assumption levels run 5 to 10% faster with classic backjumping (measured).
 SOLVER_OPTIONS: dict[str, dict[str, int]] = {"cadical153": {"chrono": 0}, "cadical195": {"chrono": 0}}
-#: Solvers python-sat can give a conflict budget but cannot interrupt: a time limit runs them in slices.
+#: Solvers python-sat can give a conflict budget but cannot interrupt: they search in conflict slices.
 BUDGETED: frozenset[str] = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 #: Solvers that can be neither interrupted nor budgeted: a time limit is refused rather than risk a hang.
 UNSTOPPABLE: frozenset[str] = frozenset({"kissat404", "lingeling"})
@@ -217,7 +217,13 @@ class SatBackend(Backend):
     Options: ``encoding`` (``minimal``, ``extended`` default, ``reduced``), ``amo`` (an at-most-one scheme
     of ``sudoku_cp.encode.amo.AMO_SCHEMES``; None: pairwise for groups up to 16 literals, else the
     sequential counter) and ``incremental`` (None decides by measurement, True always one solver per
-    shape with givens as assumptions, False a solver per puzzle).
+    shape with givens as assumptions, False a solver per puzzle; the strings ``auto``, ``true`` and
+    ``false`` are read too, as configurations written as text give them).
+
+    A time limit interrupts the search (CaDiCaL: between conflict slices); Lingeling and Kissat take
+    none. Statistics per puzzle: ``variables`` and ``clauses`` of the formula, the solver's
+    ``decisions``, ``conflicts`` and ``propagations``, ``time`` and ``build_time`` in seconds, and
+    ``incremental`` (1 when the shape's incremental solver answered).
 
     >>> from sudoku_cp.grid import Puzzle
     >>> SatBackend().enumerate(Puzzle.from_string("1234341221434..."), limit=2).solutions[0].to_string()
@@ -234,9 +240,10 @@ class SatBackend(Backend):
         variant: str | None = None,
         encoding: str = "extended",
         amo: str | None = None,
-        incremental: bool | None = None,
+        incremental: bool | str | None = None,
     ) -> None:
         super().__init__(None)
+        incremental = _tristate(incremental)
         self.solver_name = canonical_solver(variant) if variant is not None else DEFAULT_SOLVER
         self.variant = None if variant is None else self.solver_name
         try:
@@ -426,6 +433,20 @@ class SatBackend(Backend):
         stats["build_time"] = build_time
         stats["incremental"] = 0
         return Enumeration(tuple(solutions), complete, timed_out, stats)
+
+
+def _tristate(value: bool | str | None) -> bool | None:
+    """``incremental`` as None, True or False, from a bool or its text (``auto``, ``true``, ``false``)."""
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("auto", "none"):
+        return None
+    if text in ("true", "yes", "1"):
+        return True
+    if text in ("false", "no", "0"):
+        return False
+    raise UsageError(f"incremental must be auto, true or false, not {value!r}")
 
 
 def _full_clauses(shape: Shape, encoding: str, amo: str | None) -> int:
