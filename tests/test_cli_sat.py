@@ -156,13 +156,16 @@ def test_ctrl_c_stops_a_long_count_cleanly(tmp_path: Path) -> None:
 
     empty = tmp_path / "empty.txt"
     empty.write_text("." * 81 + "\n")
+    started = time.perf_counter()  # how long the start-up takes on this machine now
+    assert run_cli("count", stdin=CLASSIC + "\n").stdout == "1\n"
+    startup = time.perf_counter() - started
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_cp", "count", "--limit", "100000000", str(empty)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even when run in the background
     )
-    time.sleep(2.0)  # well into the enumeration
+    time.sleep(startup + 1.5)  # well into the enumeration
     proc.send_signal(signal.SIGINT)
     try:
         _, err = proc.communicate(timeout=20)
