@@ -19,6 +19,7 @@ from .errors import (
     UnknownBackendError,
     UsageError,
 )
+from .explain import Explanation, explain
 from .formats import format_puzzle, open_records, parse, write_puzzles
 from .generate import Generated, generate
 from .grid import Puzzle, Shape
@@ -31,6 +32,7 @@ __all__ = [
     "Backend",
     "BackendUnavailableError",
     "Enumeration",
+    "Explanation",
     "Generated",
     "InvalidPuzzleError",
     "ParseError",
@@ -45,6 +47,7 @@ __all__ = [
     "__version__",
     "backend_names",
     "count_solutions",
+    "explain",
     "format_puzzle",
     "generate",
     "is_solution",
