@@ -47,7 +47,7 @@ class Tally:
         stop = f"; {interrupted}" if interrupted else ""
         return (
             f"solved {counts[Status.SOLVED]:,} of {total:,} puzzles{rest} in {elapsed:.2f} s, "
-            f"{rate:,.0f} puzzles/s{stop}"
+            f"{rate:,.{0 if rate >= 10 else 2}f} puzzles/s{stop}"  # a first run's 0.19/s, not 0/s
         )
 
 
