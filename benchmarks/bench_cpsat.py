@@ -12,7 +12,6 @@ Every answer is checked by the verifier and against the data set's promise (one 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from sudoku_cp import datasets
 from sudoku_cp.backends.cpsat import CpSatBackend
 from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.samples import blanked, pattern_grid
 from sudoku_cp.verify import is_solution
 
 
@@ -64,23 +64,6 @@ def run(backend: CpSatBackend, puzzles: Sequence[Puzzle], limit: int, expect: Ca
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     k = max(1, len(puzzles))
     return Run(seconds, cpu, len(puzzles), branches / k, solver / k * 1e3, build / k * 1e3, wrong, timed_out)
-
-
-def pattern_grid(shape: Shape, seed: int) -> Puzzle:
-    """A full grid of any box shape by the shifted-rows pattern, its digits relabelled at random."""
-    r, c, n = shape.box_rows, shape.box_cols, shape.n
-    relabel = list(range(1, n + 1))
-    random.Random(seed).shuffle(relabel)
-    return Puzzle(
-        shape, tuple(relabel[(c * (row % r) + row // r + col) % n] for row in range(n) for col in range(n))
-    )
-
-
-def blanked(grid: Puzzle, fraction: float, seed: int) -> Puzzle:
-    cells = list(grid.cells)
-    for cell in random.Random(seed).sample(range(len(cells)), int(fraction * len(cells))):
-        cells[cell] = 0
-    return Puzzle(grid.shape, tuple(cells))
 
 
 def _check(r: Run) -> str:

@@ -5,8 +5,6 @@ The answers are checked by the independent verifier; runs on the shared data set
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from conftest import assert_solves, run_cli
 
@@ -16,6 +14,7 @@ from sudoku_cp.encode.cpsat_model import add_blocking, build_model, decode, give
 from sudoku_cp.errors import UsageError
 from sudoku_cp.grid import Puzzle, Shape
 from sudoku_cp.result import Status
+from sudoku_cp.samples import blanked, pattern_grid
 from sudoku_cp.solving import count_solutions, solve
 from sudoku_cp.verify import is_solution
 
@@ -36,24 +35,6 @@ EASY = "003020600900305001001806400008102900700000008006708200002609500800203009
 EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 #: A 4x4 puzzle with exactly one solution; without its given 3 it has more.
 UNIQUE_4X4 = "..3..2.441......"
-
-
-def pattern_grid(shape: Shape, seed: int) -> Puzzle:
-    """A full grid of any box shape by the shifted-rows pattern, its digits relabelled at random."""
-    r, c, n = shape.box_rows, shape.box_cols, shape.n
-    relabel = list(range(1, n + 1))
-    random.Random(seed).shuffle(relabel)
-    return Puzzle(
-        shape, tuple(relabel[(c * (row % r) + row // r + col) % n] for row in range(n) for col in range(n))
-    )
-
-
-def blanked(grid: Puzzle, fraction: float, seed: int) -> Puzzle:
-    """``grid`` with a seeded random ``fraction`` of its cells emptied."""
-    cells = list(grid.cells)
-    for cell in random.Random(seed).sample(range(len(cells)), int(fraction * len(cells))):
-        cells[cell] = 0
-    return Puzzle(grid.shape, tuple(cells))
 
 
 # -- the models ------------------------------------------------------------------------------------------
