@@ -19,6 +19,7 @@ from sudoku_cp.batch.chunks import ChunkSizer
 from sudoku_cp.batch.progress import Progress, Tally
 from sudoku_cp.batch.rawio import RawTask, run_raw_task, split_chunks
 from sudoku_cp.batch.solver import Solver, SolverConfig, valid_complete
+from sudoku_cp.batch.stream import solve_stream
 from sudoku_cp.formats import ResultWriter, format_puzzle, iter_records
 from sudoku_cp.grid import Puzzle, Shape
 from sudoku_cp.result import SolveResult, Status
@@ -292,3 +293,38 @@ def test_progress_line_and_summary() -> None:
     tally.add(Status.ERROR)
     line = tally.summary("interrupted by SIGINT")
     assert line.startswith("solved 3 of 4 puzzles (1 error) in ") and line.endswith("; interrupted by SIGINT")
+
+
+class _Trickle(io.RawIOBase):
+    """A raw file that takes at most 50 bytes a write, as a pipe does when a signal cuts a write short."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: object) -> int:
+        chunk = bytes(memoryview(b))[:50]  # type: ignore[arg-type]
+        self.data += chunk
+        return len(chunk)
+
+
+@pytest.mark.parametrize("output", ["line", "csv"])
+def test_short_writes_of_an_unbuffered_output_lose_nothing(output: str, tmp_path) -> None:
+    """Under ``python -u`` standard output is a raw file whose writes may be partial: every byte still
+    arrives, through the raw fast path (line) and the record writer (csv) alike, and the stream stays open."""
+    puzzles = [p.to_string() for p in shared("17_clue.txt", limit=300)]
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(puzzles) + "\n")
+    raw = _Trickle()
+    out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    result = solve_stream([str(path)], out, SolverConfig("dfs"), output_format=output, chunk_bytes=4096)
+    assert result.tally.total == 300
+    lines = raw.data.decode().splitlines()
+    answers = lines if output == "line" else [row.split(",")[2] for row in lines[1:]]
+    assert len(answers) == 300
+    for puzzle, answer in zip(puzzles, answers, strict=True):
+        assert_solves(Puzzle.from_string(puzzle), Puzzle.from_string(answer))
+    out.write("still open\n")
+    assert raw.data.endswith(b"still open\n")

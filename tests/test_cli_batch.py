@@ -116,8 +116,11 @@ def test_unique_with_other_backends_through_workers(backend: str, tmp_path: Path
     assert statuses == ["solved"] * 40 + ["multiple"] * 3 + ["no_solution"]
 
 
-def _start(args: list[str], **kwargs: object) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+def _start(args: list[str], unbuffered: bool = False, **kwargs: object) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONIOENCODING"] = "utf-8"
+    if unbuffered:  # standard output is then a raw file, whose writes a signal can cut short
+        env["PYTHONUNBUFFERED"] = "1"
     return subprocess.Popen(
         [sys.executable, "-m", "sudoku_cp", "solve", *args],
         stdout=subprocess.PIPE,
@@ -147,9 +150,12 @@ def _check_prefix(text: str, puzzles: list[str], total: int) -> int:
 
 
 @pytest.mark.data
-def test_sigint_leaves_a_valid_prefix_and_exit_status_130(big_input: tuple[Path, list[str]]) -> None:
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
+def test_sigint_leaves_a_valid_prefix_and_exit_status_130(
+    big_input: tuple[Path, list[str]], unbuffered: bool
+) -> None:
     path, puzzles = big_input
-    proc = _start(["--unique", "-j", "2", str(path)])
+    proc = _start(["--unique", "-j", "2", str(path)], unbuffered)
     assert proc.stdout is not None
     first = proc.stdout.readline()  # results are flowing
     proc.send_signal(signal.SIGINT)
@@ -197,3 +203,43 @@ def test_output_file_gets_the_usual_permissions(tmp_path: Path) -> None:
     mask = os.umask(0)
     os.umask(mask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # not the private mode of a temporary file
+
+
+def _workers(pid: int) -> list[int]:
+    """The spawned worker processes of ``pid`` (Linux: from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or f"PPid:\t{pid}\n" not in (entry / "status").read_text():
+                continue
+            if b"spawn_main" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:  # the process ended meanwhile
+            continue
+    return found
+
+
+@pytest.mark.data
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="finds the workers through /proc")
+def test_a_killed_worker_stops_the_batch_with_a_message_not_a_traceback(
+    big_input: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, puzzles = big_input
+    monkeypatch.setenv("SUDOKU_CP_START_METHOD", "spawn")  # workers are then children of the command
+    proc = _start(["--unique", "-j", "2", str(path)])
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()  # results are flowing
+    deadline = time.monotonic() + 60
+    while len(workers := _workers(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) == 2
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    rest = proc.stdout.read()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert proc.returncode == 1, err
+    assert "Traceback" not in err
+    assert "sudoku-cp: error: a worker process died (exit code -9); the batch stopped" in err
+    done = _check_prefix(first.decode() + rest.decode(), puzzles, 300_000)
+    assert err.strip().splitlines()[-1].startswith(f"solved {done:,} of {done:,} puzzles")

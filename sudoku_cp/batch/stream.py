@@ -9,7 +9,9 @@ follow the measured speed (``ChunkSizer``); the pool keeps a bounded number in f
 bounded whatever the input's size.
 
 Output is written one whole chunk at a time inside ``InterruptGuard.deferred``: a signal never cuts a record,
-and what was written when the batch stops is a valid prefix of the results.
+and what was written when the batch stops is a valid prefix of the results. That needs writes that write
+everything: under ``python -u`` or ``PYTHONUNBUFFERED`` the standard output has no buffer, and a raw write
+cut by a signal writes only part of its bytes, so ``whole_writes`` writes the rest.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import select
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -33,7 +36,7 @@ from .progress import Progress, Tally
 from .rawio import RAW_INPUTS, RAW_OUTPUTS, RawAnswer, RawTask, split_chunks
 from .solver import STATUSES, ChunkAnswer, SolverConfig
 
-__all__ = ["StreamResult", "solve_stream"]
+__all__ = ["StreamResult", "solve_stream", "whole_writes"]
 
 #: Bytes read to detect an input's layout (about 800 lines of 9x9 puzzles, the 36 rows of a 36x36 grid).
 HEAD_BYTES = 1 << 16
@@ -71,6 +74,51 @@ class _Unit:
         task, self.task = self.task, None
         assert task is not None
         return task
+
+
+class _WholeWriter(io.BufferedIOBase):
+    """A raw file seen as one whose ``write`` always writes every byte; closing it leaves the file open."""
+
+    def __init__(self, raw: io.RawIOBase) -> None:
+        super().__init__()
+        self.raw = raw
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        total = len(view)
+        while view:
+            written = self.raw.write(view)
+            if written is None:  # a non-blocking file that is full: wait until it takes more
+                select.select([], [self.raw], [])
+                written = 0
+            view = view[written:]
+        return total
+
+    def close(self) -> None:
+        """Nothing to close: the raw file is its owner's."""
+
+
+@contextlib.contextmanager
+def whole_writes(stream: TextIO) -> Iterator[TextIO]:
+    """``stream``, or over an unbuffered one a view of it whose writes always write every byte.
+
+    A raw file's ``write`` may write part of its bytes (a signal, a full pipe) and say so only by its return
+    value, which ``TextIOWrapper`` ignores: that is the standard output under ``python -u``.
+    """
+    raw = getattr(stream, "buffer", None)
+    if not isinstance(raw, io.RawIOBase):
+        yield stream
+        return
+    stream.flush()
+    yield io.TextIOWrapper(
+        _WholeWriter(raw), encoding=stream.encoding, errors=stream.errors, write_through=True
+    )
 
 
 class _Output:
@@ -141,7 +189,6 @@ def solve_stream(
     """
     result = result or StreamResult()
     guard = guard or InterruptGuard()
-    output = _Output(out, output_format, shape)
     raw_sizer = ChunkSizer(first=1 << 15, low=1 << 13, high=1 << 22, fixed=chunk_bytes)
     record_sizer = ChunkSizer(first=64, low=1, high=4096)
     progress = progress or Progress(enabled=False)
@@ -149,28 +196,32 @@ def solve_stream(
     progress.total = total
     done_bytes = 0
 
-    units = _units(paths or ["-"], config, input_format, shape, output, raw_sizer, record_sizer, result, warn)
-    # closing: on an exception (an interruption, a closed pipe) the workers stop now, not when the
-    # traceback that holds this frame is released
-    with contextlib.closing(run_ordered(units, _Unit.take_task, config, jobs)) as ordered:
-        for unit, (answer, seconds) in ordered:
-            source = unit.source
-            with guard.deferred():
-                if isinstance(answer, RawAnswer):
-                    raw_sizer.observe(unit.nbytes, seconds)
-                    _report_raw(answer, source, warn)
-                    output.raw(answer.out, answer.records)
-                    for code, count in enumerate(answer.counts):
-                        result.tally.add(STATUSES[code], count)
-                else:
-                    assert unit.records is not None
-                    record_sizer.observe(len(unit.records), seconds)
-                    _write_records(unit.records, answer, output, result.tally, source, warn)
-                output.flush()  # a reader of the output sees each chunk as soon as it is done
-            done_bytes += unit.nbytes
-            progress.update(result.tally.total, done_bytes if total else None)
-    with guard.deferred():
-        output.close()
+    with whole_writes(out) as whole:
+        output = _Output(whole, output_format, shape)
+        units = _units(
+            paths or ["-"], config, input_format, shape, output, raw_sizer, record_sizer, result, warn
+        )
+        # closing: on an exception (an interruption, a closed pipe) the workers stop now, not when the
+        # traceback that holds this frame is released
+        with contextlib.closing(run_ordered(units, _Unit.take_task, config, jobs)) as ordered:
+            for unit, (answer, seconds) in ordered:
+                source = unit.source
+                with guard.deferred():
+                    if isinstance(answer, RawAnswer):
+                        raw_sizer.observe(unit.nbytes, seconds)
+                        _report_raw(answer, source, warn)
+                        output.raw(answer.out, answer.records)
+                        for code, count in enumerate(answer.counts):
+                            result.tally.add(STATUSES[code], count)
+                    else:
+                        assert unit.records is not None
+                        record_sizer.observe(len(unit.records), seconds)
+                        _write_records(unit.records, answer, output, result.tally, source, warn)
+                    output.flush()  # a reader of the output sees each chunk as soon as it is done
+                done_bytes += unit.nbytes
+                progress.update(result.tally.total, done_bytes if total else None)
+        with guard.deferred():
+            output.close()
     return result
 
 

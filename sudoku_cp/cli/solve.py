@@ -55,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
     from ..batch.interrupt import Interrupted, InterruptGuard
+    from ..batch.pool import WorkerError
     from ..batch.progress import Progress
     from ..batch.solver import SolverConfig
     from ..batch.stream import StreamResult, solve_stream
@@ -71,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     result = StreamResult()
     interrupted = None
+    failed = None
     with InterruptGuard() as guard:
         try:
             with output_stream(args.output) as out:
@@ -89,14 +91,21 @@ def run(args: argparse.Namespace) -> int:
                 )
         except Interrupted as exc:
             interrupted = exc
+        except WorkerError as exc:  # a worker killed from outside (out of memory, kill -9): no traceback
+            failed = exc
+            warn_user(f"error: {str(exc).splitlines()[0]}; the batch stopped")
         finally:
             progress.close()
     tally = result.tally
-    if not args.quiet and (tally.total or interrupted):
-        stop = f"interrupted by {interrupted.name}" if interrupted else None
+    if not args.quiet and (tally.total or interrupted or failed):
+        stop = (
+            f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
+        )
         print(tally.summary(stop), file=sys.stderr, flush=True)
     if interrupted is not None:
         return interrupted.status
+    if failed is not None:
+        return EXIT_FAILED
     if result.unreadable:
         return EXIT_USAGE
     return EXIT_OK if tally.counts[Status.SOLVED] == tally.total else EXIT_FAILED
