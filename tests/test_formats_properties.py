@@ -165,8 +165,10 @@ def test_good_lines_keep_their_numbers_among_bad_ones(items: list[Puzzle | str])
     lines = [format_puzzle(x) if isinstance(x, Puzzle) else x for x in items]
     got = list(iter_records(lines, "line"))
     check_records(got)
-    content = [(i + 1, x) for i, (x, line) in enumerate(zip(items, lines, strict=True))
-               if line.strip() and not line.strip().startswith("#")]  # fmt: skip
+    # a BOM that opens the text is the reader's to drop, not a bad line
+    texts = [line.removeprefix("\ufeff") if i == 0 else line for i, line in enumerate(lines)]
+    content = [(i + 1, x) for i, (x, text) in enumerate(zip(items, texts, strict=True))
+               if text.strip() and not text.strip().startswith("#")]  # fmt: skip
     assert len(got) == len(content)
     for record, (line, item) in zip(got, content, strict=True):
         assert record.line == line

@@ -172,11 +172,64 @@ def test_statistics_per_puzzle() -> None:
     assert per_puzzle["incremental"] == 0 and per_puzzle["clauses"] < 4_000 and per_puzzle["build_time"] > 0
 
 
-def test_by_default_a_shape_moves_to_the_incremental_solver_once_it_pays() -> None:
+def test_by_default_a_shape_builds_the_incremental_solver_once_it_pays_then_measures_both_ways() -> None:
     backend = SatBackend()
     modes = [backend.enumerate(blanked(Shape(3, 3), 0.4, seed), 2).stats["incremental"] for seed in range(40)]
-    assert modes[0] == 0 and modes[-1] == 1
-    assert modes == sorted(modes)  # once built, the solver stays
+    built = modes.index(1)
+    assert built > 0 and modes[:built] == [0] * built  # per puzzle until the time spent pays for a build
+    state = backend._shapes[Shape(3, 3)]
+    assert state.samples[True] >= 1 and state.samples[False] >= built
+    assert sum(state.samples.values()) == 40
+
+
+def test_the_faster_way_is_chosen_and_the_slower_one_tried_now_and_then() -> None:
+    state = sat_module._ShapeState()
+    assert state.choose() is True  # the incremental way is not measured yet
+    state.observe(True, 1.0)
+    state.observe(False, 3.0)
+    far = [state.choose() for _ in range(2 * sat_module.EXPLORE_FAR)]
+    assert far.count(False) == 2 and far[sat_module.EXPLORE_FAR - 1] is False
+    near = sat_module._ShapeState()
+    near.observe(True, 1.0)
+    near.observe(False, 1.2)  # within CLOSE_RATIO: the slower way is tried more often
+    close = [near.choose() for _ in range(4 * sat_module.EXPLORE_CLOSE)]
+    assert close.count(False) == 4
+    for _ in range(100):  # the per-puzzle way becomes the faster one: the moving average follows
+        state.observe(False, 0.5)
+    assert state.cost[False] < 0.6 and state.choose() is False
+
+
+def test_the_moving_average_starts_as_the_plain_mean() -> None:
+    state = sat_module._ShapeState()
+    for seconds in (1.0, 2.0, 3.0):
+        state.observe(False, seconds)
+    assert state.cost[False] == pytest.approx(2.0) and state.samples[False] == 3
+
+
+def test_a_9x9_formula_per_puzzle_goes_to_the_measured_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[str] = []
+    original = sat_module.new_solver
+    monkeypatch.setattr(
+        sat_module, "new_solver", lambda name, clauses: built.append(name) or original(name, clauses)
+    )
+    assert SatBackend(incremental=False).enumerate(CLASSIC, 2).solutions[0].to_string() == CLASSIC_SOLUTION
+    assert SatBackend("cadical153", incremental=False).enumerate(CLASSIC, 2).solutions
+    assert SatBackend(incremental=True).enumerate(CLASSIC, 2).solutions
+    assert built == [sat_module.PER_PUZZLE_SOLVER[9], "cadical153", DEFAULT_SOLVER]
+
+
+@pytest.mark.parametrize("name", sorted(sat_module._ADD_CLAUSE))
+def test_clauses_go_in_through_python_sats_c_function(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast way in for the default solvers still matches python-sat: append_formula is not needed."""
+    from pysat.solvers import Solver
+
+    solver = Solver(name=name)
+    monkeypatch.setattr(solver, "append_formula", lambda clauses: pytest.fail("fell back to append_formula"))
+    sat_module.add_clauses(solver, name, [[1, 2], [-1], [-2, 3]])
+    assert solver.solve() and solver.get_model()[:3] == [-1, 2, 3]
+    sat_module.add_clauses(solver, name, [[-3]])
+    assert not solver.solve()
+    solver.delete()
 
 
 def test_large_grids_stay_per_puzzle_and_solve() -> None:

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import sub
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..encode.amo import at_most_one, check_scheme
 from ..encode.cnf import candidates, check_encoding, clause_families, decode, default_amo
+from ..encode.reduced_fast import ReducedTemplate
 from ..errors import BackendUnavailableError, UnknownBackendError, UsageError
 from ..grid import Puzzle, Shape
 from ..result import Enumeration, Stats
@@ -50,9 +53,18 @@ PROOF_SOLVERS: tuple[str, ...] = (
 #: Glucose), on 17_clue (1.2 times) and on 36x36 grids (4 s against Glucose's 150 s); 1.5.3 and 1.9.5 are
 #: as fast, 1.5.3 up to 5% ahead on 17_clue (benchmarks/bench_sat.py, encodings/README.md).
 DEFAULT_SOLVER = "cadical153"
+#: The solver of a formula built for one puzzle under plain ``sat``, by grid side (others: DEFAULT_SOLVER).
+PER_PUZZLE_SOLVER: dict[int, str] = {9: "glucose4"}
 #: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
 #: short searches under many assumption levels run 5 to 10% faster with classic backjumping (measured).
 SOLVER_OPTIONS: dict[str, dict[str, int]] = {"cadical153": {"chrono": 0}, "cadical195": {"chrono": 0}}
+#: python-sat's C function adding one clause, and the attribute of its solver object holding the handle it
+#: takes, for the default solvers: mapped over a formula without a Python loop, a 9x9 formula goes in a
+#: third faster than by ``append_formula`` (measured: 350 against 520 microseconds for Glucose).
+_ADD_CLAUSE: dict[str, tuple[str, str]] = {
+    "cadical153": ("cadical153_add_cl", "cadical"),
+    "glucose4": ("glucose41_add_cl", "glucose"),
+}
 #: Solvers python-sat can give a conflict budget but cannot interrupt: they search in conflict slices.
 BUDGETED: frozenset[str] = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 #: Solvers that can be neither interrupted nor budgeted: a time limit is refused rather than risk a hang.
@@ -69,8 +81,18 @@ FIRST_SLICE = 2000
 #: activation variable is one more slot in each model python-sat copies out (about 50 ns each), so
 #: rebuilding (a few ms for 9x9) every few hundred puzzles is cheapest; it also sheds stale learnt clauses.
 REBUILD_AFTER = 500
+#: Choosing between the incremental solver and a solver per puzzle by their measured seconds per puzzle:
+#: the means weigh the last COST_WINDOW puzzles of a way most; the slower way is tried again every
+#: EXPLORE_CLOSE puzzles while the two are within CLOSE_RATIO of each other, else every EXPLORE_FAR.
+COST_WINDOW = 32
+CLOSE_RATIO = 1.5
+EXPLORE_CLOSE = 16
+EXPLORE_FAR = 128
 #: Largest grid side served by an incremental solver by default; larger grids solve faster per puzzle.
 INCREMENTAL_UP_TO = 16
+#: Largest grid side whose per-puzzle formulas are cut from a ``ReducedTemplate`` (16x16: about 120,000
+#: ready-made binary clauses, 15 MB); larger grids build theirs with ``clause_families``.
+TEMPLATE_UP_TO = 16
 
 
 def canonical_solver(name: str) -> str:
@@ -98,8 +120,23 @@ def new_solver(name: str, clauses: list[list[int]]) -> Solver:
         raise BackendUnavailableError(f"this python-sat build has no solver {name}{why}") from None
     if options := SOLVER_OPTIONS.get(name):
         solver.configure(options)  # CaDiCaL takes options only before its first clause
-    solver.append_formula(clauses)
+    add_clauses(solver, name, clauses)
     return solver
+
+
+def add_clauses(solver: Solver, name: str, clauses: list[list[int]]) -> None:
+    """Add ``clauses`` to a python-sat solver: for the solvers of ``_ADD_CLAUSE`` the C function that adds
+    one clause is mapped over them at C speed, else (or should python-sat change) ``append_formula``."""
+    entry = _ADD_CLAUSE.get(name)
+    if entry is not None:
+        import pysolvers
+
+        add = getattr(pysolvers, entry[0], None)
+        handle = getattr(getattr(solver, "solver", None), entry[1], None)
+        if add is not None and handle is not None:
+            deque(map(add, repeat(handle), clauses), maxlen=0)
+            return
+    solver.append_formula(clauses)
 
 
 def solve_call(solver: Any, name: str, assumptions: list[int], deadline: float | None) -> bool | None:
@@ -204,11 +241,37 @@ class _Incremental:
 
 @dataclass
 class _ShapeState:
-    """What the backend knows of a grid shape: its incremental solver, if built, and the ski-rental tally."""
+    """What the backend knows of a grid shape: its incremental solver, if built, the ski-rental tally, and
+    the measured seconds per puzzle of each way (``True``: incremental) that choose between them."""
 
     engine: _Incremental | None = None
     rent: float = 0.0  # seconds spent on per-puzzle solvers of this shape
     clause_seconds: list[float] = field(default_factory=list)  # build seconds per clause, per-puzzle builds
+    cost: dict[bool, float] = field(
+        default_factory=dict
+    )  # mean seconds per puzzle, recent ones weighing more
+    samples: dict[bool, int] = field(default_factory=dict)
+    since: int = 0  # puzzles since the slower way was last tried
+
+    def observe(self, incremental: bool, seconds: float) -> None:
+        """Fold one puzzle's time into its way's mean: the plain mean at first, then a moving average."""
+        count = self.samples[incremental] = self.samples.get(incremental, 0) + 1
+        mean = self.cost.get(incremental, seconds)
+        self.cost[incremental] = mean + (seconds - mean) / min(count, COST_WINDOW)
+
+    def choose(self) -> bool:
+        """The way with the lower mean, the other one now and then (often while they are close), so that a
+        change in the puzzles (harder ones, say) is noticed."""
+        incremental, per_puzzle = self.cost.get(True), self.cost.get(False)
+        if incremental is None or per_puzzle is None:
+            return incremental is None  # measure the way not measured yet
+        best = incremental <= per_puzzle
+        self.since += 1
+        close = max(incremental, per_puzzle) < CLOSE_RATIO * min(incremental, per_puzzle)
+        if self.since >= (EXPLORE_CLOSE if close else EXPLORE_FAR):
+            self.since = 0
+            return not best
+        return best
 
 
 class SatBackend(Backend):
@@ -275,16 +338,20 @@ class SatBackend(Backend):
         state = self._shapes.get(puzzle.shape)
         if state is None:
             state = self._shapes[puzzle.shape] = _ShapeState()
-        if self._use_incremental(puzzle.shape, state):
+        incremental = self._use_incremental(puzzle.shape, state)
+        if incremental:
             try:
-                return self._enumerate_incremental(puzzle, limit, deadline, state)
+                found = self._enumerate_incremental(puzzle, limit, deadline, state)
             except KeyboardInterrupt:
                 state.engine = None  # python-sat left the solver mid-search: build a new one next time
                 raise
-        found = self._enumerate_per_puzzle(puzzle, limit, deadline)
-        state.rent += found.stats["time"]
-        if found.stats["clauses"]:
-            state.clause_seconds.append(found.stats["build_time"] / found.stats["clauses"])
+            state.observe(True, found.stats["time"] - found.stats["build_time"])  # a build is paid once
+        else:
+            found = self._enumerate_per_puzzle(puzzle, limit, deadline)
+            state.observe(False, found.stats["time"])
+            state.rent += found.stats["time"]
+            if found.stats["clauses"]:
+                state.clause_seconds.append(found.stats["build_time"] / found.stats["clauses"])
         return found
 
     def close(self) -> None:
@@ -325,12 +392,20 @@ class SatBackend(Backend):
 
     # -- internals ---------------------------------------------------------------------------------------
 
+    def _cut(self, puzzle: Puzzle) -> tuple[list[list[int]], Any] | None:
+        """The reduced formula from the shape's template where every group is pairwise (None otherwise,
+        and for givens that clash, which ``clause_families`` turns into their own small formula)."""
+        if puzzle.n > TEMPLATE_UP_TO or (self.amo or default_amo(puzzle.n)) != "pairwise":
+            return None
+        return ReducedTemplate.of(puzzle.shape).clauses(puzzle)
+
     def _use_incremental(self, shape: Shape, state: _ShapeState) -> bool:
-        """Whether this puzzle goes to the shape's incremental solver (ski rental when not forced)."""
+        """Whether this puzzle goes to the shape's incremental solver, when not forced: per puzzle until
+        their time would have paid for building it (ski rental), then the way measured faster."""
         if self.incremental is not None:
             return self.incremental
         if state.engine is not None:
-            return True
+            return state.choose()
         if shape.n > INCREMENTAL_UP_TO or not state.clause_seconds:
             return False
         per_clause = sum(state.clause_seconds) / len(state.clause_seconds)
@@ -393,11 +468,26 @@ class SatBackend(Backend):
         """A solver for this puzzle alone: the reduced formula, or the full one with the givens as units."""
         start = time.perf_counter()
         encoding = "reduced" if self.encoding == "extended" else self.encoding
-        families, nv = clause_families(puzzle, encoding, self.amo)
-        clauses = [c for group in families.values() for c in group]
-        free = candidates(puzzle)[0] if encoding == "reduced" and not puzzle.conflicts() else None
-        n, name = puzzle.n, self.solver_name
-        blanks = [cell for cell, d in enumerate(puzzle.cells) if not d]
+        name = self.variant or PER_PUZZLE_SOLVER.get(puzzle.n, self.solver_name)
+        cut = self._cut(puzzle) if encoding == "reduced" else None
+        if cut is not None:
+            clauses, free_vars = cut
+            nv = puzzle.n**3
+            template = ReducedTemplate.of(puzzle.shape)
+
+            def read(model: list[int]) -> tuple[Puzzle, list[int]]:
+                return template.decode(model, puzzle, free_vars)
+        else:
+            families, nv = clause_families(puzzle, encoding, self.amo)
+            clauses = [c for group in families.values() for c in group]
+            free = candidates(puzzle)[0] if encoding == "reduced" and not puzzle.conflicts() else None
+            n = puzzle.n
+            blanks = [cell for cell, d in enumerate(puzzle.cells) if not d]
+
+            def read(model: list[int]) -> tuple[Puzzle, list[int]]:
+                solution = decode(model, puzzle, free)
+                return solution, [-(cell * n + solution.cells[cell]) for cell in blanks]
+
         solutions: list[Puzzle] = []
         complete = timed_out = False
         solver = new_solver(name, clauses)
@@ -415,11 +505,10 @@ class SatBackend(Backend):
                 if not status:
                     complete = True
                     break
-                solution = decode(solver.get_model(), puzzle, free)
+                solution, block = read(solver.get_model())
                 solutions.append(solution)
                 if len(solutions) >= limit:
                     break
-                block = [-(cell * n + solution.cells[cell]) for cell in blanks]
                 if name in NON_INCREMENTAL:
                     clauses.append(block)
                     solver.delete()
