@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -177,33 +178,58 @@ def test_by_default_a_shape_builds_the_incremental_solver_once_it_pays_then_meas
     modes = [backend.enumerate(blanked(Shape(3, 3), 0.4, seed), 2).stats["incremental"] for seed in range(40)]
     built = modes.index(1)
     assert built > 0 and modes[:built] == [0] * built  # per puzzle until the time spent pays for a build
+    assert modes[built : built + sat_module.EXPLORE_RUN] == [1] * sat_module.EXPLORE_RUN  # a first trial
     state = backend._shapes[Shape(3, 3)]
-    assert state.samples[True] >= 1 and state.samples[False] >= built
-    assert sum(state.samples.values()) == 40
+    assert state.samples[True] >= sat_module.EXPLORE_RUN // 2 and state.samples[False] >= built - 1
 
 
-def test_the_faster_way_is_chosen_and_the_slower_one_tried_now_and_then() -> None:
+def _simulate(state: sat_module._ShapeState, cost: dict[bool, float], puzzles: int) -> list[bool]:
+    """The ways ``state`` chooses for puzzles that take ``cost[way]`` seconds each."""
+    ways = []
+    for _ in range(puzzles):
+        way = state.choose()
+        state.observe(way, cost[way])
+        ways.append(way)
+    return ways
+
+
+def _trials(ways: list[bool], slower: bool) -> list[int]:
+    """The lengths of the runs of the slower way."""
+    runs = [len(list(group)) for way, group in itertools.groupby(ways) if way == slower]
+    return runs
+
+
+def test_the_faster_way_is_chosen_and_the_slower_one_tried_in_short_runs_at_a_bounded_cost() -> None:
     state = sat_module._ShapeState()
-    assert state.choose() is True  # the incremental way is not measured yet
-    state.observe(True, 1.0)
-    state.observe(False, 3.0)
-    far = [state.choose() for _ in range(2 * sat_module.EXPLORE_FAR)]
-    assert far.count(False) == 2 and far[sat_module.EXPLORE_FAR - 1] is False
-    near = sat_module._ShapeState()
-    near.observe(True, 1.0)
-    near.observe(False, 1.2)  # within CLOSE_RATIO: the slower way is tried more often
-    close = [near.choose() for _ in range(4 * sat_module.EXPLORE_CLOSE)]
-    assert close.count(False) == 4
-    for _ in range(100):  # the per-puzzle way becomes the faster one: the moving average follows
-        state.observe(False, 0.5)
-    assert state.cost[False] < 0.6 and state.choose() is False
+    ways = _simulate(state, {True: 1.0, False: 2.0}, 8000)
+    assert ways[: sat_module.EXPLORE_RUN] == [True] * sat_module.EXPLORE_RUN  # never measured: tried first
+    runs = _trials(ways, slower=False)
+    assert all(run == sat_module.EXPLORE_RUN for run in runs)
+    extra = sum(runs) * (2.0 - 1.0) / (len(ways) * 1.0)
+    assert extra <= 2 * sat_module.EXPLORE_SHARE  # the trials cost about EXPLORE_SHARE more time
+    close = sat_module._ShapeState()
+    ways = _simulate(close, {True: 1.0, False: 1.05}, 2000)
+    assert len(_trials(ways, slower=False)) >= 2000 // (sat_module.EXPLORE_MIN + sat_module.EXPLORE_RUN) - 2
 
 
-def test_the_moving_average_starts_as_the_plain_mean() -> None:
+def test_a_change_in_the_puzzles_moves_the_choice() -> None:
     state = sat_module._ShapeState()
+    _simulate(state, {True: 1.0, False: 2.0}, 500)
+    ways = _simulate(state, {True: 1.0, False: 0.4}, 6000)  # per puzzle becomes the faster way
+    assert ways[-1] is False and ways[-1000:].count(False) > 950
+
+
+def test_the_first_puzzle_of_a_way_and_the_first_after_a_change_are_left_out() -> None:
+    state = sat_module._ShapeState()
+    state.observe(False, 100.0)  # the process warms up
     for seconds in (1.0, 2.0, 3.0):
         state.observe(False, seconds)
     assert state.cost[False] == pytest.approx(2.0) and state.samples[False] == 3
+    state.observe(True, 100.0)  # warm-up of the other way
+    state.observe(True, 1.0)
+    state.observe(False, 50.0)  # pays for the change back: left out
+    state.observe(False, 2.0)
+    assert state.cost == pytest.approx({False: 2.0, True: 1.0})
 
 
 def test_a_9x9_formula_per_puzzle_goes_to_the_measured_solver(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -82,12 +82,14 @@ FIRST_SLICE = 2000
 #: rebuilding (a few ms for 9x9) every few hundred puzzles is cheapest; it also sheds stale learnt clauses.
 REBUILD_AFTER = 500
 #: Choosing between the incremental solver and a solver per puzzle by their measured seconds per puzzle:
-#: the means weigh the last COST_WINDOW puzzles of a way most; the slower way is tried again every
-#: EXPLORE_CLOSE puzzles while the two are within CLOSE_RATIO of each other, else every EXPLORE_FAR.
-COST_WINDOW = 32
-CLOSE_RATIO = 1.5
-EXPLORE_CLOSE = 16
-EXPLORE_FAR = 128
+#: the means weigh the last COST_WINDOW puzzles of a way most. The slower way gets a trial of EXPLORE_RUN
+#: puzzles in a row now and then, so that a change in the puzzles is noticed, spaced so that the trials
+#: cost at most EXPLORE_SHARE more time, and at least EXPLORE_MIN puzzles apart. Isolated puzzles would
+#: mislead: measured, a lone per-puzzle solve among incremental ones takes 40% longer than in a run.
+COST_WINDOW = 256
+EXPLORE_RUN = 8
+EXPLORE_SHARE = 0.01
+EXPLORE_MIN = 64
 #: Largest grid side served by an incremental solver by default; larger grids solve faster per puzzle.
 INCREMENTAL_UP_TO = 16
 #: Largest grid side whose per-puzzle formulas are cut from a ``ReducedTemplate`` (16x16: about 120,000
@@ -181,7 +183,8 @@ def _sliced(solver: Any, assumptions: list[int], deadline: float | None) -> bool
     budget = FIRST_SLICE
     while deadline is None or deadline > time.perf_counter():
         solver.conf_budget(budget)
-        started, before = time.perf_counter(), solver.accum_stats()["conflicts"]
+        if deadline is not None:  # the rate of this slice bounds the next one (no reading without)
+            started, before = time.perf_counter(), solver.accum_stats()["conflicts"]
         status = solver.solve_limited(assumptions=assumptions)
         if status is not None:
             return status
@@ -247,30 +250,48 @@ class _ShapeState:
     engine: _Incremental | None = None
     rent: float = 0.0  # seconds spent on per-puzzle solvers of this shape
     clause_seconds: list[float] = field(default_factory=list)  # build seconds per clause, per-puzzle builds
-    cost: dict[bool, float] = field(
-        default_factory=dict
-    )  # mean seconds per puzzle, recent ones weighing more
+    cost: dict[bool, float] = field(default_factory=dict)  # mean seconds per puzzle, recent ones weigh more
     samples: dict[bool, int] = field(default_factory=dict)
+    last: bool | None = None  # the way of the last puzzle
     since: int = 0  # puzzles since the slower way was last tried
+    trial: int = 0  # puzzles left in the current trial of the slower way
+    trying: bool = False  # the way on trial
+    warm: set[bool] = field(default_factory=set)  # the ways that have solved a puzzle
 
     def observe(self, incremental: bool, seconds: float) -> None:
-        """Fold one puzzle's time into its way's mean: the plain mean at first, then a moving average."""
+        """Fold one puzzle's time into its way's mean: the plain mean at first, then a moving average.
+
+        A way's first puzzle (cold caches, first allocations: up to 8 times slower, measured) is left out,
+        and so is the first puzzle after a change of way, which pays for the change, once its way has a
+        mean."""
+        switched, self.last = self.last is not None and self.last != incremental, incremental
+        if incremental not in self.warm:  # a way's very first puzzle also warms up the process
+            self.warm.add(incremental)
+            return
+        if switched and incremental in self.cost:
+            return
         count = self.samples[incremental] = self.samples.get(incremental, 0) + 1
         mean = self.cost.get(incremental, seconds)
         self.cost[incremental] = mean + (seconds - mean) / min(count, COST_WINDOW)
 
     def choose(self) -> bool:
-        """The way with the lower mean, the other one now and then (often while they are close), so that a
-        change in the puzzles (harder ones, say) is noticed."""
+        """The way with the lower mean; now and then a trial of the other one, of EXPLORE_RUN puzzles in a
+        row, spaced so that trials cost at most EXPLORE_SHARE more time (closer ways: more trials)."""
         incremental, per_puzzle = self.cost.get(True), self.cost.get(False)
-        if incremental is None or per_puzzle is None:
-            return incremental is None  # measure the way not measured yet
+        if self.trial:
+            self.trial -= 1
+            return self.trying
+        unsure = [way for way in (True, False) if self.samples.get(way, 0) < EXPLORE_RUN // 2]
+        if unsure or incremental is None or per_puzzle is None:  # a way measured too little gets a trial
+            self.trial, self.trying = EXPLORE_RUN - 1, unsure[0]
+            return self.trying
         best = incremental <= per_puzzle
+        ratio = max(incremental, per_puzzle) / max(min(incremental, per_puzzle), 1e-9)
         self.since += 1
-        close = max(incremental, per_puzzle) < CLOSE_RATIO * min(incremental, per_puzzle)
-        if self.since >= (EXPLORE_CLOSE if close else EXPLORE_FAR):
+        if self.since >= max(EXPLORE_MIN, EXPLORE_RUN * (ratio - 1) / EXPLORE_SHARE):
             self.since = 0
-            return not best
+            self.trial, self.trying = EXPLORE_RUN - 1, not best
+            return self.trying
         return best
 
 
@@ -392,12 +413,12 @@ class SatBackend(Backend):
 
     # -- internals ---------------------------------------------------------------------------------------
 
-    def _cut(self, puzzle: Puzzle) -> tuple[list[list[int]], Any] | None:
-        """The reduced formula from the shape's template where every group is pairwise (None otherwise,
-        and for givens that clash, which ``clause_families`` turns into their own small formula)."""
-        if puzzle.n > TEMPLATE_UP_TO or (self.amo or default_amo(puzzle.n)) != "pairwise":
+    def _template(self, shape: Shape) -> ReducedTemplate | None:
+        """The shape's template of reduced formulas where every group is pairwise, else None (the formula is
+        then built by ``clause_families``, as it is for givens that clash)."""
+        if shape.n > TEMPLATE_UP_TO or (self.amo or default_amo(shape.n)) != "pairwise":
             return None
-        return ReducedTemplate.of(puzzle.shape).clauses(puzzle)
+        return ReducedTemplate.of(shape)
 
     def _use_incremental(self, shape: Shape, state: _ShapeState) -> bool:
         """Whether this puzzle goes to the shape's incremental solver, when not forced: per puzzle until
@@ -466,17 +487,18 @@ class SatBackend(Backend):
 
     def _enumerate_per_puzzle(self, puzzle: Puzzle, limit: int, deadline: float | None) -> Enumeration:
         """A solver for this puzzle alone: the reduced formula, or the full one with the givens as units."""
-        start = time.perf_counter()
         encoding = "reduced" if self.encoding == "extended" else self.encoding
         name = self.variant or PER_PUZZLE_SOLVER.get(puzzle.n, self.solver_name)
-        cut = self._cut(puzzle) if encoding == "reduced" else None
-        if cut is not None:
+        template = self._template(puzzle.shape) if encoding == "reduced" else None  # built once, untimed
+        start = time.perf_counter()
+        cut = template.clauses(puzzle) if template is not None else None
+        if template is not None and cut is not None:
             clauses, free_vars = cut
             nv = puzzle.n**3
-            template = ReducedTemplate.of(puzzle.shape)
+            cut_from = template
 
             def read(model: list[int]) -> tuple[Puzzle, list[int]]:
-                return template.decode(model, puzzle, free_vars)
+                return cut_from.decode(model, puzzle, free_vars)
         else:
             families, nv = clause_families(puzzle, encoding, self.amo)
             clauses = [c for group in families.values() for c in group]
@@ -493,12 +515,15 @@ class SatBackend(Backend):
         solver = new_solver(name, clauses)
         build_time = time.perf_counter() - start
         totals: dict[str, int] = {}
+
+        def retire(solver: Solver) -> None:  # a solver's counters start at 0: read them once, at its end
+            for k, v in counters(solver).items():
+                totals[k] = totals.get(k, 0) + v
+            solver.delete()
+
         try:
             while True:
-                before = counters(solver)
                 status = solve_call(solver, name, [], deadline)
-                for k, v in counters(solver).items():
-                    totals[k] = totals.get(k, 0) + v - before.get(k, 0)
                 if status is None:
                     timed_out = True
                     break
@@ -511,12 +536,12 @@ class SatBackend(Backend):
                     break
                 if name in NON_INCREMENTAL:
                     clauses.append(block)
-                    solver.delete()
+                    retire(solver)
                     solver = new_solver(name, clauses)
                 else:
                     solver.add_clause(block)
         finally:
-            solver.delete()
+            retire(solver)
         stats: Stats = {"variables": nv, "clauses": len(clauses), **totals}
         stats["time"] = time.perf_counter() - start
         stats["build_time"] = build_time

@@ -40,12 +40,14 @@ class ReducedTemplate:
         first, second = np.triu_indices(n, 1)  # the pairs of a group in python-sat's pairwise order
         self.cell_pairs = np.stack([var[:, first], var[:, second]], axis=-1).reshape(-1, 2)
         pairs = np.stack([self.unit_vars[:, first], self.unit_vars[:, second]], axis=-1).reshape(-1, 2)
-        _, keep = np.unique(pairs, axis=0, return_index=True)  # first occurrences, kept in their order
-        self.unit_pairs = pairs[np.sort(keep)]
+        _, keep = np.unique(pairs[:, 0] * (var.size + 1) + pairs[:, 1], return_index=True)  # first ones
+        self.unit_pairs = pairs[np.sort(keep)]  # in their order
         # the binary clauses as ready-made lists, shared by every formula cut from them (no solver alters a
         # clause it is given): building ~1,000 small lists per puzzle would cost more than selecting them
         self._cell_clauses = (-self.cell_pairs).tolist()
         self._unit_clauses = (-self.unit_pairs).tolist()
+        self._cell_ends = np.ascontiguousarray(self.cell_pairs.T)  # each end of the pairs, contiguous
+        self._unit_ends = np.ascontiguousarray(self.unit_pairs.T)
 
     @staticmethod
     def of(shape: Shape) -> ReducedTemplate:
@@ -79,9 +81,9 @@ class ReducedTemplate:
         free, placed = cut
         blank = np.asarray(puzzle.cells) == 0
         clauses = _groups(self.cell_vars[blank], free)
-        clauses += _pairs(self.cell_pairs, self._cell_clauses, free)
+        clauses += _pairs(self._cell_ends, self._cell_clauses, free)
         clauses += _groups(self.unit_vars[~placed], free)
-        clauses += _pairs(self.unit_pairs, self._unit_clauses, free)
+        clauses += _pairs(self._unit_ends, self._unit_clauses, free)
         return clauses, free
 
     def decode(self, model: list[int], puzzle: Puzzle, free: np.ndarray) -> tuple[Puzzle, list[int]]:
@@ -107,9 +109,9 @@ def _groups(groups: np.ndarray, free: np.ndarray) -> list[list[int]]:
     return [flat[start:end] for start, end in pairwise([0, *ends])]
 
 
-def _pairs(pairs: np.ndarray, clauses: list[list[int]], free: np.ndarray) -> list[list[int]]:
-    """The clauses of the pairs whose two variables are both free."""
-    keep = np.flatnonzero(free[pairs[:, 0]] & free[pairs[:, 1]]).tolist()
+def _pairs(ends: np.ndarray, clauses: list[list[int]], free: np.ndarray) -> list[list[int]]:
+    """The clauses of the pairs (``ends[0][k]``, ``ends[1][k]``) whose two variables are both free."""
+    keep = np.flatnonzero(free.take(ends[0]) & free.take(ends[1])).tolist()
     return list(map(clauses.__getitem__, keep))
 
 
