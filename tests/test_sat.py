@@ -232,6 +232,22 @@ def test_the_first_puzzle_of_a_way_and_the_first_after_a_change_are_left_out() -
     assert state.cost == pytest.approx({False: 2.0, True: 1.0})
 
 
+EASY = Puzzle.from_string("003020600900305001001806400008102900700000008006708200002609500800203009005010300")
+
+
+def test_a_puzzle_that_singles_solve_is_proved_unique_by_unit_propagation_alone() -> None:
+    backend = SatBackend(incremental=True)
+    found = backend.enumerate(EASY, 2)
+    assert found.complete and len(found.solutions) == 1 and is_solution(EASY, found.solutions[0])
+    assert found.stats["forced"] == 1 and found.stats["decisions"] == 0 and found.stats["conflicts"] == 0
+    hard = backend.enumerate(CLASSIC, 2)  # needs search: the second call proves it unique
+    assert hard.complete and len(hard.solutions) == 1 and hard.stats["forced"] == 0
+    several = backend.enumerate(Puzzle.from_string("." * 81), 2)
+    assert len(several.solutions) == 2 and several.stats["forced"] == 0
+    glucose = SatBackend("glucose4", incremental=True).enumerate(EASY, 2)  # no such proof: two calls
+    assert glucose.complete and glucose.stats["forced"] == 0
+
+
 def test_a_9x9_formula_per_puzzle_goes_to_the_measured_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[str] = []
     original = sat_module.new_solver

@@ -1,18 +1,21 @@
 """The ``sat`` backend: a Sudoku CNF on a python-sat solver, with uniqueness by a guarded blocking clause.
 
-Two ways to give a puzzle to a solver, and the backend picks the cheaper one:
+Two ways to give a puzzle to a solver, and the backend measures which is cheaper:
 
 - incremental: one solver per grid shape holds the empty grid's encoding and a puzzle's givens are
   assumptions, so the next puzzle costs no rebuild. A found solution is blocked by a clause guarded by a
   fresh activation literal, falsified for good once the puzzle is done (the solver then drops the clause).
 - per puzzle: a solver with the puzzle's own formula, the extended encoding reduced by the givens (Kwon and
-  Jain, LPAR 2006). It is smaller and solves faster, but costs a build per puzzle.
+  Jain, LPAR 2006), cut from a per-shape template (``encode.reduced_fast``). Its search is about twice as
+  fast, but every puzzle pays for a formula and a solver.
 
-Measured (benchmarks/bench_sat.py, encodings/README.md): the incremental solver serves 9x9 and 16x16
-batches fastest once built, a build costs about 3 reduced 9x9 puzzles or 15 reduced 16x16 ones, and from
-25x25 on the reduced formula is faster even against a built solver. So by default a shape's first puzzles
-are solved per puzzle until their time pays for the incremental solver (the ski-rental rule), and grids
-beyond 16x16 always per puzzle.
+Measured (benchmarks/bench_sat.py, encodings/README.md): easy 9x9 puzzles (17_clue) run 5 times faster on
+the incremental solver, the hardest ones (forum_hardest_11plus, ~90 conflicts each) a third faster per
+puzzle, where Glucose 4 builds and solves the small formulas fastest; from 25x25 on a formula per puzzle is
+faster even against a built solver. So by default a shape's first puzzles are solved per puzzle until
+their time pays for building the incremental solver (the ski-rental rule); from then on each puzzle goes
+the way with the lower measured mean time, the other way getting short trials that cost at most 1% more.
+Grids beyond 16x16 are always solved per puzzle.
 """
 
 from __future__ import annotations
@@ -57,7 +60,17 @@ DEFAULT_SOLVER = "cadical153"
 PER_PUZZLE_SOLVER: dict[int, str] = {9: "glucose4"}
 #: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
 #: short searches under many assumption levels run 5 to 10% faster with classic backjumping (measured).
-SOLVER_OPTIONS: dict[str, dict[str, int]] = {"cadical153": {"chrono": 0}, "cadical195": {"chrono": 0}}
+#: Lucky phases off (no effect on speed, measured): their assignments are not counted as decisions, and
+#: UNIT_PROOF relies on that count.
+SOLVER_OPTIONS: dict[str, dict[str, int]] = {
+    "cadical153": {"chrono": 0, "lucky": 0},
+    "cadical195": {"chrono": 0, "lucky": 0},
+}
+#: Solvers whose decision count covers every decision but those of assumptions (CaDiCaL: ``decide()``).
+#: When such a solver finds a model under the givens without a decision, unit propagation alone forced
+#: every cell: the solution is unique, and the second call that would prove it is skipped. This happens
+#: for 44% of 17_clue puzzles (naked and hidden singles solve them) and none of the hardest.
+UNIT_PROOF: frozenset[str] = frozenset({"cadical153", "cadical195"})
 #: python-sat's C function adding one clause, and the attribute of its solver object holding the handle it
 #: takes, for the default solvers: mapped over a formula without a Python loop, a 9x9 formula goes in a
 #: third faster than by ``append_formula`` (measured: 350 against 520 microseconds for Glucose).
@@ -307,7 +320,8 @@ class SatBackend(Backend):
     A time limit interrupts the search (CaDiCaL: between conflict slices); Lingeling and Kissat take
     none. Statistics per puzzle: ``variables`` and ``clauses`` of the formula, the solver's
     ``decisions``, ``conflicts`` and ``propagations``, ``time`` and ``build_time`` in seconds, and
-    ``incremental`` (1 when the shape's incremental solver answered).
+    ``incremental`` (1 when the shape's incremental solver answered) and, from the incremental solver,
+    ``forced`` (1 when unit propagation alone decided every cell, which proves the solution unique).
 
     >>> from sudoku_cp.grid import Puzzle
     >>> SatBackend().enumerate(Puzzle.from_string("1234341221434..."), limit=2).solutions[0].to_string()
@@ -452,7 +466,8 @@ class SatBackend(Backend):
         assumptions = [base + d for base, d in zip(bases, cells, strict=True) if d]
         primary, ncells = engine.primary, shape.ncells
         solutions: list[Puzzle] = []
-        complete = timed_out = False
+        complete = timed_out = forced = False
+        unit_proof = name in UNIT_PROOF and bool(assumptions)
         act = 0
         while True:
             status = solve_call(solver, name, assumptions, deadline)
@@ -468,6 +483,9 @@ class SatBackend(Backend):
             solutions.append(Puzzle(shape, tuple(map(sub, true, bases))))
             if len(solutions) >= limit:
                 break
+            if unit_proof and len(solutions) == 1 and counters(solver)["decisions"] == before["decisions"]:
+                complete = forced = True  # every cell forced by unit propagation: no second solution
+                break
             if not act:
                 act = engine.activation()
                 assumptions.append(act)
@@ -482,6 +500,7 @@ class SatBackend(Backend):
         stats["time"] = time.perf_counter() - start
         stats["build_time"] = engine.build_time if engine.fresh else 0.0
         stats["incremental"] = 1
+        stats["forced"] = int(forced)
         engine.fresh = False
         return Enumeration(tuple(solutions), complete, timed_out, stats)
 
