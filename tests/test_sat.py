@@ -252,7 +252,9 @@ def test_a_9x9_formula_per_puzzle_goes_to_the_measured_solver(monkeypatch: pytes
     built: list[str] = []
     original = sat_module.new_solver
     monkeypatch.setattr(
-        sat_module, "new_solver", lambda name, clauses: built.append(name) or original(name, clauses)
+        sat_module,
+        "new_solver",
+        lambda name, clauses, **kw: built.append(name) or original(name, clauses, **kw),
     )
     assert SatBackend(incremental=False).enumerate(CLASSIC, 2).solutions[0].to_string() == CLASSIC_SOLUTION
     assert SatBackend("cadical153", incremental=False).enumerate(CLASSIC, 2).solutions
