@@ -73,7 +73,9 @@ class ReducedTemplate:
     def clauses(self, puzzle: Puzzle) -> tuple[list[list[int]], np.ndarray] | None:
         """The puzzle's reduced formula and its ``free`` variables (``open_variables``); None on a clash.
 
-        A unit-digit group not placed and without a candidate left is an empty clause: no solution.
+        A unit-digit group not placed and without a candidate left is an empty clause: no solution. The
+        binary clauses are lists shared with the template and every other formula cut from it: read them,
+        never change them.
         """
         cut = self.open_variables(puzzle)
         if cut is None:
