@@ -141,6 +141,14 @@ def test_a_time_limit_stops_the_search_without_a_wrong_answer(solver: str) -> No
     ]
 
 
+def test_a_time_limit_stops_a_formula_per_puzzle_on_its_default_solver() -> None:
+    backend = SatBackend(incremental=False)  # 9x9: PER_PUZZLE_SOLVER, stopped by a timer
+    found = backend.enumerate(Puzzle.empty(Shape(3, 3)), limit=10**9, time_limit=0.3)
+    assert found.timed_out and not found.complete and found.solutions and found.stats["time"] < 5
+    assert all(is_solution(Puzzle.empty(Shape(3, 3)), s) for s in found.solutions[:50])
+    assert backend.enumerate(CLASSIC, 2, time_limit=30).solutions[0].to_string() == CLASSIC_SOLUTION
+
+
 def test_solvers_that_cannot_stop_refuse_a_time_limit() -> None:
     for solver in ("lingeling", "kissat"):
         with pytest.raises(UsageError, match="no time limit"):
