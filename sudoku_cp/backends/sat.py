@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..encode.amo import at_most_one, check_scheme
 from ..encode.cnf import candidates, check_encoding, clause_families, decode, default_amo
-from ..encode.reduced_fast import ReducedTemplate
 from ..errors import BackendUnavailableError, UnknownBackendError, UsageError
 from ..grid import Puzzle, Shape
 from ..result import Enumeration, Stats
@@ -38,6 +37,8 @@ from .base import Backend
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver
+
+    from ..encode.reduced_fast import ReducedTemplate
 
 __all__ = ["DEFAULT_SOLVER", "PROOF_SOLVERS", "SOLVERS", "SatBackend", "canonical_solver"]
 
@@ -432,6 +433,8 @@ class SatBackend(Backend):
         then built by ``clause_families``, as it is for givens that clash)."""
         if shape.n > TEMPLATE_UP_TO or (self.amo or default_amo(shape.n)) != "pairwise":
             return None
+        from ..encode.reduced_fast import ReducedTemplate  # numpy loads only when a formula per puzzle is cut
+
         return ReducedTemplate.of(shape)
 
     def _use_incremental(self, shape: Shape, state: _ShapeState) -> bool:
