@@ -9,7 +9,7 @@ import pytest
 from conftest import run_cli
 
 from sudoku_cp import Puzzle
-from sudoku_cp.cli import main
+from sudoku_cp.cli import COMMANDS, main
 from sudoku_cp.verify import is_solution
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -38,6 +38,15 @@ def test_version_and_help() -> None:
     help_text = run_cli("--help").stdout
     for command in ("solve", "backends"):
         assert command in help_text
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_command_help_shows_docstring_literals_plainly(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([command, "--help"]) == 0
+    text = capsys.readouterr().out
+    assert f"sudoku-cp {command}" in text and "``" not in text
 
 
 def test_backends_lists_every_registered_backend() -> None:

@@ -8,10 +8,12 @@ is one module plus one line in ``COMMANDS``. Library errors become messages and 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from .._version import __version__
 from ..errors import SudokuError
@@ -24,8 +26,29 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 COMMANDS = ["solve", "count", "explain", "encode", "generate", "rate", "backends", "compare"]
 
 
+class _PlainLiterals(argparse.HelpFormatter):
+    """Help text from module docstrings, their reST literals (two backquotes) shown as one backquote."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(text.replace("``", "`"))
+
+
+@functools.cache
+def _plain(formatter: type[argparse.HelpFormatter]) -> type[argparse.HelpFormatter]:
+    """``formatter`` (the default one, or a command's raw-description one) with plain literals."""
+    return type(f"Plain{formatter.__name__}", (_PlainLiterals, formatter), {})
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser with plain literals in its help; the commands' parsers are of this class too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["formatter_class"] = _plain(kwargs.get("formatter_class", argparse.HelpFormatter))
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sudoku-cp",
         description="Sudoku of any box shape, solved by SAT, CP-SAT or a bitmask search.",
     )
