@@ -38,16 +38,15 @@ class ReducedTemplate:
         self.cell_vars = var  # the at-least-one group of each cell
         self.unit_vars = var[self.units].transpose(0, 2, 1).reshape(-1, n)  # group (unit, digit): unit-major
         first, second = np.triu_indices(n, 1)  # the pairs of a group in python-sat's pairwise order
-        self.cell_pairs = np.stack([var[:, first], var[:, second]], axis=-1).reshape(-1, 2)
-        pairs = np.stack([self.unit_vars[:, first], self.unit_vars[:, second]], axis=-1).reshape(-1, 2)
-        _, keep = np.unique(pairs[:, 0] * (var.size + 1) + pairs[:, 1], return_index=True)  # first ones
-        self.unit_pairs = pairs[np.sort(keep)]  # in their order
+        cell_pairs = np.stack([var[:, first], var[:, second]])  # (2, pairs): the two ends of each pair
+        unit_pairs = np.stack([self.unit_vars[:, first], self.unit_vars[:, second]])
+        _, keep = np.unique(unit_pairs[0] * (var.size + 1) + unit_pairs[1], return_index=True)  # first ones
+        self._cell_ends = cell_pairs.reshape(2, -1)
+        self._unit_ends = unit_pairs.reshape(2, -1)[:, np.sort(keep)]  # in their order
         # the binary clauses as ready-made lists, shared by every formula cut from them (no solver alters a
         # clause it is given): building ~1,000 small lists per puzzle would cost more than selecting them
-        self._cell_clauses = (-self.cell_pairs).tolist()
-        self._unit_clauses = (-self.unit_pairs).tolist()
-        self._cell_ends = np.ascontiguousarray(self.cell_pairs.T)  # each end of the pairs, contiguous
-        self._unit_ends = np.ascontiguousarray(self.unit_pairs.T)
+        self._cell_clauses = (-self._cell_ends.T).tolist()
+        self._unit_clauses = (-self._unit_ends.T).tolist()
 
     @staticmethod
     def of(shape: Shape) -> ReducedTemplate:
