@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .backends import Backend, backend_class, make_backend
-from .errors import BackendUnavailableError, SudokuError, UsageError
+from .errors import BackendUnavailableError, MissingPackageError, SudokuError, UsageError
 from .grid import Puzzle, Shape
 from .result import Status
 from .solving import result_of
@@ -151,10 +151,6 @@ _NAME = r"[A-Za-z_][\w.-]*"
 _CONFIG_RE = re.compile(rf"^\s*(?P<spec>{_NAME}(?::[\w.-]+)?)\s*(?:\[(?P<options>[^\[\]]*)\])?\s*$")
 _OPTION_RE = re.compile(rf"^\s*(?P<key>{_NAME})\s*=\s*(?P<value>[^=\s][^=]*?)\s*$")
 SYNTAX = "NAME[:VARIANT][[KEY=VALUE,...]], such as sat:glucose4[encoding=reduced,amo=ladder]"
-
-
-class MissingPackageError(SudokuError, ImportError):
-    """A package the comparison needs (pandas) is not installed; the message says what to install."""
 
 
 class WrongAnswerError(SudokuError, AssertionError):

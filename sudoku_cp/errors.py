@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "BackendUnavailableError",
     "InvalidPuzzleError",
+    "MissingPackageError",
     "ParseError",
     "SudokuError",
     "UnknownBackendError",
@@ -73,3 +74,8 @@ class BackendUnavailableError(SudokuError, ImportError):
 
 class UsageError(SudokuError, ValueError):
     """An option that does not fit: a bad value, or an option the chosen backend does not take."""
+
+
+class MissingPackageError(SudokuError, ImportError):
+    """An optional package a feature needs (pandas, drawsvg, ...) is not installed; the message names the
+    extra to install."""

@@ -246,3 +246,9 @@ class Puzzle:
 
     def __str__(self) -> str:
         return self.to_string()
+
+    def _repr_svg_(self) -> str | None:
+        """The picture Jupyter shows (None, so the text is shown, without the ``draw`` extra)."""
+        from .draw import repr_svg
+
+        return repr_svg(self)

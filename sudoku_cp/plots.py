@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .errors import MissingPackageError
 from .grid import Puzzle, symbol
 
 if TYPE_CHECKING:
@@ -23,8 +24,6 @@ def _pyplot() -> Any:
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        from .compare import MissingPackageError
-
         raise MissingPackageError(
             "plots need matplotlib: pip install 'sudoku-cp[notebooks]' (or pip install matplotlib)"
         ) from None

@@ -62,3 +62,11 @@ class SolveResult:
     @property
     def ok(self) -> bool:
         return self.status is Status.SOLVED
+
+    def _repr_svg_(self) -> str | None:
+        """The puzzle with its solution's digits in blue, as Jupyter shows it (None without ``draw``)."""
+        if self.puzzle is None:
+            return None
+        from .draw import repr_svg
+
+        return repr_svg(self.puzzle, self.solution)

@@ -1,0 +1,253 @@
+"""The grid picture: cells, region borders, givens, solved digits and candidates, as a ``drawsvg`` drawing.
+
+Layout follows the apps setters use (f-puzzles, SudokuPad, HoDoKu): thin cell lines, thick lines wherever
+two neighbouring cells lie in different regions (boxes, or jigsaw regions drawn as their shapes), givens in
+black, digits a solver placed in blue, candidates as small grey digits at fixed places in their cell (digit
+d at row ``(d - 1) // k``, column ``(d - 1) % k`` of a k x k mini grid), so a digit is found at a glance.
+Shared styles sit on one group per layer, and a line of candidates is one element: a thousand 9x9
+candidate grids take a few seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from ..errors import MissingPackageError, UsageError
+from ..grid import Puzzle, symbol
+
+if TYPE_CHECKING:
+    import drawsvg
+
+    from ..candidates import Candidates
+
+__all__ = ["draw", "drawsvg_module", "repr_svg", "save"]
+
+#: Colours: givens, digits a solver placed, candidates, thin and thick lines.
+GIVEN, PLACED, CANDIDATE, THIN, THICK = "#000000", "#1a56c4", "#6b6b6b", "#9a9a9a", "#000000"
+FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
+MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+#: The advance of every glyph of a monospaced font, in em (0.6 in DejaVu Sans Mono, Menlo and Consolas).
+MONO_ADVANCE = 0.602
+
+
+def drawsvg_module() -> ModuleType:
+    """The ``drawsvg`` package, or ``MissingPackageError`` saying which extra to install."""
+    try:
+        import drawsvg
+    except ImportError:
+        raise MissingPackageError(
+            "pictures need drawsvg: pip install 'sudoku-cp[draw]' (or pip install drawsvg cairosvg)"
+        ) from None
+    return drawsvg
+
+
+def cell_size(n: int) -> float:
+    """Pixels per cell: large for small grids, smaller for big ones, so 4x4 to 25x25 stay legible."""
+    return 44.0 if n <= 9 else 36.0 if n <= 16 else 30.0
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where things go: n cells of ``s`` pixels after a margin of ``m``."""
+
+    n: int
+    s: float
+    m: float
+
+    @property
+    def side(self) -> float:
+        return self.n * self.s + 2 * self.m
+
+    def x(self, col: float) -> float:
+        return self.m + col * self.s
+
+    def y(self, row: float) -> float:
+        return self.m + row * self.s
+
+
+def draw(
+    puzzle: Puzzle,
+    solution: Puzzle | None = None,
+    candidates: Candidates | None = None,
+    *,
+    regions: Sequence[int] | None = None,
+    size: float | None = None,
+) -> drawsvg.Drawing:
+    """The picture of ``puzzle``: with ``solution`` its other digits in blue, with ``candidates`` the
+    candidates of its empty cells in small grey digits.
+
+    ``regions`` gives each cell's region number (default: the puzzle's boxes); thick lines separate
+    regions. ``size`` is pixels per cell (default: ``cell_size(n)``).
+    """
+    dw = drawsvg_module()
+    n = puzzle.n
+    if solution is not None and solution.shape != puzzle.shape:
+        raise UsageError(f"a {solution.shape} solution cannot be drawn over a {puzzle.shape} puzzle")
+    if candidates is not None and candidates.puzzle.shape != puzzle.shape:
+        raise UsageError(f"{candidates.puzzle.shape} candidates cannot be drawn on a {puzzle.shape} puzzle")
+    regions = tuple(regions) if regions is not None else tuple(map(puzzle.shape.box_of, range(n * n)))
+    if len(regions) != n * n:
+        raise UsageError(f"{len(regions)} region numbers for a grid of {n * n} cells")
+    s = size or cell_size(n)
+    frame = _Frame(n, s, max(3.0, s / 12))
+    picture = dw.Drawing(frame.side, frame.side)
+    picture.append(dw.Rectangle(0, 0, frame.side, frame.side, fill="white"))
+    picture.append(_lines(dw, frame, regions))
+    digits = _digits(dw, frame, puzzle, solution)
+    if digits is not None:
+        picture.append(digits)
+    if candidates is not None:
+        marks = _candidates(dw, frame, puzzle, solution, candidates)
+        if marks is not None:
+            picture.append(marks)
+    return picture
+
+
+def _lines(dw: Any, frame: _Frame, regions: tuple[int, ...]) -> Any:
+    """Thin lines between all cells, then thick ones along region borders and around the grid."""
+    n, lines = frame.n, dw.Group(fill="none", stroke_linecap="square")
+    thin = dw.Path(stroke=THIN, stroke_width=max(0.6, frame.s / 40))
+    for k in range(1, n):
+        thin.M(frame.x(k), frame.y(0)).V(frame.y(n))
+        thin.M(frame.x(0), frame.y(k)).H(frame.x(n))
+    lines.append(thin)
+    thick = dw.Path(stroke=THICK, stroke_width=max(2.0, frame.s / 14))
+    for a, b, horizontal in _borders(n, regions):
+        if horizontal:  # a row boundary k from column a to column b
+            thick.M(frame.x(a[1]), frame.y(a[0])).H(frame.x(b))
+        else:  # a column boundary k from row a to row b
+            thick.M(frame.x(a[1]), frame.y(a[0])).V(frame.y(b))
+    lines.append(thick)
+    lines.append(
+        dw.Rectangle(
+            frame.x(0),
+            frame.y(0),
+            n * frame.s,
+            n * frame.s,
+            stroke=THICK,
+            stroke_width=max(2.5, frame.s / 11),
+        )
+    )
+    return lines
+
+
+def _borders(n: int, regions: tuple[int, ...]) -> list[tuple[tuple[int, int], int, bool]]:
+    """Region borders inside the grid as maximal straight runs: ``((row, col), end, horizontal)``.
+
+    A horizontal run lies on row boundary ``row`` from column ``col`` to ``end``; a vertical one on column
+    boundary ``col`` from row ``row`` to ``end``.
+    """
+    runs: list[tuple[tuple[int, int], int, bool]] = []
+    for k in range(1, n):
+        start = None  # horizontal: between rows k - 1 and k
+        for c in range(n + 1):
+            split = c < n and regions[(k - 1) * n + c] != regions[k * n + c]
+            if split and start is None:
+                start = c
+            elif not split and start is not None:
+                runs.append(((k, start), c, True))
+                start = None
+        start = None  # vertical: between columns k - 1 and k
+        for r in range(n + 1):
+            split = r < n and regions[r * n + k - 1] != regions[r * n + k]
+            if split and start is None:
+                start = r
+            elif not split and start is not None:
+                runs.append(((start, k), r, False))
+                start = None
+    return runs
+
+
+def _digits(dw: Any, frame: _Frame, puzzle: Puzzle, solution: Puzzle | None) -> Any | None:
+    """Givens in black, a solution's other digits in blue; None when there is nothing to write."""
+    n, s = frame.n, frame.s
+    font = s * (0.62 if n <= 9 else 0.56)
+    groups = {GIVEN: dw.Group(fill=GIVEN, font_weight="bold"), PLACED: dw.Group(fill=PLACED)}
+    for cell, given in enumerate(puzzle.cells):
+        digit = given or (solution.cells[cell] if solution is not None else 0)
+        if digit:
+            row, col = divmod(cell, n)
+            x, y = frame.x(col + 0.5), frame.y(row + 0.5)
+            groups[GIVEN if given else PLACED].append(dw.Text(symbol(digit), font, x, y, _skip_check=True))
+    drawn = [group for group in groups.values() if group.children]
+    if not drawn:
+        return None
+    layer = dw.Group(font_family=FONT, font_size=font, text_anchor="middle", dominant_baseline="central")
+    for group in drawn:
+        layer.append(group)
+    return layer
+
+
+def _candidates(
+    dw: Any, frame: _Frame, puzzle: Puzzle, solution: Puzzle | None, candidates: Candidates
+) -> Any | None:
+    """Each empty cell's candidates, digit d at a fixed place of a k x k mini grid (k = ceil(sqrt(n))).
+
+    A whole line of candidates across the grid is one text element whose glyphs are placed by an x list;
+    in a monospaced font every glyph is ``MONO_ADVANCE`` em wide, so starting each half a glyph left of its
+    place centres it (renderers differ on centring glyphs of an x list, not on this).
+    """
+    n, s = frame.n, frame.s
+    k = math.isqrt(n - 1) + 1
+    step = s / k
+    font = step * 0.8
+    layer = dw.Group(fill=CANDIDATE, font_family=MONO, font_size=font, dominant_baseline="central")
+    shift = MONO_ADVANCE * font / 2
+    offsets = [(c + 0.5) * step for c in range(k)]
+    masks, cells = candidates.masks, puzzle.cells
+    solved = solution.cells if solution is not None else (0,) * (n * n)
+    for row in range(n):
+        xs: list[list[str]] = [[] for _ in range(k)]
+        text: list[list[str]] = [[] for _ in range(k)]
+        for col in range(n):
+            cell = row * n + col
+            if cells[cell] or solved[cell]:
+                continue
+            left, mask = frame.x(col) - shift, masks[cell]
+            for d in range(1, n + 1):
+                if mask >> (d - 1) & 1:
+                    r, c = divmod(d - 1, k)
+                    xs[r].append(f"{left + offsets[c]:.1f}")
+                    text[r].append(symbol(d))
+        top = frame.y(row)
+        for r in range(k):
+            if text[r]:
+                y = f"{top + offsets[r]:.1f}"
+                layer.append(dw.Text("".join(text[r]), font, " ".join(xs[r]), y, _skip_check=True))
+    return layer if layer.children else None
+
+
+def repr_svg(
+    puzzle: Puzzle, solution: Puzzle | None = None, candidates: Candidates | None = None
+) -> str | None:
+    """The SVG text Jupyter shows for a puzzle, result or candidate grid; None (the text form is shown)
+    when drawsvg is not installed."""
+    try:
+        drawsvg_module()
+    except MissingPackageError:
+        return None
+    return draw(puzzle, solution, candidates).as_svg()
+
+
+def save(picture: drawsvg.Drawing, path: str | Path, format: str | None = None) -> Path:
+    """Write ``picture`` as SVG or PNG (``format``, default from the file's suffix); PNG needs cairosvg."""
+    path = Path(path)
+    format = (format or path.suffix.lstrip(".") or "svg").lower()
+    if format == "svg":
+        picture.save_svg(str(path))
+    elif format == "png":
+        try:
+            import cairosvg  # noqa: F401 - drawsvg renders PNG through it
+        except ImportError:
+            raise MissingPackageError(
+                "PNG pictures need cairosvg: pip install 'sudoku-cp[draw]' (or pip install cairosvg)"
+            ) from None
+        picture.save_png(str(path))
+    else:
+        raise UsageError(f"unknown picture format {format!r}; choose svg or png")
+    return path
