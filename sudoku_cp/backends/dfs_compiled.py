@@ -223,8 +223,24 @@ def _start(grid, stack, ctr, queue, peers, units, full):
 
 
 @njit(cache=True)
-def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuristic,
-         units, peers, cell_units, weights, full, queue, unit_sums):
+def _run(
+    stack,
+    branch,
+    untried,
+    ctr,
+    out,
+    pause_when_full,
+    limit,
+    budget,
+    heuristic,
+    units,
+    peers,
+    cell_units,
+    weights,
+    full,
+    queue,
+    unit_sums,
+):
     """Continue the search kept in ``stack``/``branch``/``untried``/``ctr`` for up to ``budget`` nodes.
 
     Returns EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES or (with ``pause_when_full``) _BUFFER_FULL. Found
@@ -304,8 +320,24 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
 
 
 @njit(cache=True)
-def _solve_batch(grids, limit, heuristic, max_nodes, units, peers, cell_units, weights, full,
-                 counts, first, second, guesses, backtracks, nodes, status):
+def _solve_batch(
+    grids,
+    limit,
+    heuristic,
+    max_nodes,
+    units,
+    peers,
+    cell_units,
+    weights,
+    full,
+    counts,
+    first,
+    second,
+    guesses,
+    backtracks,
+    nodes,
+    status,
+):
     """Solve every row of ``grids`` into the result arrays (``first``/``second`` must start zeroed)."""
     m = grids.shape[0]
     ncells = grids.shape[1]
@@ -318,8 +350,24 @@ def _solve_batch(grids, limit, heuristic, max_nodes, units, peers, cell_units, w
     unit_sums = np.empty(units.shape[0], np.int64)
     for i in range(m):
         _start(grids[i], stack, ctr, queue, peers, units, full)
-        result = _run(stack, branch, untried, ctr, out, False, limit, max_nodes, heuristic,
-                      units, peers, cell_units, weights, full, queue, unit_sums)
+        result = _run(
+            stack,
+            branch,
+            untried,
+            ctr,
+            out,
+            False,
+            limit,
+            max_nodes,
+            heuristic,
+            units,
+            peers,
+            cell_units,
+            weights,
+            full,
+            queue,
+            unit_sums,
+        )
         counts[i] = ctr[_COUNT]
         if ctr[_NOUT] > 0:
             first[i, :] = out[0]
@@ -418,8 +466,11 @@ def solve_array(
             result.counts[i] = len(found.solutions)
             for row, sol in zip((result.solutions, result.second), found.solutions, strict=False):
                 row[i] = sol
-            for name, column in (("guesses", result.guesses), ("backtracks", result.backtracks),
-                                 ("nodes", result.nodes)):
+            for name, column in (
+                ("guesses", result.guesses),
+                ("backtracks", result.backtracks),
+                ("nodes", result.nodes),
+            ):
                 column[i] = found.stats[name]
             result.status[i] = (
                 OUT_OF_NODES if found.timed_out else EXHAUSTED if found.complete else LIMIT_REACHED
@@ -490,8 +541,24 @@ class CompiledSearch:
         timed_out = False
         while True:
             sliced = time.perf_counter()
-            status = _run(self._stack, self._branch, self._untried, ctr, out, True, limit, budget, code,
-                          t.units, t.peers, t.cell_units, t.weights, t.full, self._queue, self._unit_sums)
+            status = _run(
+                self._stack,
+                self._branch,
+                self._untried,
+                ctr,
+                out,
+                True,
+                limit,
+                budget,
+                code,
+                t.units,
+                t.peers,
+                t.cell_units,
+                t.weights,
+                t.full,
+                self._queue,
+                self._unit_sums,
+            )
             solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
             ctr[_NOUT] = 0
             if status in (EXHAUSTED, LIMIT_REACHED):

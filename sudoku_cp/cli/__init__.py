@@ -23,7 +23,7 @@ __all__ = ["COMMANDS", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 #: Command modules of sudoku_cp.cli, in the order ``--help`` lists them.
-COMMANDS = ["solve", "count", "explain", "encode", "generate", "rate", "backends", "compare"]
+COMMANDS = ["solve", "count", "explain", "encode", "generate", "rate", "backends", "compare", "render"]
 
 
 class _PlainLiterals(argparse.HelpFormatter):

@@ -94,7 +94,7 @@ def draw(
     if len(regions) != n * n:
         raise UsageError(f"{len(regions)} region numbers for a grid of {n * n} cells")
     s = size or cell_size(n)
-    frame = _Frame(n, s, max(3.0, s / 12))
+    frame = _Frame(n, s, max(3.0, round(s / 11)))
     picture = dw.Drawing(frame.side, frame.side)
     picture.append(dw.Rectangle(0, 0, frame.side, frame.side, fill="white"))
     picture.append(_lines(dw, frame, regions))

@@ -1,0 +1,169 @@
+"""Pictures: the SVG is well-formed XML and holds every digit, candidate and region border it should."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from sudoku_cp import Puzzle, Shape, solve
+from sudoku_cp.candidates import Candidates
+from sudoku_cp.grid import symbol
+
+pytest.importorskip("drawsvg", reason="the draw extra is not installed: pip install -e '.[draw]'")
+
+from sudoku_cp.draw import draw, save
+
+SVG = "{http://www.w3.org/2000/svg}"
+PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def texts(svg: str) -> list[ET.Element]:
+    return list(ET.fromstring(svg).iter(f"{SVG}text"))
+
+
+def glyphs(svg: str) -> Counter[str]:
+    return Counter("".join(t.text or "" for t in texts(svg)))
+
+
+def thick_runs(svg: str) -> int:
+    """The straight runs of the region-border path (the thick one inside the grid)."""
+    paths = [p for p in ET.fromstring(svg).iter(f"{SVG}path") if p.get("stroke") == "#000000"]
+    assert len(paths) == 1
+    return paths[0].get("d", "").count("M")
+
+
+def test_givens_are_the_only_text_of_a_puzzle() -> None:
+    puzzle = Puzzle.from_string(PUZZLE)
+    svg = draw(puzzle).as_svg()
+    assert glyphs(svg) == Counter(symbol(d) for d in puzzle.cells if d)
+
+
+def test_a_solution_adds_its_other_digits() -> None:
+    puzzle = Puzzle.from_string(PUZZLE)
+    solution = solve(puzzle, "sat").solution
+    assert solution is not None
+    svg = draw(puzzle, solution).as_svg()
+    assert glyphs(svg) == Counter(symbol(d) for d in solution.cells)
+    placed = [t for t in texts(svg) if t.text and t.get("font-weight") is None]
+    assert len(placed) == 81  # one element per digit
+
+
+def test_every_candidate_is_drawn_once_at_its_own_place() -> None:
+    puzzle = Puzzle.from_string(PUZZLE)
+    candidates = Candidates.of(puzzle)
+    svg = draw(puzzle, candidates=candidates).as_svg()
+    expected = Counter(
+        symbol(d) for cell in range(81) if not puzzle.cells[cell] for d in candidates.digits(cell)
+    )
+    expected.update(symbol(d) for d in puzzle.cells if d)
+    assert glyphs(svg) == expected
+    for t in texts(svg):
+        xs = (t.get("x") or "").split()
+        assert len(xs) == len(t.text or ""), "each candidate glyph has its own x"
+
+
+def test_candidates_of_a_puzzle_leave_out_its_peers_givens() -> None:
+    c = Candidates.of(Puzzle.from_string("1.....1..1.....1"))
+    assert c.digits(1) == (2, 3, 4)
+    assert c.digits(0) == (1,)
+    with pytest.raises(ValueError, match="r1c1"):
+        Candidates(c.puzzle, (2, *c.masks[1:]))
+
+
+@pytest.mark.parametrize(("shape", "runs"), [(Shape(3, 3), 4), (Shape(2, 3), 3), (Shape(4, 4), 6)])
+def test_thick_lines_run_along_the_box_borders(shape: Shape, runs: int) -> None:
+    assert thick_runs(draw(Puzzle.empty(shape)).as_svg()) == runs
+
+
+def test_jigsaw_regions_are_drawn_as_their_shapes() -> None:
+    # four irregular regions of four cells; their borders, counted by hand, are 10 straight runs:
+    # between rows 2, 1 and 2 runs, between columns 2, 1 and 2 runs
+    regions = (0, 0, 0, 1, 2, 0, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3)
+    svg = draw(Puzzle.empty(Shape(2, 2)), regions=regions).as_svg()
+    assert thick_runs(svg) == 10
+
+
+@pytest.mark.parametrize("box", [Shape(4, 4), Shape(5, 5)])
+def test_big_grids_use_letters(box: Shape) -> None:
+    puzzle = Puzzle.empty(box).with_cells([(0, box.n), (box.n + 1, 10)])
+    svg = draw(puzzle, candidates=Candidates.of(puzzle)).as_svg()
+    assert symbol(box.n) in glyphs(svg) and "A" in glyphs(svg)
+
+
+def test_png_has_the_pictures_size(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg", reason="PNG needs cairosvg (the draw extra)")
+    picture = draw(Puzzle.from_string(PUZZLE))
+    path = save(picture, tmp_path / "p.png")
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", header[16:24])
+    assert (width, height) == (round(picture.width), round(picture.height)) == (404, 404)
+
+
+def test_jupyter_shows_puzzles_results_and_candidates_as_svg() -> None:
+    puzzle = Puzzle.from_string(PUZZLE)
+    for shown in (puzzle, solve(puzzle, "sat"), Candidates.of(puzzle)):
+        svg = shown._repr_svg_()
+        assert svg is not None and ET.fromstring(svg).tag == f"{SVG}svg"
+
+
+def test_render_writes_one_file_per_puzzle(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text(PUZZLE + "\n" + "1234341221434321\n")
+    out = tmp_path / "pictures"
+    proc = run_cli("render", str(src), "-o", str(out), "--solution")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["1.svg", "2.svg"]
+    assert glyphs((out / "2.svg").read_text()) == Counter("1234341221434321")
+
+
+def test_render_png_files(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg", reason="PNG needs cairosvg (the draw extra)")
+    src = tmp_path / "in.txt"
+    src.write_text(PUZZLE + "\n")
+    proc = run_cli("render", str(src), "-o", str(tmp_path / "out"), "--format", "png", "--candidates")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "out" / "1.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_render_one_puzzle_to_standard_output() -> None:
+    proc = run_cli("render", "-", stdin=PUZZLE + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert glyphs(proc.stdout) == Counter(c for c in PUZZLE if c != ".")
+
+
+def test_render_refuses_several_puzzles_on_standard_output() -> None:
+    proc = run_cli("render", "-", stdin=PUZZLE + "\n" + PUZZLE + "\n")
+    assert proc.returncode == 2
+    assert "-o DIR" in proc.stderr and proc.stdout == ""
+
+
+def test_render_reports_a_bad_puzzle_and_draws_the_rest(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("123\n" + PUZZLE + "\n")
+    proc = run_cli("render", str(src), "-o", str(tmp_path / "out"))
+    assert proc.returncode == 1
+    assert "line 1" in proc.stderr
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["2.svg"]
+
+
+def test_without_the_extra_render_names_it_and_jupyter_falls_back_to_text(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['drawsvg'] = None\n"
+        "from sudoku_cp import Puzzle\n"
+        "assert Puzzle.from_string('1234341221434321')._repr_svg_() is None\n"
+        "from sudoku_cp.cli import main\n"
+        "sys.exit(main(['render', '-']))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], input="1234341221434321\n", capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "pip install 'sudoku-cp[draw]'" in proc.stderr
