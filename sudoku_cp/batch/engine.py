@@ -50,6 +50,7 @@ def solve_many(
     unique: bool = False,
     time_limit: float | None = None,
     chunk_size: int | None = None,
+    client: Any | None = None,
     **options: Any,
 ) -> Iterator[SolveResult]:
     """Solve every puzzle and yield one ``SolveResult`` per input item, in input order.
@@ -59,6 +60,8 @@ def solve_many(
     ``jobs``: worker processes (None or 0: every CPU); with 1 everything runs here. Each worker builds its
     backend once: a ``Backend`` instance can serve only ``jobs=1``, a name any number of jobs.
     ``chunk_size``: puzzles per task (default: adapted to the measured speed, about 0.15 s of work each).
+    ``client``: a ``distributed.Client``: the chunks go to that Dask cluster's workers instead of local
+    processes (``jobs`` is then unused), with the same results in the same order.
     The results are those of ``solving.solve(puzzle, backend, unique=, time_limit=, **options)``.
 
     >>> [r.solution.to_string() for r in solve_many(["12343412214343..", ".2.4..1221..4.2."])]
@@ -66,8 +69,10 @@ def solve_many(
     """
     jobs = resolve_jobs(jobs)
     if isinstance(backend, Backend):
-        if jobs > 1:
-            raise UsageError("a Backend instance serves one process: pass the backend's name with jobs > 1")
+        if jobs > 1 or client is not None:
+            raise UsageError(
+                "a Backend instance serves one process: pass the backend's name with jobs > 1 or a client"
+            )
         if options:
             raise UsageError("options go to make_backend, not to an already built Backend")
         config = SolverConfig(backend.spec, {}, unique, time_limit)
@@ -76,11 +81,16 @@ def solve_many(
         options = {k: v for k, v in options.items() if v is not None}
         config = SolverConfig(backend, options, unique, time_limit)
         engine = make_backend(config.backend, **config.options)  # a bad name or option fails here, at once
-    return _solve_many(puzzles, config, engine, jobs, chunk_size)
+    return _solve_many(puzzles, config, engine, jobs, chunk_size, client)
 
 
 def _solve_many(
-    puzzles: Iterable[Any], config: SolverConfig, engine: Backend, jobs: int, chunk_size: int | None
+    puzzles: Iterable[Any],
+    config: SolverConfig,
+    engine: Backend,
+    jobs: int,
+    chunk_size: int | None,
+    client: Any | None,
 ) -> Iterator[SolveResult]:
     local = Solver(config, engine)
     fast = local.compiled
@@ -88,9 +98,14 @@ def _solve_many(
         first=64 if fast else 8, low=16 if fast else 1, high=8192 if fast else 512, fixed=chunk_size
     )
     chunks = _chunks(iter(puzzles), sizer)
-    for (items, _), (answers, seconds) in run_ordered(chunks, lambda chunk: chunk[1], config, jobs, local):
+    ordered = run_ordered(chunks, _task, config, jobs, local, client)
+    for (items, _), (answers, seconds) in ordered:
         sizer.observe(len(items), seconds)
         yield from _results(items, answers)
+
+
+def _task(chunk: _Chunk) -> tuple[str, list[tuple[Shape, np.ndarray]]]:
+    return chunk[1]
 
 
 #: An input of fewer units than this is solved in this process: starting workers would cost more.
@@ -103,6 +118,7 @@ def run_ordered(
     config: SolverConfig,
     jobs: int,
     local: Solver | None = None,
+    client: Any | None = None,
 ) -> Iterator[tuple[U, Any]]:
     """Each unit with the answer to its task (``worker.handle``), in order, run here or by ``jobs`` workers.
 
@@ -111,7 +127,11 @@ def run_ordered(
     compiled dfs backend the fork server loads the kernel once before forking them (``warm``), so they
     share it, and this process never loads it. A ``local`` solver, when given, also works through tasks
     here while the workers start. Units are drawn lazily, a bounded number ahead of the answers.
+    With a Dask ``client`` the cluster's workers answer every task instead (``cluster.ClusterPool``).
     """
+    if client is not None:
+        yield from _run_on_cluster(units, task_of, config, client)
+        return
     head = list(itertools.islice(units, SMALL_INPUT))
     if jobs == 1 or len(head) < SMALL_INPUT:
         solver = (local or Solver(config)) if head else None
@@ -129,6 +149,24 @@ def run_ordered(
     here = None if local is None else functools.partial(worker.handle, engine=local)
     with OrderedPool(jobs, worker.handle, worker.init, (config,), preload=preload) as pool:
         for answer in pool.map(tasks(), local=here):
+            yield pending.popleft(), answer
+
+
+def _run_on_cluster(
+    units: Iterator[U], task_of: Callable[[U], Any], config: SolverConfig, client: Any
+) -> Iterator[tuple[U, Any]]:
+    """``run_ordered`` on a Dask cluster: the same tasks and answers, in the same order."""
+    from .cluster import ClusterPool
+
+    pending: deque[U] = deque()
+
+    def tasks() -> Iterator[Any]:
+        for unit in units:
+            pending.append(unit)
+            yield task_of(unit)
+
+    with ClusterPool(client, worker.handle, worker.init, (config,)) as pool:
+        for answer in pool.map(tasks()):
             yield pending.popleft(), answer
 
 

@@ -180,12 +180,14 @@ def solve_stream(
     warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr),
     result: StreamResult | None = None,
     chunk_bytes: int | None = None,
+    client: Any | None = None,
 ) -> StreamResult:
     """Solve every puzzle of ``paths`` (``-``: standard input) and write one output record per puzzle to
     ``out``, in input order; bad puzzles and unreadable files are reported through ``warn``.
 
     ``output_format`` defaults to the first input's layout. ``result`` (created if not given) is filled in as
-    the batch goes, so a caller that catches an interruption still has the counts so far.
+    the batch goes, so a caller that catches an interruption still has the counts so far. With a Dask
+    ``client`` the chunks are answered by that cluster's workers (``jobs`` unused), the output the same.
     """
     result = result or StreamResult()
     guard = guard or InterruptGuard()
@@ -203,7 +205,7 @@ def solve_stream(
         )
         # closing: on an exception (an interruption, a closed pipe) the workers stop now, not when the
         # traceback that holds this frame is released
-        with contextlib.closing(run_ordered(units, _Unit.take_task, config, jobs)) as ordered:
+        with contextlib.closing(run_ordered(units, _Unit.take_task, config, jobs, client=client)) as ordered:
             for unit, (answer, seconds) in ordered:
                 source = unit.source
                 with guard.deferred():

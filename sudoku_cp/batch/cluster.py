@@ -1,0 +1,174 @@
+"""An ordered map over a Dask cluster: the same contract as ``OrderedPool``, the workers elsewhere.
+
+sudoku-cp grows no cluster protocol of its own: it sends the batch engine's chunks to Dask
+``distributed`` workers (a laptop ``LocalCluster``, ``dask scheduler``/``dask worker`` over SSH,
+Kubernetes, HPC queues). Tasks are submitted as futures, at most ``ahead`` past the oldest unanswered one,
+and answers are yielded in input order, so memory stays flat on the client and the workers however large
+the input. Dask recomputes the tasks of a worker that dies (their futures are still held here), so nothing
+is lost or duplicated; a lost scheduler is a ``ClusterError`` after the answers already yielded, which the
+caller has written: a valid prefix. Each worker process builds its state (the backend) once per
+configuration and keeps it, as a pool worker does; tasks in one worker process run one at a time, since
+that state is not thread-safe.
+
+``distributed`` is an optional dependency: ``pip install 'sudoku-cp[dask]'``.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import pickle
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from ..errors import MissingPackageError, SudokuError, UsageError
+
+__all__ = ["ClusterError", "ClusterPool", "connect", "distributed_module"]
+
+
+class ClusterError(SudokuError, RuntimeError):
+    """The cluster could not be reached, or was lost while the batch ran."""
+
+
+def distributed_module() -> Any:
+    """The ``distributed`` package, or ``MissingPackageError`` naming the extra to install."""
+    try:
+        import distributed
+    except ImportError:
+        raise MissingPackageError(
+            "--cluster needs Dask distributed: pip install 'sudoku-cp[dask]' (or pip install distributed)"
+        ) from None
+    return distributed
+
+
+def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:
+    """A client for ``address`` and the cluster it started (None when it joined a running one).
+
+    ``local:N`` starts a ``LocalCluster`` of N worker processes of one thread each (closed with the client);
+    anything else (``tcp://host:8786``, ``host:8786``) is a running scheduler's address.
+    """
+    distributed = distributed_module()
+    cluster = None
+    if address.startswith("local:"):
+        try:
+            workers = int(address.removeprefix("local:"))
+        except ValueError:
+            workers = 0
+        if workers < 1:
+            raise UsageError(f"--cluster local:N takes a number of workers of 1 or more, not {address!r}")
+        cluster = distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        address = cluster.scheduler_address
+    try:
+        client = distributed.Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    return client, cluster
+
+
+#: Per worker process: the configurations whose state is built (initializer arguments), and a lock that
+#: runs one task at a time (a worker with several threads would otherwise share one backend).
+_BUILT: set[bytes] = set()
+_LOCK = threading.Lock()
+
+
+def _run(
+    handler: Callable[[Any], Any], initializer: Callable[..., Any] | None, initargs: tuple, task: Any
+) -> Any:
+    """What a Dask worker runs for one task: build this process's state once, then handle the task."""
+    with _LOCK:
+        key = pickle.dumps((initializer, initargs))  # configurations hold dicts: compare them pickled
+        if initializer is not None and key not in _BUILT:
+            initializer(*initargs)
+            _BUILT.clear()  # the state is one configuration's: a new one replaces it
+            _BUILT.add(key)
+        return handler(task)
+
+
+class ClusterPool:
+    """``handler`` mapped over tasks on a Dask cluster, results in input order; ``OrderedPool``'s contract.
+
+    ``client`` is a ``distributed.Client``. ``handler``, ``initializer`` and ``initargs`` must pickle
+    (module-level functions, plain values). ``ahead`` bounds the tasks submitted past
+    the oldest unanswered one (default: four per worker thread, at least 8).
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        handler: Callable[[Any], Any],
+        initializer: Callable[..., Any] | None = None,
+        initargs: tuple = (),
+        *,
+        ahead: int | None = None,
+    ) -> None:
+        self.client = client
+        self.handler = handler
+        self.initializer = initializer
+        self.initargs = initargs
+        if ahead is None:
+            threads = sum(client.nthreads().values()) or 1
+            ahead = max(8, 4 * threads)
+        self.ahead = ahead
+        self._pending: collections.deque[Any] = collections.deque()
+
+    @property
+    def workers(self) -> int:
+        """Workers the scheduler knows now."""
+        return len(self.client.scheduler_info().get("workers", {}))
+
+    def map(self, tasks: Iterable[Any], local: Callable[[Any], Any] | None = None) -> Iterator[Any]:
+        """Yield ``handler(task)`` for every task, in the order of ``tasks``; ``ahead`` in flight at most.
+
+        ``local`` is accepted for ``OrderedPool``'s signature and not used: the cluster's workers are
+        already running. A task's exception is raised here, in order; a lost cluster is a ``ClusterError``.
+        """
+        distributed = distributed_module()
+        source = iter(tasks)
+        pending = self._pending
+        try:
+            for task in source:
+                pending.append(self._submit(task))
+                if len(pending) >= self.ahead:
+                    yield self._result(pending.popleft(), distributed)
+            while pending:
+                yield self._result(pending.popleft(), distributed)
+        finally:
+            self.cancel()
+
+    def _submit(self, task: Any) -> Any:
+        try:
+            return self.client.submit(
+                _run, self.handler, self.initializer, self.initargs, task, pure=False, retries=0
+            )
+        except Exception as exc:  # a closed client or a lost scheduler
+            raise ClusterError(f"the Dask scheduler took no more tasks: {exc}") from None
+
+    def _result(self, future: Any, distributed: Any) -> Any:
+        try:
+            return future.result()
+        except distributed.KilledWorker as exc:
+            raise ClusterError(f"a task killed the workers that ran it: {exc}") from None
+        except (distributed.comm.CommClosedError, OSError, TimeoutError) as exc:
+            raise ClusterError(f"the Dask scheduler was lost: {exc or type(exc).__name__}") from None
+        except Exception as exc:
+            if type(exc).__name__ == "CancelledError":  # the scheduler forgot the task: it was lost
+                raise ClusterError("the Dask scheduler was lost (a task was cancelled)") from None
+            raise
+
+    def cancel(self) -> None:
+        """Drop the tasks still in flight (the batch stopped early, or ended)."""
+        if self._pending:
+            with contextlib.suppress(Exception):  # a client already gone has nothing left to cancel
+                self.client.cancel(list(self._pending))
+            self._pending.clear()
+
+    def __enter__(self) -> ClusterPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cancel()
