@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import pickle
+import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -61,6 +62,8 @@ def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
         )
         address = cluster.scheduler_address
+    else:
+        _check_reachable(address)
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as exc:
@@ -68,6 +71,17 @@ def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:
             cluster.close()
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     return client, cluster
+
+
+def _check_reachable(address: str) -> None:
+    """Fail at once when nothing listens at a TCP scheduler address (Dask would retry until its timeout)."""
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    if "://" in host or not port.isdigit():
+        return  # another protocol, or an address Dask resolves itself: let it try
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=10).close()
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
 
 
 #: Per worker process: the configurations whose state is built (initializer arguments), and a lock that

@@ -14,6 +14,7 @@ import sys
 
 from ..result import Status
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .cluster import add_cluster_option, cluster_client
 from .common import add_backend_options, add_input_options, add_output_options, backend_options, output_stream
 from .common import warn as warn_user
 
@@ -49,11 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "-q", "--quiet", action="store_true", help="no progress line and no summary line on standard error"
     )
+    add_cluster_option(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
+    from ..batch.cluster import ClusterError
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.pool import WorkerError
     from ..batch.progress import Progress
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     result = StreamResult()
     interrupted = None
     failed = None
-    with InterruptGuard() as guard:
+    with InterruptGuard() as guard, cluster_client(args) as client:
         try:
             with output_stream(args.output) as out:
                 solve_stream(
@@ -88,10 +91,11 @@ def run(args: argparse.Namespace) -> int:
                     progress=progress,
                     warn=warn,
                     result=result,
+                    client=client,
                 )
         except Interrupted as exc:
             interrupted = exc
-        except WorkerError as exc:  # a worker killed from outside (out of memory, kill -9): no traceback
+        except (WorkerError, ClusterError) as exc:  # a worker killed (out of memory, kill -9), a lost cluster
             failed = exc
             warn_user(f"error: {str(exc).splitlines()[0]}; the batch stopped")
         finally:

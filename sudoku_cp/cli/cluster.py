@@ -1,0 +1,40 @@
+"""``--cluster ADDRESS``: the batch commands on a Dask cluster instead of local worker processes."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["add_cluster_option", "cluster_client"]
+
+
+def add_cluster_option(parser: argparse.ArgumentParser) -> None:
+    """``--cluster ADDRESS``: a Dask scheduler (``tcp://host:8786``) or ``local:N`` for N local workers."""
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: a scheduler address (tcp://host:8786), or local:N to start N workers "
+        "here; the output is the same as with --jobs (needs pip install 'sudoku-cp[dask]')",
+    )
+
+
+@contextlib.contextmanager
+def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
+    """A ``distributed.Client`` for ``--cluster`` (None without it); a ``local:N`` cluster is closed after."""
+    address = getattr(args, "cluster", None)
+    if not address:
+        yield None
+        return
+    from ..batch.cluster import connect
+
+    client, cluster = connect(address)
+    try:
+        yield client
+    finally:
+        with contextlib.suppress(Exception):  # a lost scheduler was reported already; closing may fail too
+            client.close()
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close()

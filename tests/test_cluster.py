@@ -1,0 +1,147 @@
+"""The batch engine on a Dask cluster: the same answers in the same order as local runs, nothing lost."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+
+from sudoku_cp.batch import solve_many
+
+distributed = pytest.importorskip(
+    "distributed", reason="the dask extra is not installed: pip install -e '.[dask]'"
+)
+
+from sudoku_cp.batch.cluster import ClusterPool  # noqa: E402 - after the skip when distributed is missing
+
+PUZZLES = [
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+    "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
+    "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5....",
+]
+
+
+def slow_square(x: int) -> int:
+    """A task that takes long enough for a worker to be killed while others are in flight."""
+    time.sleep(0.02)
+    return x * x
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    with distributed.Client(cluster, set_as_default=False) as c:
+        yield c
+    cluster.close()
+
+
+def test_answers_come_in_input_order_with_a_bounded_window(client: Any) -> None:
+    with ClusterPool(client, slow_square, ahead=4) as pool:
+        assert list(pool.map(range(40))) == [x * x for x in range(40)]
+
+
+def test_a_worker_killed_mid_run_loses_and_repeats_nothing(client: Any) -> None:
+    with ClusterPool(client, slow_square) as pool:
+        answers = pool.map(range(300))
+        got = [next(answers) for _ in range(30)]
+        os.kill(next(iter(client.run(os.getpid).values())), signal.SIGKILL)
+        got += list(answers)
+    assert got == [x * x for x in range(300)]
+
+
+def test_solve_many_on_a_cluster_gives_the_local_results(client: Any) -> None:
+    items = [*PUZZLES, "123", PUZZLES[0], "1234341221434321", "11.." * 4] * 5
+    local = [(r.status, r.solution) for r in solve_many(items, "sat", jobs=1, unique=True)]
+    remote = [
+        (r.status, r.solution) for r in solve_many(items, "sat", unique=True, client=client, chunk_size=3)
+    ]
+    assert remote == local
+
+
+def test_solve_on_a_local_cluster_writes_what_jobs_writes(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join([*PUZZLES, "bad line", *PUZZLES[::-1], "123", *PUZZLES]) + "\n")
+    jobs = run_cli("solve", "--unique", "--jobs", "2", str(path))
+    cluster = run_cli("solve", "--unique", "--cluster", "local:2", str(path))
+    assert cluster.returncode == jobs.returncode == 1
+    assert cluster.stdout == jobs.stdout and cluster.stdout.count("\n") == 14
+    assert cluster.stderr.count("error") == jobs.stderr.count("error")
+
+
+def test_cluster_without_distributed_names_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['distributed'] = None\n"
+        "from sudoku_cp.cli import main\n"
+        "sys.exit(main(['solve', '--cluster', 'local:2', '-']))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], input=PUZZLES[0] + "\n", capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert "pip install 'sudoku-cp[dask]'" in proc.stderr
+
+
+def test_a_bad_cluster_address_is_a_clear_error() -> None:
+    for address, message in (("local:0", "local:N"), ("tcp://127.0.0.1:9", "cannot reach")):
+        proc = run_cli("solve", "--cluster", address, "-", stdin=PUZZLES[0] + "\n")
+        assert proc.returncode != 0 and message in proc.stderr, proc.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _dask(*args: str) -> subprocess.Popen:
+    """``dask scheduler`` or ``dask worker`` as a user starts them, from this environment."""
+    dask = Path(sys.executable).with_name("dask")
+    return subprocess.Popen([str(dask), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_ends_with_an_error_and_a_valid_prefix(tmp_path: Path) -> None:
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = _dask("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
+    worker = _dask("worker", address, "--nthreads", "1", "--no-dashboard")
+    try:
+        src = tmp_path / "many.txt"
+        src.write_text("\n".join(PUZZLES * 3000) + "\n")
+        out = tmp_path / "out.txt"
+        command = ["solve", "--backend", "sat", "--unique", "--cluster", address, "-o", str(out), str(src)]
+        solve = subprocess.Popen(
+            [sys.executable, "-m", "sudoku_cp", *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 60  # until the first results are written: then the scheduler dies
+        while time.monotonic() < deadline and solve.poll() is None:
+            if any(p.name.startswith(".out.txt") and p.stat().st_size > 0 for p in tmp_path.iterdir()):
+                break
+            time.sleep(0.05)
+        scheduler.kill()
+        _, stderr = solve.communicate(timeout=90)
+    finally:
+        for proc in (scheduler, worker):
+            proc.kill()
+            proc.wait()
+    assert solve.returncode not in (0, 2), stderr
+    assert "scheduler" in stderr.lower(), stderr
+    assert not out.exists()
+    lines = (tmp_path / "out.txt.partial").read_text().splitlines()
+    assert 0 < len(lines) < 4 * 3000
+    assert all(len(line) == 81 and "." not in line for line in lines)
