@@ -38,6 +38,8 @@ from .solver import STATUSES, ChunkAnswer, SolverConfig
 
 __all__ = ["StreamResult", "solve_stream", "whole_writes"]
 
+#: Seconds of work a chunk aims at: on local workers, and on a Dask cluster (measured in bench_cluster).
+LOCAL_CHUNK_SECONDS, CLUSTER_CHUNK_SECONDS = 0.15, 0.5
 #: Bytes read to detect an input's layout (about 800 lines of 9x9 puzzles, the 36 rows of a 36x36 grid).
 HEAD_BYTES = 1 << 16
 
@@ -191,8 +193,10 @@ def solve_stream(
     """
     result = result or StreamResult()
     guard = guard or InterruptGuard()
-    raw_sizer = ChunkSizer(first=1 << 15, low=1 << 13, high=1 << 22, fixed=chunk_bytes)
-    record_sizer = ChunkSizer(first=64, low=1, high=4096)
+    # a task on a cluster costs a few network messages through the scheduler: give it more work
+    target = CLUSTER_CHUNK_SECONDS if client is not None else LOCAL_CHUNK_SECONDS
+    raw_sizer = ChunkSizer(first=1 << 15, low=1 << 13, high=1 << 22, target=target, fixed=chunk_bytes)
+    record_sizer = ChunkSizer(first=64, low=1, high=4096, target=target)
     progress = progress or Progress(enabled=False)
     total = _total_size(paths)
     progress.total = total
