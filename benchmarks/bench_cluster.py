@@ -3,8 +3,9 @@
 Starts a ``dask scheduler`` and W ``dask worker`` processes (one thread each) on this machine, as a user
 would, then times whole ``sudoku-cp solve --unique`` runs on N lines of 17_clue (repeated to N; generated
 puzzles where the shared data is missing): ``--jobs W`` and ``--cluster tcp://...``, each checked to write
-the same bytes. A second table measures the scheduler's overhead: tasks per second that do no work, through
-the same ``ClusterPool`` the batch engine uses.
+the same bytes, with the peak memory of the ``sudoku-cp`` process (the client, flat whatever N). A second
+table measures the scheduler's overhead: tasks per second that do no work, through the same
+``ClusterPool`` the batch engine uses.
 
     python benchmarks/bench_cluster.py                     # 1e6 lines, 2 workers
     python benchmarks/bench_cluster.py --lines 100000 --workers 1 2
@@ -54,13 +55,15 @@ def dask(*args: str) -> subprocess.Popen:
     )
 
 
-def timed_solve(args: list[str], src: Path, out: Path) -> float:
+def timed_solve(args: list[str], src: Path, out: Path) -> tuple[float, float]:
+    """Seconds and the peak memory (MiB) of one whole ``sudoku-cp solve`` process (the client)."""
     start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "sudoku_cp", "solve", "--unique", "-q", *args, "-o", str(out), str(src)],
-        check=False,
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", "solve", "--unique", "-q", *args, "-o", str(out), str(src)]
     )
-    return time.perf_counter() - start
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0  # reaped by wait4
+    return time.perf_counter() - start, usage.ru_maxrss / 1024
 
 
 def overhead(address: str, tasks: int) -> float:
@@ -90,9 +93,10 @@ def main() -> None:
         name = write_input(src, args.lines)
         print(f"{args.lines:,} lines of {name}, backend {args.backend}, --unique, {os.cpu_count()} CPUs")
         print(
-            "| workers | --jobs s | --cluster s | jobs puzzles/s | cluster puzzles/s | cluster/jobs | same |"
+            "| workers | --jobs s | --cluster s | jobs puzzles/s | cluster puzzles/s | cluster/jobs "
+            "| jobs MiB | cluster MiB | same |"
         )
-        print("|--:|--:|--:|--:|--:|--:|---|")
+        print("|--:|--:|--:|--:|--:|--:|--:|--:|---|")
         rates = []
         for w in args.workers:
             port = free_port()
@@ -102,13 +106,16 @@ def main() -> None:
             try:
                 time.sleep(3)  # the scheduler and workers start
                 local_out, cluster_out = Path(tmp) / "jobs.txt", Path(tmp) / "cluster.txt"
-                jobs = timed_solve(["--jobs", str(w), "--backend", args.backend], src, local_out)
-                cluster = timed_solve(["--cluster", address, "--backend", args.backend], src, cluster_out)
+                jobs, jobs_mib = timed_solve(["--jobs", str(w), "--backend", args.backend], src, local_out)
+                cluster, cluster_mib = timed_solve(
+                    ["--cluster", address, "--backend", args.backend], src, cluster_out
+                )
                 same = filecmp.cmp(local_out, cluster_out, shallow=False)
                 rate_jobs, rate_cluster = args.lines / jobs, args.lines / cluster
                 print(
                     f"| {w} | {jobs:.1f} | {cluster:.1f} | {rate_jobs:,.0f} | {rate_cluster:,.0f} "
-                    f"| {jobs / cluster:.0%} | {'yes' if same else 'NO'} |"
+                    f"| {jobs / cluster:.0%} | {jobs_mib:.0f} | {cluster_mib:.0f} "
+                    f"| {'yes' if same else 'NO'} |"
                 )
                 rates.append((w, overhead(address, args.tasks)))
             finally:

@@ -130,7 +130,7 @@ def test_contradictory_givens_have_no_solution(spec: str, options: dict) -> None
     backend = make_backend(spec, **options)
     clash = Puzzle.from_string("55" + EASY[2:])  # 5 twice in row 1
     # No digit twice in a unit, but r1c4 sees 1, 2 and 3 in its row and 4 in its column.
-    hidden = Puzzle.from_string("123." "...4" "...." "....")
+    hidden = Puzzle.from_string("123....4........")
     for puzzle in (clash, hidden):
         found = backend.enumerate(puzzle, limit=2)
         assert found.solutions == () and found.complete and not found.timed_out

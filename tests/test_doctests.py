@@ -11,9 +11,7 @@ import pytest
 import sudoku_cp
 
 MODULES = sorted(
-    m.name
-    for m in pkgutil.walk_packages(sudoku_cp.__path__, "sudoku_cp.")
-    if not m.name.endswith("__main__")
+    m.name for m in pkgutil.walk_packages(sudoku_cp.__path__, "sudoku_cp.") if not m.name.endswith("__main__")
 )
 
 

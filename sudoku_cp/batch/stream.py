@@ -35,6 +35,7 @@ from .interrupt import InterruptGuard
 from .progress import Progress, Tally
 from .rawio import RAW_INPUTS, RAW_OUTPUTS, RawAnswer, RawTask, split_chunks
 from .solver import STATUSES, ChunkAnswer, SolverConfig
+from .sources import open_input
 
 __all__ = ["StreamResult", "solve_stream", "whole_writes"]
 
@@ -294,7 +295,7 @@ def _units(
         name = "<stdin>" if path == "-" else path
         source = _Source(name if len(paths) > 1 or path != "-" else None)
         try:
-            stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+            stream: BinaryIO = open_input(path)
         except OSError as exc:
             warn(f"cannot read {name}: {exc.strerror or exc}")
             result.unreadable.append(name)

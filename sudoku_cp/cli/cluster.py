@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["add_cluster_option", "cluster_client"]
+__all__ = ["add_cluster_option", "cluster_client", "cluster_workers"]
 
 
 def add_cluster_option(parser: argparse.ArgumentParser) -> None:
@@ -38,3 +38,13 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
         if cluster is not None:
             with contextlib.suppress(Exception):
                 cluster.close()
+
+
+def cluster_workers(client: Any | None) -> int | None:
+    """The workers of the cluster behind ``client`` now, for the summary line (None without one)."""
+    if client is None:
+        return None
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:  # a lost scheduler knows no workers
+        return 0

@@ -14,7 +14,7 @@ import sys
 
 from ..result import Status
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from .cluster import add_cluster_option, cluster_client
+from .cluster import add_cluster_option, cluster_client, cluster_workers
 from .common import add_backend_options, add_input_options, add_output_options, backend_options, output_stream
 from .common import warn as warn_user
 
@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from ..batch.pool import WorkerError
     from ..batch.progress import Progress
     from ..batch.solver import SolverConfig
+    from ..batch.sources import expand_inputs
     from ..batch.stream import StreamResult, solve_stream
 
     config = SolverConfig(args.backend, backend_options(args), args.unique, args.time_limit)
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             with output_stream(args.output) as out:
                 solve_stream(
-                    args.files,
+                    expand_inputs(args.files),
                     out,
                     config,
                     jobs=resolve_jobs(args.jobs),
@@ -100,12 +101,14 @@ def run(args: argparse.Namespace) -> int:
             warn_user(f"error: {str(exc).splitlines()[0]}; the batch stopped")
         finally:
             progress.close()
+            workers = cluster_workers(client)
     tally = result.tally
     if not args.quiet and (tally.total or interrupted or failed):
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
         )
-        print(tally.summary(stop), file=sys.stderr, flush=True)
+        where = f", on {workers:,} Dask worker{'s' if workers != 1 else ''}" if workers is not None else ""
+        print(tally.summary(stop) + where, file=sys.stderr, flush=True)
     if interrupted is not None:
         return interrupted.status
     if failed is not None:
