@@ -105,8 +105,22 @@ def _row(cells: Sequence[str]) -> str:
 
 
 def data_table(args: argparse.Namespace, engines: list[str]) -> None:
-    print(_row(["data set", "puzzles", "engine", "path", "heuristic", "solve/s", "unique/s",
-                "nodes (unique)", "wall unique/s", "check"]))
+    print(
+        _row(
+            [
+                "data set",
+                "puzzles",
+                "engine",
+                "path",
+                "heuristic",
+                "solve/s",
+                "unique/s",
+                "nodes (unique)",
+                "wall unique/s",
+                "check",
+            ]
+        )
+    )
     print(_row(["---"] * 2 + [":--"] * 3 + ["--:"] * 4 + [":--"]))
     for name in args.sets:
         file, sampled = SETS[name]
@@ -127,11 +141,23 @@ def data_table(args: argparse.Namespace, engines: list[str]) -> None:
                         for limit in (1, 2)
                     )
                     wrong = solve.wrong + unique.wrong
-                    print(_row([
-                        name, str(len(puzzles)), engine, path, heuristic, f"{solve.rate():,.0f}",
-                        f"{unique.rate():,.0f}", f"{unique.nodes:.1f}", f"{unique.rate(cpu=False):,.0f}",
-                        f"{wrong} WRONG" if wrong else "ok",
-                    ]), flush=True)
+                    print(
+                        _row(
+                            [
+                                name,
+                                str(len(puzzles)),
+                                engine,
+                                path,
+                                heuristic,
+                                f"{solve.rate():,.0f}",
+                                f"{unique.rate():,.0f}",
+                                f"{unique.nodes:.1f}",
+                                f"{unique.rate(cpu=False):,.0f}",
+                                f"{wrong} WRONG" if wrong else "ok",
+                            ]
+                        ),
+                        flush=True,
+                    )
 
 
 def full_grid(shape: Shape, rng: random.Random) -> Puzzle:
@@ -146,8 +172,10 @@ def full_grid(shape: Shape, rng: random.Random) -> Puzzle:
 def shapes_table(args: argparse.Namespace) -> None:
     """Large grids made by keeping a share of a random full grid's cells: answered within the time limit?"""
     print()
-    print(f"Large grids, compiled engine, mrv, first solution, {args.grids} grids per row, "
-          f"time limit {args.time_limit:g} s each")
+    print(
+        f"Large grids, compiled engine, mrv, first solution, {args.grids} grids per row, "
+        f"time limit {args.time_limit:g} s each"
+    )
     print()
     print(_row(["grid", "givens", "answered", "median s", "max s (answered)", "median nodes"]))
     print(_row(["---", "--:", "--:", "--:", "--:", "--:"]))
@@ -165,26 +193,40 @@ def shapes_table(args: argparse.Namespace) -> None:
                     answered += 1
                     seconds.append(found.stats["time"])
                 nodes.append(found.stats["nodes"])
-            print(_row([f"{shape.n}x{shape.n}", f"{keep:.0%}", f"{answered}/{args.grids}",
+            print(
+                _row(
+                    [
+                        f"{shape.n}x{shape.n}",
+                        f"{keep:.0%}",
+                        f"{answered}/{args.grids}",
                         f"{statistics.median(seconds):.3f}" if seconds else "-",
-                        f"{max(seconds):.3f}" if seconds else "-", f"{statistics.median(nodes):,.0f}"]),
-                  flush=True)
+                        f"{max(seconds):.3f}" if seconds else "-",
+                        f"{statistics.median(nodes):,.0f}",
+                    ]
+                ),
+                flush=True,
+            )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small samples (about a minute)")
     parser.add_argument("--sample", type=int, default=5000, help="puzzles sampled from the large sets")
-    parser.add_argument("--python-sample", type=int, default=300,
-                        help="at most this many puzzles per set for the pure-Python engine")
+    parser.add_argument(
+        "--python-sample",
+        type=int,
+        default=300,
+        help="at most this many puzzles per set for the pure-Python engine",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS))
     parser.add_argument("--heuristics", nargs="+", choices=HEURISTICS, default=list(HEURISTICS))
     engines = ["python", "compiled"]
     parser.add_argument("--engines", nargs="+", choices=engines, default=engines, help="engines to measure")
     parser.add_argument("--shapes", action="store_true", help="also 16x16 and 25x25 grids by share of givens")
-    parser.add_argument("--keep", nargs="+", type=float, default=[0.45, 0.5, 0.55, 0.6],
-                        help="shares of givens for --shapes")
+    parser.add_argument(
+        "--keep", nargs="+", type=float, default=[0.45, 0.5, 0.55, 0.6], help="shares of givens for --shapes"
+    )
     parser.add_argument("--grids", type=int, default=20, help="grids per row of --shapes")
     parser.add_argument("--time-limit", type=float, default=2.0, help="seconds per grid in --shapes")
     args = parser.parse_args(argv)
@@ -202,11 +244,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             from sudoku_cp.backends.dfs_compiled import warm_up
 
             seconds = warm_up()
-            print(f"compiled engine ready in {time.perf_counter() - started:.2f} s (warm_up {seconds:.2f} s: "
-                  "it compiles on the first run on a machine, then loads numba's cache)")
+            print(
+                f"compiled engine ready in {time.perf_counter() - started:.2f} s (warm_up {seconds:.2f} s: "
+                "it compiles on the first run on a machine, then loads numba's cache)"
+            )
             print()
-    print(f"dfs backend, one core, puzzles/second in CPU time (wall time beside); python engine on at most "
-          f"{args.python_sample} puzzles per set, sampled sets {args.sample} puzzles (seed {args.seed})")
+    print(
+        f"dfs backend, one core, puzzles/second in CPU time (wall time beside); python engine on at most "
+        f"{args.python_sample} puzzles per set, sampled sets {args.sample} puzzles (seed {args.seed})"
+    )
     print()
     data_table(args, engines)
     if args.shapes and "compiled" in engines:

@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
+from ..errors import UsageError
 from ..formats import Record, ResultWriter, iter_records
-from ..formats.detect import classify
+from ..formats.detect import MAX_LINE, classify
 from ..grid import Shape
 from ..result import SolveResult, Status
 from .chunks import ChunkSizer
@@ -184,6 +185,7 @@ def solve_stream(
     result: StreamResult | None = None,
     chunk_bytes: int | None = None,
     client: Any | None = None,
+    skip: int = 0,
 ) -> StreamResult:
     """Solve every puzzle of ``paths`` (``-``: standard input) and write one output record per puzzle to
     ``out``, in input order; bad puzzles and unreadable files are reported through ``warn``.
@@ -191,6 +193,8 @@ def solve_stream(
     ``output_format`` defaults to the first input's layout. ``result`` (created if not given) is filled in as
     the batch goes, so a caller that catches an interruption still has the counts so far. With a Dask
     ``client`` the chunks are answered by that cluster's workers (``jobs`` unused), the output the same.
+    ``skip`` puzzles at the start are read past and not answered (``--resume`` after an earlier run wrote
+    their records); the output layout must then be one record per line.
     """
     result = result or StreamResult()
     guard = guard or InterruptGuard()
@@ -206,7 +210,16 @@ def solve_stream(
     with whole_writes(out) as whole:
         output = _Output(whole, output_format, shape)
         units = _units(
-            paths or ["-"], config, input_format, shape, output, raw_sizer, record_sizer, result, warn
+            paths or ["-"],
+            config,
+            input_format,
+            shape,
+            output,
+            raw_sizer,
+            record_sizer,
+            result,
+            warn,
+            _Skip(skip),
         )
         # closing: on an exception (an interruption, a closed pipe) the workers stop now, not when the
         # traceback that holds this frame is released
@@ -230,6 +243,42 @@ def solve_stream(
         with guard.deferred():
             output.close()
     return result
+
+
+#: Output layouts with one record per line, so that a stopped run's records can be counted (``--resume``).
+RESUMABLE_OUTPUTS = ("line", "jsonl")
+
+
+class _Skip:
+    """The puzzles still to read past before solving starts again (``--resume``)."""
+
+    def __init__(self, count: int) -> None:
+        self.left = count
+
+    def lines(self, head: bytes, stream: BinaryIO, source: _Source) -> tuple[BinaryIO, bytes]:
+        """Read past puzzles of the line layout (a puzzle is a line that is not empty or a ``#`` comment);
+        the rest of the input as a stream and its new head."""
+        reader = io.BufferedReader(_Prefixed(head, stream))  # type: ignore[arg-type]
+        while self.left:
+            line = reader.readline(MAX_LINE)
+            if not line:
+                break
+            while not line.endswith(b"\n") and (more := reader.readline(MAX_LINE)):
+                line = more  # an over-long line is one puzzle (an error record) all the same
+            source.line += 1
+            text = line.strip().removeprefix(b"\xef\xbb\xbf").strip()
+            if text and not text.startswith(b"#"):
+                self.left -= 1
+                source.index += 1
+        return reader, reader.read(HEAD_BYTES)  # type: ignore[return-value]
+
+    def records(self, records: Iterator[Record]) -> Iterator[Record]:
+        """``records`` without the first ``left`` of them."""
+        for record in records:
+            if self.left:
+                self.left -= 1
+                continue
+            yield record
 
 
 def _total_size(paths: list[str]) -> int | None:
@@ -289,8 +338,10 @@ def _units(
     record_sizer: ChunkSizer,
     result: StreamResult,
     warn: Callable[[str], None],
+    skip: _Skip,
 ) -> Iterator[_Unit]:
-    """The tasks of every input file in turn, drawn lazily as workers become free."""
+    """The tasks of every input file in turn, drawn lazily as workers become free; the first ``skip.left``
+    puzzles (answered by an earlier run, ``--resume``) are read past, not solved."""
     for path in paths:
         name = "<stdin>" if path == "-" else path
         source = _Source(name if len(paths) > 1 or path != "-" else None)
@@ -305,7 +356,13 @@ def _units(
             layout = input_format or _detect(head, shape)
             if output.layout is None and head.strip(b"\xef\xbb\xbf \t\r\n"):
                 output.layout = layout
-            if layout in RAW_INPUTS and output.layout in RAW_OUTPUTS and not _lone_cr(head):
+            if skip.left and output.layout not in RESUMABLE_OUTPUTS:
+                choices = " or ".join(RESUMABLE_OUTPUTS)
+                raise UsageError(f"--resume needs one record per output line: --output-format {choices}")
+            raw = layout in RAW_INPUTS and output.layout in RAW_OUTPUTS and not _lone_cr(head)
+            if skip.left and raw and layout == "line":
+                stream, head = skip.lines(head, stream, source)  # type: ignore[assignment]
+            if raw and not (skip.left and layout != "line"):
                 for data in split_chunks(stream, layout, raw_sizer.next_size, head):
                     task = RawTask(data, layout, shape, output.layout)  # type: ignore[arg-type]
                     yield _Unit(source, ("raw", task), len(data))
@@ -316,7 +373,7 @@ def _units(
                     errors="surrogateescape",
                     newline=None,
                 )
-                records = iter_records(text, layout, shape, source=source.label)
+                records = skip.records(iter_records(text, layout, shape, source=source.label))
                 yield from _record_units(records, source, record_sizer)
         except (OSError, UnicodeError) as exc:
             warn(f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}")

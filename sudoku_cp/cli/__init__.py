@@ -2,7 +2,9 @@
 
 A command module has ``register(subparsers)``, which adds its parser and sets ``run``; adding a command
 is one module plus one line in ``COMMANDS``. Library errors become messages and exit codes here:
-0 all puzzles solved, 1 some puzzle unsolved or invalid, 2 usage error or unreadable file, 130 interrupted.
+0 all puzzles solved, 1 some puzzle unsolved or invalid, 2 usage error or unreadable input, 3 a fault (a
+worker process died, the cluster was lost, the output could not be written), 130 and 143 interrupted by
+SIGINT and SIGTERM. ``exit_codes`` writes that table for each command's ``--help``.
 """
 
 from __future__ import annotations
@@ -17,10 +19,35 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import SudokuError
+from .outfile import OutputError
 
-__all__ = ["COMMANDS", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+__all__ = [
+    "COMMANDS",
+    "EXIT_FAILED",
+    "EXIT_FAULT",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "build_parser",
+    "exit_codes",
+    "main",
+]
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_FAULT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def exit_codes(
+    ok: str = "every puzzle solved", failed: str | None = "some puzzle unsolved or invalid"
+) -> str:
+    """The exit statuses, for a command's ``--help`` epilog; ``ok`` and ``failed`` say what 0 and 1 mean
+    (``failed`` None: the command never exits 1)."""
+    one = f"1 {failed}; " if failed else ""
+    return (
+        f"exit status: 0 {ok}; {one}2 usage error or unreadable input; 3 fault (a worker process "
+        "died, the cluster was lost, the output could not be written); 130 interrupted (Ctrl-C, SIGINT); "
+        "143 stopped (SIGTERM)"
+    )
+
 
 #: Command modules of sudoku_cp.cli, in the order ``--help`` lists them.
 COMMANDS = ["solve", "count", "explain", "encode", "generate", "rate", "backends", "compare", "render"]
@@ -74,6 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sudoku-cp: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except OutputError as exc:
+        print(f"sudoku-cp: error: {exc}", file=sys.stderr)
+        return EXIT_FAULT
     except (SudokuError, OSError) as exc:
         print(f"sudoku-cp: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -7,7 +7,10 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["add_cluster_option", "cluster_client", "cluster_workers"]
+__all__ = ["CLOSE_SECONDS", "add_cluster_option", "cluster_client", "cluster_workers"]
+
+#: How long closing the client may wait for the scheduler to acknowledge.
+CLOSE_SECONDS = 3
 
 
 def add_cluster_option(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +37,7 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
         yield client
     finally:
         with contextlib.suppress(Exception):  # a lost scheduler was reported already; closing may fail too
-            client.close()
+            client.close(timeout=CLOSE_SECONDS)  # without a bound it waits for a lost scheduler for 30 s
         if cluster is not None:
             with contextlib.suppress(Exception):
                 cluster.close()

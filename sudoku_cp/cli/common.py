@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from ..backends import backend_names
-from ..errors import UsageError
 from ..grid import Shape
+from .outfile import output_stream
 
 __all__ = [
     "add_backend_options",
@@ -117,34 +112,3 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def shape_of(args: argparse.Namespace) -> Shape | None:
     return getattr(args, "box", None)
-
-
-@contextlib.contextmanager
-def output_stream(path: str | None) -> Iterator[TextIO]:
-    """Standard output, or a file that appears under ``path`` only when complete.
-
-    The text goes to a temporary file beside ``path`` that is renamed into place at the end; when the work
-    stops early (an error, Ctrl-C) the records written so far are kept as ``path.partial`` instead.
-    """
-    if path is None or path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"{path} is a folder, not a file")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    mask = os.umask(0)
-    os.umask(mask)
-    os.fchmod(fd, 0o666 & ~mask)  # mkstemp makes the file private; the result gets the usual permissions
-    stream = os.fdopen(fd, "w", encoding="utf-8", newline="")
-    try:
-        yield stream
-    except BaseException:
-        stream.close()
-        partial = target.with_name(target.name + ".partial")
-        os.replace(tmp, partial)
-        warn(f"stopped early: the results written so far are in {partial}")
-        raise
-    stream.close()
-    os.replace(tmp, target)

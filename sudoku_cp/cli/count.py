@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ..backends import make_backend
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
 from .common import (
     _positive_int,
     add_backend_options,
@@ -21,7 +21,7 @@ from .common import (
 )
 from .inputs import Inputs
 
-EPILOG = "exit status: 0 every puzzle has exactly one solution; 1 otherwise; 2 usage error or unreadable file"
+EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -13,7 +13,7 @@ from ..encode.amo import AMO_SCHEMES
 from ..encode.cnf import ENCODINGS
 from ..errors import UsageError
 from ..grid import Puzzle, Shape
-from . import EXIT_OK, EXIT_USAGE
+from . import EXIT_OK, EXIT_USAGE, exit_codes
 from .common import add_input_options, output_stream, warn
 from .inputs import Inputs
 
@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "encode",
         help="write a puzzle as a DIMACS CNF formula",
         description=__doc__,
+        epilog=exit_codes("the formula written", None),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_options(p)

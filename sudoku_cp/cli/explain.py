@@ -11,11 +11,11 @@ import argparse
 from ..backends import make_backend
 from ..explain import explain
 from ..result import Status
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
 from .common import add_backend_options, add_input_options, backend_options, output_stream, warn
 from .inputs import Inputs
 
-EPILOG = "exit status: 0 every puzzle has exactly one solution; 1 otherwise; 2 usage error or unreadable file"
+EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

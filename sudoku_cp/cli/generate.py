@@ -18,7 +18,7 @@ from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, gen
 from ..generate.oracle import DEFAULT_SOLVER, SOLVERS
 from ..grid import Shape
 from ..rate import LEVELS
-from . import EXIT_FAILED, EXIT_OK
+from . import EXIT_FAILED, EXIT_OK, exit_codes
 from .common import add_output_options, output_stream, warn
 
 __all__ = ["register", "run"]
@@ -65,7 +65,12 @@ def _shape(text: str) -> Shape:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("generate", help="generate puzzles with a proved unique solution", description=__doc__)
+    p = sub.add_parser(
+        "generate",
+        help="generate puzzles with a proved unique solution",
+        description=__doc__,
+        epilog=exit_codes("every puzzle generated", "some puzzle could not be generated"),
+    )
     p.add_argument("-n", "--count", type=_count, default=1, metavar="N", help="puzzles to make (default 1)")
     p.add_argument("--box", type=_shape, metavar="RxC", help="box shape (default 3x3, the 9x9 grid)")
     size = p.add_mutually_exclusive_group()

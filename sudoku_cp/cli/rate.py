@@ -14,7 +14,7 @@ import time
 from typing import TextIO
 
 from ..rate import LEVELS, Rating, rate
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
 from .common import add_input_options, output_stream, warn
 from .inputs import Inputs
 
@@ -26,7 +26,12 @@ _FIELDS = ("level", "technique", "eliminations", "guesses", "backtracks", "confl
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("rate", help="rate the difficulty of puzzles", description=__doc__)
+    p = sub.add_parser(
+        "rate",
+        help="rate the difficulty of puzzles",
+        description=__doc__,
+        epilog=exit_codes("every puzzle rated", "some puzzle unrated (not exactly one solution, or invalid)"),
+    )
     add_input_options(p)
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="line", help="default: line")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (renamed into place at the end)")

@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
 from .common import add_backend_options, add_input_options, backend_options, warn
 from .inputs import Inputs
 
 __all__ = ["register", "run"]
 
-EPILOG = "exit status: 0 every puzzle drawn; 1 some puzzle unreadable or unsolved; 2 usage error"
+EPILOG = exit_codes("every puzzle drawn", "some puzzle unreadable or unsolved")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

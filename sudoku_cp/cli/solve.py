@@ -12,16 +12,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import UsageError
 from ..result import Status
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_workers
 from .common import add_backend_options, add_input_options, add_output_options, backend_options, output_stream
 from .common import warn as warn_user
+from .outfile import count_records, partial_path
 
-EPILOG = (
-    "exit status: 0 every puzzle solved; 1 some puzzle unsolved, multiple, unknown or invalid; "
-    "2 usage error or unreadable file; 130 interrupted by Ctrl-C (SIGINT); 143 stopped by SIGTERM"
-)
+EPILOG = exit_codes("every puzzle solved", "some puzzle unsolved, multiple, unknown or invalid")
 
 
 def _jobs(text: str) -> int:
@@ -50,6 +49,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "-q", "--quiet", action="store_true", help="no progress line and no summary line on standard error"
     )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a stopped run: keep the records in FILE.partial (-o FILE) and solve the puzzles "
+        "after them (line or jsonl output)",
+    )
     add_cluster_option(p)
     p.set_defaults(run=run)
 
@@ -74,12 +79,21 @@ def run(args: argparse.Namespace) -> int:
         progress.close()  # a message starts on a clean line; the progress line comes back on its next update
         warn_user(message)
 
+    skip = 0
+    if args.resume:
+        if args.output in (None, "-"):
+            raise UsageError("--resume continues the FILE.partial of -o FILE: give -o FILE")
+        skip = count_records(partial_path(args.output))
+        if skip:
+            warn_user(
+                f"resuming after the {skip:,} puzzle{'s' if skip != 1 else ''} in {partial_path(args.output)}"
+            )
     result = StreamResult()
     interrupted = None
     failed = None
     with InterruptGuard() as guard, cluster_client(args) as client:
         try:
-            with output_stream(args.output) as out:
+            with output_stream(args.output, resume=args.resume) as out:
                 solve_stream(
                     expand_inputs(args.files),
                     out,
@@ -93,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
                     warn=warn,
                     result=result,
                     client=client,
+                    skip=skip,
                 )
         except Interrupted as exc:
             interrupted = exc
@@ -112,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if interrupted is not None:
         return interrupted.status
     if failed is not None:
-        return EXIT_FAILED
+        return EXIT_FAULT
     if result.unreadable:
         return EXIT_USAGE
     return EXIT_OK if tally.counts[Status.SOLVED] == tally.total else EXIT_FAILED

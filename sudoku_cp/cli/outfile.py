@@ -1,0 +1,207 @@
+"""``-o FILE`` that never destroys what it writes onto, and never leaves a torn record.
+
+A regular file (or a new one) is written to a temporary file beside it and renamed into place only when the
+work is complete; a symbolic link is followed, so its target is replaced and the link stays a link; a
+device, FIFO or socket is written straight to (renaming over it would replace the node by a regular file,
+and a FIFO's reader would get nothing). Everything that would make the write fail is checked before any
+work starts, and the error names the path the user gave.
+
+When the work stops early (an error, Ctrl-C, a full disk) the whole records written so far are kept as
+``FILE.partial``: the file is cut back to the last explicit ``flush()`` (the batch engine flushes after each
+whole chunk), or, for commands that never flush, to the last complete line. Temporary files are named
+``.FILE.sudoku-cp-PID.tmp``; a run to the same target removes those whose process is gone (after a
+``kill -9``), and a complete run removes a stale ``FILE.partial`` of an earlier one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+from ..errors import SudokuError, UsageError
+
+__all__ = ["OutputError", "count_records", "output_stream", "partial_path"]
+
+_TAG = ".sudoku-cp-"
+
+
+class OutputError(SudokuError, OSError):
+    """The output could not be written (a full disk, a device that refuses data): a fault, not misuse."""
+
+
+def partial_path(path: str | os.PathLike[str]) -> Path:
+    """Where the records of a run that stopped early are kept: ``FILE.partial`` beside the real target."""
+    target = _resolve(Path(path))
+    return target.with_name(target.name + ".partial")
+
+
+def _resolve(target: Path) -> Path:
+    """The file a path names once symbolic links are followed (a dangling link names its missing target)."""
+    return target.resolve(strict=False) if target.is_symlink() else target
+
+
+def _describe(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+class _Committing(io.TextIOWrapper):
+    """A text file that remembers where its last whole record ends: at each successful ``flush()``."""
+
+    committed: int = 0
+    flushed_once: bool = False
+
+    def flush(self) -> None:
+        super().flush()
+        self.committed = self.buffer.tell()
+        self.flushed_once = True
+
+
+def _last_line_end(path: Path) -> int:
+    """The offset just past the last newline of a file (0 when it has none)."""
+    with path.open("rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        block = 1 << 16
+        while size > 0:
+            start = max(0, size - block)
+            f.seek(start)
+            data = f.read(size - start)
+            if (k := data.rfind(b"\n")) >= 0:
+                return start + k + 1
+            size = start
+    return 0
+
+
+def count_records(path: Path) -> int:
+    """The whole records of a ``FILE.partial`` written one line per record (0 when there is none)."""
+    if not path.exists():
+        return 0
+    with path.open("rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Delete ``.FILE.sudoku-cp-PID.tmp`` files beside ``target`` whose process no longer runs."""
+    prefix = f".{target.name}{_TAG}"
+    with contextlib.suppress(OSError):
+        for entry in target.parent.iterdir():
+            name = entry.name
+            if not (name.startswith(prefix) and name.endswith(".tmp")):
+                continue
+            pid = name[len(prefix) : -len(".tmp")]
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                with contextlib.suppress(OSError):
+                    entry.unlink()
+            except PermissionError:
+                pass  # another user's live process
+
+
+def _check_writable(shown: str, target: Path) -> None:
+    """Refuse, before any work, a target that cannot be written, naming the path the user gave."""
+    folder = target.parent
+    if target.is_dir():
+        raise UsageError(f"cannot write {shown}: it is a folder")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {shown}: no folder {folder}")
+    if target.exists():
+        try:
+            with target.open("ab"):
+                pass
+        except OSError as exc:
+            raise UsageError(f"cannot write {shown}: {_describe(exc)}") from None
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"cannot write {shown}: the folder {folder} is not writable")
+
+
+@contextlib.contextmanager
+def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]:
+    """Standard output, or ``path`` written safely (see the module docstring).
+
+    With ``resume`` a ``FILE.partial`` left by an earlier run is continued: its records stay and the new
+    ones are appended (the caller skips the puzzles they answer: ``count_records(partial_path(path))``).
+    """
+    if path is None or path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    given = Path(path)
+    target = _resolve(given)
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        if resume:
+            raise UsageError(f"--resume needs a regular file, and {path} is not one")
+        yield from _straight(path, target)
+        return
+    _check_writable(path, target)
+    _remove_stale_temporaries(target)
+    partial = target.with_name(target.name + ".partial")
+    tmp = target.with_name(f".{target.name}{_TAG}{os.getpid()}.tmp")
+    try:
+        if resume and partial.exists():
+            os.replace(partial, tmp)
+            raw = open(tmp, "ab")  # noqa: SIM115 - closed below
+        else:
+            raw = open(tmp, "xb")  # noqa: SIM115 - closed below
+            mask = os.umask(0)
+            os.umask(mask)
+            os.fchmod(raw.fileno(), 0o666 & ~mask)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {_describe(exc)}") from None
+    stream = _Committing(io.BufferedWriter(raw), encoding="utf-8", newline="")
+    stream.committed = raw.tell()
+    try:
+        yield stream
+        stream.flush()
+    except BaseException as exc:
+        _keep_partial(stream, tmp, partial)
+        from .common import warn
+
+        warn(f"stopped early: the results written so far are in {partial}")
+        if isinstance(exc, OSError) and not isinstance(exc, SudokuError):
+            raise OutputError(f"cannot write {path}: {_describe(exc)}") from None
+        raise
+    stream.close()
+    os.replace(tmp, target)
+    with contextlib.suppress(FileNotFoundError):
+        partial.unlink()  # an earlier run's records: this run's file is complete
+
+
+def _keep_partial(stream: _Committing, tmp: Path, partial: Path) -> None:
+    """Cut the temporary file back to its last whole record and keep it as ``FILE.partial``."""
+    end = stream.committed if stream.flushed_once else None
+    with contextlib.suppress(Exception):  # a full disk fails this flush too: what it drops is cut anyway
+        stream.close()
+    if end is None:
+        end = _last_line_end(tmp)
+    os.truncate(tmp, end)
+    os.replace(tmp, partial)
+
+
+def _straight(shown: str, target: Path) -> Iterator[TextIO]:
+    """A device, FIFO or socket: written straight to, never replaced."""
+    try:
+        stream = open(target, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise UsageError(f"cannot write {shown}: {_describe(exc)}") from None
+    try:
+        yield stream
+        stream.flush()
+    except OSError as exc:
+        if isinstance(exc, SudokuError):
+            raise
+        raise OutputError(f"cannot write {shown}: {_describe(exc)}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()

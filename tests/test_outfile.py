@@ -1,0 +1,202 @@
+"""``-o FILE`` never destroys what it writes onto, never leaves a torn record, and cleans up after itself."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from sudoku_cp.cli import COMMANDS, EXIT_FAULT, main
+from sudoku_cp.cli.outfile import OutputError, output_stream
+
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+SOLVED = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+MEDIUM = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+@pytest.fixture
+def easy(tmp_path: Path) -> Path:
+    path = tmp_path / "in.txt"
+    path.write_text(EASY + "\n")
+    return path
+
+
+def test_a_symlink_is_written_through_and_stays_a_link(tmp_path: Path, easy: Path) -> None:
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    proc = run_cli("solve", "-q", "-o", str(link), str(easy))
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and link.resolve() == target
+    assert target.read_text() == SOLVED + "\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "link.txt", "real.txt"]
+
+
+def test_a_fifo_gets_the_output_and_stays_a_fifo(tmp_path: Path, easy: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    proc = run_cli("solve", "-q", "-o", str(fifo), str(easy))
+    reader.join(timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert received == [(SOLVED + "\n").encode()]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")
+def test_a_device_is_written_straight_to() -> None:
+    proc = run_cli("solve", "-q", "-o", "/dev/null", "-", stdin=EASY + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_device_is_a_fault_naming_it_and_stays_a_device() -> None:
+    proc = run_cli("solve", "-q", "-o", "/dev/full", "-", stdin=EASY + "\n")
+    assert proc.returncode == EXIT_FAULT, proc.stderr
+    assert "cannot write /dev/full" in proc.stderr and "space" in proc.stderr.lower()
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [("/missing-folder/x.txt", "no folder /missing-folder"), ("/proc/version", "cannot write /proc/version")],
+)
+def test_what_cannot_be_written_is_refused_before_any_work_naming_the_users_path(
+    target: str, message: str
+) -> None:
+    if not Path(target).parent.exists() and "missing" not in target:
+        pytest.skip(f"{target} does not exist here")
+    proc = run_cli("solve", "-q", "-o", target, "-", stdin=EASY + "\n")
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert ".tmp" not in proc.stderr and "sudoku-cp-" not in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_a_folder_is_refused(tmp_path: Path, easy: Path) -> None:
+    proc = run_cli("solve", "-q", "-o", str(tmp_path), str(easy))
+    assert proc.returncode == 2 and "is a folder" in proc.stderr
+
+
+def test_a_full_disk_keeps_whole_records_only(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    with pytest.raises(OutputError, match=f"cannot write {target}"), output_stream(str(target)) as out:
+        out.write("record one\n")
+        out.write("record two\n")
+        out.flush()  # two whole records are safe
+        out.write("record thr")  # a record cut by the full disk
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert not target.exists()
+    assert (tmp_path / "out.txt.partial").read_text() == "record one\nrecord two\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt.partial"]
+
+
+def test_without_flushes_a_stopped_run_is_cut_back_to_its_last_whole_line(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    with pytest.raises(KeyboardInterrupt), output_stream(str(target)) as out:
+        out.write("1\n2\n3")
+        raise KeyboardInterrupt
+    assert (tmp_path / "out.txt.partial").read_text() == "1\n2\n"
+
+
+def test_stale_temporary_and_partial_files_are_cleaned_up(tmp_path: Path, easy: Path) -> None:
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    stale = tmp_path / f".out.txt.sudoku-cp-{dead.stdout.strip()}.tmp"
+    stale.write_text("left by a killed run\n")
+    (tmp_path / "out.txt.partial").write_text("an earlier run's records\n")
+    other = tmp_path / ".other.txt.sudoku-cp-1.tmp"  # another target's: not ours to remove
+    other.write_text("x\n")
+    proc = run_cli("solve", "-q", "-o", str(tmp_path / "out.txt"), str(easy))
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.txt.sudoku-cp-1.tmp", "in.txt", "out.txt"]
+
+
+def _wait_for_output(folder: Path, name: str, size: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        temps = [p for p in folder.iterdir() if p.name.startswith(f".{name}.sudoku-cp-")]
+        if temps and temps[0].stat().st_size > size:
+            return
+        time.sleep(0.02)
+    pytest.fail("the run wrote no output in time")
+
+
+@pytest.fixture(scope="module")
+def long_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """About ten seconds of work for one process: a medium puzzle with a uniqueness proof, 20,000 times."""
+    path = tmp_path_factory.mktemp("long") / "long.txt"
+    path.write_text((MEDIUM + "\n") * 20_000)
+    return path
+
+
+@pytest.mark.slow
+def test_kill_9_leaves_a_temporary_file_that_the_next_run_removes(tmp_path: Path, long_input: Path) -> None:
+    out = tmp_path / "out.txt"
+    command = [sys.executable, "-m", "sudoku_cp", "solve", "-q", "-j", "1", "--unique", "-o", str(out)]
+    proc = subprocess.Popen([*command, str(long_input)], stderr=subprocess.DEVNULL)
+    _wait_for_output(tmp_path, "out.txt", 1000, proc)
+    proc.kill()
+    proc.wait()
+    (left,) = tmp_path.iterdir()  # the killed run's temporary file
+    assert left.name.startswith(".out.txt.sudoku-cp-")
+    small = tmp_path / "small.txt"
+    small.write_text(EASY + "\n")
+    assert subprocess.run([*command, str(small)], timeout=60).returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "small.txt"]
+
+
+@pytest.mark.slow
+def test_resume_continues_an_interrupted_run_to_the_same_output(tmp_path: Path, long_input: Path) -> None:
+    out = tmp_path / "out.txt"
+    command = [sys.executable, "-m", "sudoku_cp", "solve", "-q", "-j", "1", "--unique", "-o", str(out)]
+    proc = subprocess.Popen([*command, str(long_input)], stderr=subprocess.PIPE)
+    _wait_for_output(tmp_path, "out.txt", 50_000, proc)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    partial = tmp_path / "out.txt.partial"
+    done = partial.read_text().count("\n")
+    assert 0 < done < 20_000
+    resumed = subprocess.run(
+        [*command, "--resume", str(long_input)], capture_output=True, text=True, timeout=120
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming after the {done:,} puzzles" in resumed.stderr
+    lines = out.read_text().splitlines()
+    assert len(lines) == 20_000 and set(lines) == {lines[0]} and len(lines[0]) == 81
+    assert not partial.exists()
+
+
+def test_resume_needs_an_output_file_and_a_line_layout(tmp_path: Path, easy: Path) -> None:
+    proc = run_cli("solve", "--resume", str(easy))
+    assert proc.returncode == 2 and "-o FILE" in proc.stderr
+    (tmp_path / "out.txt.partial").write_text("x\n")
+    proc = run_cli(
+        "solve", "--resume", "--output-format", "pretty", "-o", str(tmp_path / "out.txt"), str(easy)
+    )
+    assert proc.returncode == 2 and "--output-format line or jsonl" in proc.stderr
+    assert (tmp_path / "out.txt.partial").read_text() == "x\n"  # kept for a resume that fits
+
+
+@pytest.mark.parametrize("command", [name for name in COMMANDS if name != "backends"])
+def test_every_command_lists_the_exit_statuses_in_its_help(
+    command: str, capsys: pytest.CaptureFixture
+) -> None:
+    assert main([command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "3 fault" in text and "130 interrupted" in text and "2 usage error" in text
