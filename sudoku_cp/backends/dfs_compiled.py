@@ -21,6 +21,8 @@ Kernels are compiled with ``cache=True``: only the first run on a machine pays t
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
 from functools import cache
 from typing import NamedTuple
@@ -29,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..grid import Shape
+from ..signals import signals_held
 from .dfs_reference import HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
 
 __all__ = [
@@ -428,12 +431,14 @@ def solve_array(
 
     Each puzzle's solutions are enumerated up to ``limit`` (2 proves uniqueness: count 1 with status
     EXHAUSTED). ``max_nodes`` > 0 caps each puzzle's search (status OUT_OF_NODES when it runs out).
-    ``time_limit`` (seconds per puzzle; the kernel cannot read a clock) first runs the chunk with a node
-    budget worth about a quarter of it (unless ``max_nodes`` is given), then searches each puzzle that ran
-    out of nodes once more, from the start, with the single-puzzle search that reads the clock between
-    slices; a puzzle still unanswered at its time limit stays OUT_OF_NODES (unknown). So a puzzle gets at
-    most about 1.25 times the time limit, and the chunk never hangs. Givens that clash give count 0 with
-    status EXHAUSTED.
+    Unless ``max_nodes`` is given, the chunk first runs with a node budget per puzzle worth about a quarter
+    of ``time_limit`` (seconds per puzzle; the kernel cannot read a clock), or ``SLICE_SECONDS`` without
+    one; each puzzle that ran out of nodes is then searched once more, from the start, by the single-puzzle
+    search, which returns to Python between slices of a few milliseconds: it reads the clock there, and a
+    Ctrl-C or SIGTERM handler runs there, so no chunk runs for long out of reach of a signal. A puzzle
+    still unanswered at its time limit stays OUT_OF_NODES (unknown): it gets at most about 1.25 times the
+    time limit. Puzzles that need more than the first budget are rare and costly anyway (it is 20 ms of
+    search), so the search done twice costs little. Givens that clash give count 0 with status EXHAUSTED.
 
     >>> from sudoku_cp.grid import Shape
     >>> r = solve_array(np.zeros((1, 16), np.uint8), Shape(2, 2), limit=1000)
@@ -442,6 +447,7 @@ def solve_array(
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
+    _ensure_compiled()
     code = heuristic_code(heuristic)
     grids = _as_grids(grids, shape)
     t = _tables(shape)
@@ -456,10 +462,10 @@ def solve_array(
         np.zeros(m, np.int8),
     )
     budget = max_nodes
-    if time_limit is not None and budget <= 0:
-        budget = _nodes_within(time_limit / 4, shape)
+    if budget <= 0:  # never one long compiled call: Python must get control back to stop on a signal
+        budget = _nodes_within(time_limit / 4 if time_limit is not None else SLICE_SECONDS, shape)
     _solve_batch(grids, limit, code, budget, t.units, t.peers, t.cell_units, t.weights, t.full, *result)
-    if time_limit is not None:
+    if max_nodes <= 0:
         searcher = CompiledSearch(shape)
         for i in np.flatnonzero(result.status == OUT_OF_NODES):
             found = searcher.search(grids[i], limit, heuristic, time_limit)
@@ -476,6 +482,11 @@ def solve_array(
                 OUT_OF_NODES if found.timed_out else EXHAUSTED if found.complete else LIMIT_REACHED
             )
     return result
+
+
+#: Seconds of search a puzzle of a batch gets in the one compiled call of its chunk before it is searched
+#: again by the sliced, interruptible search (see ``solve_array``).
+SLICE_SECONDS = 0.02
 
 
 def _nodes_within(seconds: float, shape: Shape) -> int:
@@ -518,13 +529,15 @@ class CompiledSearch:
     ) -> SearchOutcome:
         """Enumerate up to ``limit`` solutions, like ``dfs_reference.search`` (same order, same statistics).
 
-        With ``time_limit`` the kernel runs in slices of nodes (doubling while a slice takes under 2 ms)
-        and the clock is read between slices, so it overshoots the limit by a few milliseconds at most.
+        The kernel runs in slices of nodes (doubling while a slice takes under 2 ms); between slices the
+        clock is read, so a ``time_limit`` is overshot by a few milliseconds at most, and Python runs its
+        signal handlers, so Ctrl-C and SIGTERM stop even the longest search at once.
         """
         started = time.perf_counter()
         code = heuristic_code(heuristic)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
+        _ensure_compiled()
         if isinstance(cells, np.ndarray):
             grid = _as_grids(cells.reshape(1, -1), self.shape)[0]
         else:  # a tuple of digits, as a Puzzle holds them: the quick way into an array
@@ -536,7 +549,7 @@ class CompiledSearch:
         out = self._buffer(min(limit, 256))
         _start(grid, self._stack, ctr, self._queue, t.peers, t.units, t.full)
         deadline = None if time_limit is None else started + time_limit
-        budget = 0 if deadline is None else 256
+        budget = 256  # slices, even without a deadline: signal handlers run between them
         solutions: list[tuple[int, ...]] = []
         timed_out = False
         while True:
@@ -578,8 +591,46 @@ class CompiledSearch:
         return SearchOutcome(solutions, status == EXHAUSTED, timed_out, stats)
 
 
+#: A first compile that takes longer than this is announced on standard error (it takes 10-20 s, once).
+NOTICE_AFTER = 1.5
+_READY = False
+
+
+def _ensure_compiled() -> None:
+    """Compile or load every kernel once per process, with Ctrl-C and SIGTERM held meanwhile.
+
+    A signal that cut numba's compiling short would be lost and leave it broken, so it is delivered when
+    the kernels are ready instead; on a warm cache that is a fraction of a second. A first compile on a
+    machine is slow, so after ``NOTICE_AFTER`` seconds a line on standard error says what is happening.
+    """
+    global _READY
+    if _READY:
+        return
+    _READY = True
+    notice = threading.Timer(
+        NOTICE_AFTER,
+        lambda: print(
+            "sudoku-cp: compiling the dfs search for this machine, once (10-20 s; Ctrl-C waits for it)...",
+            file=sys.stderr,
+            flush=True,
+        ),
+    )
+    notice.daemon = True
+    notice.start()
+    try:
+        with signals_held():
+            warm_up()
+    except BaseException:
+        _READY = False
+        raise
+    finally:
+        notice.cancel()
+
+
 def warm_up() -> float:
     """Compile (or load from numba's cache) every kernel on a tiny puzzle; the seconds it took."""
+    global _READY
+    _READY = True  # the calls below must not start another warm-up
     started = time.perf_counter()
     shape = Shape(2, 2)
     for heuristic in HEURISTICS:

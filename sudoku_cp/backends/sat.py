@@ -562,8 +562,14 @@ class SatBackend(Backend):
                     solver = new_solver(name, clauses)
                 else:
                     solver.add_clause(block)
+        except KeyboardInterrupt:
+            # python-sat left the solver mid-search: any call on it now (its counters) makes CaDiCaL abort
+            # the whole process, so it is dropped untouched, as the incremental path drops its engine
+            solver = None
+            raise
         finally:
-            retire(solver)
+            if solver is not None:
+                retire(solver)
         stats: Stats = {"variables": nv, "clauses": len(clauses), **totals}
         stats["time"] = time.perf_counter() - start
         stats["build_time"] = build_time

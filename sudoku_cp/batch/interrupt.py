@@ -7,6 +7,7 @@ batch: 128 + its number (130 for SIGINT, 143 for SIGTERM), as shells report a pr
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import signal
 import threading
@@ -14,7 +15,10 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-__all__ = ["InterruptGuard", "Interrupted"]
+__all__ = ["AGAIN_SECONDS", "InterruptGuard", "Interrupted"]
+
+#: A signal the guard raised is raised again after this long while the guard is still active.
+AGAIN_SECONDS = 0.5
 
 
 class Interrupted(KeyboardInterrupt):
@@ -43,12 +47,27 @@ class InterruptGuard:
         self._depth = 0
         self._pending: int | None = None
         self._previous: dict[int, Any] = {}
+        self._again: threading.Timer | None = None
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         if self._depth > 0:
             self._pending = signum
             return
+        self._raise_again_later(signum)
         raise Interrupted(signum)
+
+    def _raise_again_later(self, signum: int) -> None:
+        """Deliver the signal once more in ``AGAIN_SECONDS`` unless it was ``handled`` or the guard ended.
+
+        An exception raised where Python cannot pass it on is lost: inside a ctypes callback, as when numba
+        compiles, it is printed as "Exception ignored" and the work goes on. So until the batch has
+        stopped, the signal is raised again, and a lost one costs half a second, not the whole run.
+        """
+        if self._again is not None:
+            self._again.cancel()
+        self._again = threading.Timer(AGAIN_SECONDS, _thread.interrupt_main, (signum,))
+        self._again.daemon = True
+        self._again.start()
 
     def __enter__(self) -> InterruptGuard:
         if threading.current_thread() is threading.main_thread():
@@ -56,7 +75,14 @@ class InterruptGuard:
                 self._previous[sig] = signal.signal(sig, self._handler)
         return self
 
+    def handled(self) -> None:
+        """Say that the ``Interrupted`` raised was caught: the signal is not raised again."""
+        if self._again is not None:
+            self._again.cancel()
+            self._again = None
+
     def __exit__(self, *exc: object) -> None:
+        self.handled()
         for sig, previous in self._previous.items():
             signal.signal(sig, previous)
         self._previous.clear()

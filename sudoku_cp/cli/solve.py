@@ -10,6 +10,7 @@ exit status is 130 (SIGINT) or 143 (SIGTERM).
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from ..errors import UsageError
@@ -109,8 +110,9 @@ def run(args: argparse.Namespace) -> int:
                     client=client,
                     skip=skip,
                 )
-        except Interrupted as exc:
-            interrupted = exc
+        except KeyboardInterrupt as exc:  # python-sat raises its own on Ctrl-C during a search
+            guard.handled()
+            interrupted = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
         except (WorkerError, ClusterError) as exc:  # a worker killed (out of memory, kill -9), a lost cluster
             failed = exc
             warn_user(f"error: {str(exc).splitlines()[0]}; the batch stopped")
