@@ -98,6 +98,17 @@ def _decode_table(shape: Shape) -> np.ndarray:
     return np.frombuffer(codec(shape).decode_table, np.uint8)
 
 
+def _zero_or_blank(symbols: np.ndarray, shape: Shape) -> np.ndarray:
+    """Per row of symbol bytes, ``formats.codec.zero_or_blank``: a 16x16 row with 0 and F and no G."""
+    if shape.n != 16 or not len(symbols):
+        return np.zeros(len(symbols), bool)
+
+    def has(*chars: str) -> np.ndarray:
+        return np.isin(symbols, np.frombuffer("".join(chars).encode(), np.uint8)).any(axis=1)
+
+    return has("0") & has("F", "f") & ~has("G", "g")
+
+
 def _regular_lines(data: bytes, shape: Shape | None) -> _Parsed | None:
     """Every line exactly one puzzle of one shape, ``\\n`` ends: one reshape and one table lookup."""
     first = data.find(b"\n")
@@ -112,6 +123,8 @@ def _regular_lines(data: bytes, shape: Shape | None) -> _Parsed | None:
     view = np.frombuffer(data, np.uint8).reshape(-1, width + 1)
     if not (view[:, width] == _NL).all():
         return None
+    if _zero_or_blank(view[:, :width], shape).any():
+        return None  # such lines are refused: the slow path words the error
     grids = _decode_table(shape)[view[:, :width]]
     if (grids == INVALID).any():
         return None
@@ -141,8 +154,9 @@ def _mixed_lines(data: bytes, shape: Shape | None) -> _Parsed:
     grids = np.zeros((0, shape.ncells if shape else 0), np.uint8)
     if shape is not None:
         candidates = np.flatnonzero(lengths == shape.ncells)
-        digits = _decode_table(shape)[buf[starts[candidates, None] + np.arange(shape.ncells)]]
-        valid = ~(digits == INVALID).any(axis=1)
+        symbols = buf[starts[candidates, None] + np.arange(shape.ncells)]
+        digits = _decode_table(shape)[symbols]
+        valid = ~(digits == INVALID).any(axis=1) & ~_zero_or_blank(symbols, shape)
         fast_lines, grids = candidates[valid], digits[valid]
     slow = np.ones(len(ends), bool)
     slow[fast_lines] = False
@@ -212,7 +226,10 @@ def _regular_blocks(data: bytes, layout: str, shape: Shape | None) -> _Parsed | 
         symbols = rows[:, :, 0:width:2]
     else:
         symbols = rows[:, :, :width]
-    grids = _decode_table(shape)[symbols.reshape(len(view), shape.ncells)]
+    flat = symbols.reshape(len(view), shape.ncells)
+    if _zero_or_blank(flat, shape).any():
+        return None
+    grids = _decode_table(shape)[flat]
     if (grids == INVALID).any():
         return None
     m = len(grids)

@@ -16,7 +16,18 @@ from typing import Any
 from ..errors import ParseError
 from ..grid import BLANKS, SYMBOLS, Puzzle, Shape
 
-__all__ = ["INVALID", "ShapeCodec", "codec", "shape_error", "shape_for_cells", "shape_for_n", "symbol_range"]
+__all__ = [
+    "INVALID",
+    "TWO_LAYOUTS",
+    "ShapeCodec",
+    "codec",
+    "shape_error",
+    "shape_for_cells",
+    "shape_for_n",
+    "symbol_range",
+    "zero_or_blank",
+    "zero_or_blank_error",
+]
 
 #: The byte a decoding table gives for a character that is neither a symbol nor a blank.
 INVALID = 255
@@ -152,6 +163,22 @@ def codec(shape: Shape) -> ShapeCodec:
     return ShapeCodec(shape)
 
 
+def zero_or_blank(text: str, n: int) -> bool:
+    """True for the symbols of a 16x16 puzzle written with both ``0`` and ``F`` but never ``G``.
+
+    Such a puzzle is ambiguous: in the common 0-F notation 0 is a digit, while in 1-9A-G (the one read
+    here) 0 is a blank, and reading it as the latter would solve a different puzzle without a word.
+    """
+    return n == 16 and "0" in text and ("F" in text or "f" in text) and "G" not in text and "g" not in text
+
+
+def zero_or_blank_error() -> ParseError:
+    return ParseError(
+        "a 16x16 puzzle written with 0 and F but no G: in 0-F notation 0 is a digit, in 1-9A-G (the one "
+        "read) a blank; write it with 1-9A-G and . for blanks (--symbols, to read 0-F, is not there yet)"
+    )
+
+
 def symbol_range(n: int) -> str:
     """The symbols of an n-digit grid in words, for messages: ``1-9``, ``1-9 and A-G``."""
     if n <= 9:
@@ -170,9 +197,17 @@ def shape_for_n(n: int) -> Shape | None:
         return None
 
 
+#: Line lengths that fit two layouts: n*n*n candidate positions of an n x n pencilmark grid are also the
+#: m*m cells of an m x m puzzle (m = n * sqrt(n)): 64 (4x4 marks, 8x8), 729 (9x9 marks, 27x27), ...
+TWO_LAYOUTS = {n**3: n for n in (4, 9, 16, 25)}
+
+
 @cache
 def shape_for_cells(cells: int) -> Shape | None:
-    """The default shape of a grid of ``cells`` cells, or None if no grid has that many."""
+    """The default shape of a grid of ``cells`` cells, or None if no grid has that many, or if the length
+    fits two layouts (``TWO_LAYOUTS``: the user's ``--box`` then says it is a puzzle)."""
+    if cells in TWO_LAYOUTS:
+        return None
     try:
         return Shape.from_cell_count(cells)
     except ValueError:
@@ -181,6 +216,14 @@ def shape_for_cells(cells: int) -> Shape | None:
 
 def shape_error(cells: int) -> ParseError:
     """Why ``cells`` symbols on one line are not a puzzle."""
+    if (marks := TWO_LAYOUTS.get(cells)) is not None:
+        m = math.isqrt(cells)
+        box = Shape.from_n(m)
+        return ParseError(
+            f"{cells} symbols: a {marks}x{marks} pencilmark grid ({marks * marks} cells x {marks} "
+            f"candidates), which is not read yet, or {'an' if m == 8 else 'a'} {m}x{m} puzzle: "
+            f"for the puzzle give --box {box}"
+        )
     n = math.isqrt(cells)
     if n * n == cells and n > 1:
         try:

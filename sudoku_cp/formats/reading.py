@@ -24,7 +24,17 @@ from typing import Any
 
 from ..errors import ParseError, UsageError
 from ..grid import BLANKS, Puzzle, Shape
-from .codec import INVALID, ShapeCodec, codec, shape_error, shape_for_cells, shape_for_n, symbol_range
+from .codec import (
+    INVALID,
+    ShapeCodec,
+    codec,
+    shape_error,
+    shape_for_cells,
+    shape_for_n,
+    symbol_range,
+    zero_or_blank,
+    zero_or_blank_error,
+)
 from .detect import MAX_LINE, classify, csv_header
 
 __all__ = ["INPUT_FORMATS", "Record", "iter_records", "open_records", "parse"]
@@ -299,6 +309,8 @@ def parse_symbols(text: str, shape: Shape | None, validate: bool) -> Puzzle:
             raise shape_error(length)
     elif length != shape.ncells:
         raise ParseError(f"{length} symbols, a {shape.n}x{shape.n} grid has {shape.ncells}")
+    if zero_or_blank(text, shape.n):
+        raise zero_or_blank_error()
     c = codec(shape)
     d = c.digits(text)
     if d is None:
@@ -358,7 +370,7 @@ def _line_records(
         c = codecs.get(len(s))
         if c is None and shape is None and (found := shape_for_cells(len(s))) is not None:
             c = codecs[len(s)] = codec(found)
-        if c is not None and s.isascii():
+        if c is not None and s.isascii() and not zero_or_blank(s, c.n):
             d = s.encode().translate(c.decode_table)
             if INVALID not in d and (not validate or c.consistent(d)):
                 yield _record(index, lineno, Puzzle(c.shape, tuple(d)), None, None, s, fmt)
@@ -437,7 +449,7 @@ def _block_records(
                         gaps = _SPACED_GAPS[m] = ((" " * (m - 1) + "\n") * m)[:-1]
                     if len(joined) == 2 * m * m - 1 and joined[1::2] == gaps:
                         cells = joined[::2]
-                if cells is not None and cells.isascii():
+                if cells is not None and cells.isascii() and not zero_or_blank(cells, c.n):
                     d = cells.encode().translate(c.decode_table)
                     if INVALID not in d and (not validate or c.consistent(d)):
                         index += 1
@@ -555,6 +567,8 @@ def parse_block(
         shape = shape_for_n(n)
         if shape is None:
             raise ParseError(f"a {n}x{n} grid: " + _why_no_shape(n))
+    if zero_or_blank("".join(sym for row in symbols for sym in row if len(sym) == 1), shape.n):
+        raise zero_or_blank_error().located(line=first)
     c = codec(shape)
     cells: list[int] = []
     for r, (ln, *_) in enumerate(rows):
