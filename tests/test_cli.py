@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,8 +56,17 @@ def test_backends_lists_every_registered_backend() -> None:
 
     proc = run_cli("backends")
     assert proc.returncode == 0
-    for name in backend_names():
-        assert any(line.startswith(name) and "available" in line for line in proc.stdout.splitlines())
+    for name in backend_names():  # all of them run here: the test extra installs every package
+        assert any(line.startswith(name + " ") for line in proc.stdout.splitlines())
+    assert "not installed" not in proc.stdout
+
+
+def test_backends_leaves_out_what_cannot_run_and_says_what_to_install() -> None:
+    code = "import sys; sys.modules['ortools'] = None\nfrom sudoku_cp.cli import main\nmain(['backends'])\n"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    lines = proc.stdout.splitlines()
+    assert not any(line.startswith("cpsat") for line in lines)
+    assert lines[-1] == "not installed here: cpsat (pip install ortools)"
 
 
 def test_bad_puzzles_are_reported_and_the_rest_still_solved(capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,3 +180,22 @@ def test_every_output_layout(layout: str) -> None:
     assert proc.returncode == 0, proc.stderr
     digits = "".join(ch for ch in proc.stdout if ch.isdigit())
     assert EASY_SOLUTION in digits
+
+
+def test_count_reports_a_clash_as_solve_does() -> None:
+    clash = "33" + EASY[2:]
+    solved = run_cli("solve", "-", stdin=clash + "\n")
+    counted = run_cli("count", "-", stdin=clash + "\n")
+    assert solved.returncode == counted.returncode == 1
+    message = "line 1, puzzle 1: digit 3 is given twice"
+    assert message in solved.stderr and message in counted.stderr
+    assert solved.stdout == "error\n" and counted.stdout.startswith("error: digit 3 is given twice")
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_an_empty_input_says_so(command: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# only a comment\n\n")
+    proc = run_cli(command, str(empty))
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert f"no puzzles in {empty}" in proc.stderr

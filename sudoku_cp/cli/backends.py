@@ -1,4 +1,4 @@
-"""``sudoku-cp backends``: list the backends, their variants and whether each can run here."""
+"""``sudoku-cp backends``: the backends that can run here, their variants, and what the rest need."""
 
 from __future__ import annotations
 
@@ -16,11 +16,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    absent = []
     for name in backend_names():
         cls = backend_class(name)
-        missing = missing_packages(name)
-        state = "available" if not missing else f"unavailable (pip install {' '.join(missing)})"
-        print(f"{name:<8}{state:<14}{cls.description}")
+        if missing := missing_packages(name):
+            absent.append(f"{name} (pip install {' '.join(missing)})")
+            continue
+        print(f"{name:<8}{cls.description}")
         if cls.variants:
             print(f"{'':8}variants: {', '.join(f'{name}:{v}' for v in cls.variants)}")
+    if absent:
+        print(f"not installed here: {', '.join(absent)}")
     return EXIT_OK

@@ -15,10 +15,17 @@ __all__ = [
     "add_input_options",
     "add_output_options",
     "backend_options",
+    "input_names",
     "output_stream",
     "shape_of",
     "warn",
 ]
+
+
+def input_names(files: list[str]) -> str:
+    """The inputs named on the command line, for messages: ``a.txt, b.txt``, ``the standard input``."""
+    names = ["the standard input" if p == "-" else p for p in files or ["-"]]
+    return ", ".join(names)
 
 
 def warn(message: str) -> None:

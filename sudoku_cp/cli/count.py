@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     backend = make_backend(args.backend, **backend_options(args))
-    inputs = Inputs(args, validate=False)  # clashing givens are puzzles too: they have no solution
+    inputs = Inputs(args)  # clashing givens are reported as solve reports them (explain says why)
     all_unique = True
     with output_stream(args.output) as out:
         for record in inputs:
@@ -59,4 +59,6 @@ def run(args: argparse.Namespace) -> int:
             all_unique = all_unique and count == 1 and found.complete
     if inputs.unreadable:
         return EXIT_USAGE
+    if inputs.layout is None:
+        warn(f"no puzzles in {inputs.names()}")
     return EXIT_OK if all_unique else EXIT_FAILED

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..formats import Record, open_records
-from .common import shape_of, warn
+from .common import input_names, shape_of, warn
 
 __all__ = ["Inputs"]
 
@@ -21,6 +21,10 @@ class Inputs:
     unreadable: list[str] = field(default_factory=list)
     #: the layout of the first record read (the default output layout)
     layout: str | None = None
+
+    def names(self) -> str:
+        """The inputs in words, for messages."""
+        return input_names(self.args.files)
 
     def __iter__(self) -> Iterator[Record]:
         paths = self.args.files or ["-"]

@@ -17,7 +17,14 @@ from ..errors import UsageError
 from ..result import Status
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_workers
-from .common import add_backend_options, add_input_options, add_output_options, backend_options, output_stream
+from .common import (
+    add_backend_options,
+    add_input_options,
+    add_output_options,
+    backend_options,
+    input_names,
+    output_stream,
+)
 from .common import warn as warn_user
 from .outfile import count_records, partial_path
 
@@ -120,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
             progress.close()
             workers = cluster_workers(client)
     tally = result.tally
+    if not (tally.total or interrupted or failed or result.unreadable):
+        warn_user(f"no puzzles in {input_names(args.files)}")
     if not args.quiet and (tally.total or interrupted or failed):
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
