@@ -23,12 +23,15 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-__all__ = ["OrderedPool", "WorkerError", "default_jobs", "start_method"]
+from ..errors import UsageError
+
+__all__ = ["MAIN_GUARD", "OrderedPool", "WorkerError", "default_jobs", "start_method"]
 
 _READY = -1  # the sequence number of a worker's "ready" message
 
@@ -223,6 +226,8 @@ class OrderedPool:
             except (EOFError, OSError):
                 proc = self._procs[self._conns.index(conn)]
                 proc.join(1.0)
+                if conn not in self._ready and _main_is_a_script():
+                    raise UsageError(MAIN_GUARD) from None
                 raise WorkerError(f"a worker process died (exit code {proc.exitcode})") from None
 
     def close(self) -> None:
@@ -265,3 +270,22 @@ class OrderedPool:
 
 
 _NOTHING = object()
+
+#: Why workers die as they start when the main module is a script: each worker runs it again.
+MAIN_GUARD = (
+    "the worker processes died while starting: each one runs the script that started them again, and "
+    "there the script starts workers of its own. Put the code that calls solve_many (or anything with "
+    'jobs > 1) under `if __name__ == "__main__":` in a script file, or use jobs=1'
+)
+
+
+def _main_is_a_script() -> bool:
+    """True when ``__main__`` is a script (or standard input) that a new worker process runs again.
+
+    Package ``__main__`` modules (``python -m sudoku_cp``) and interactive sessions are not run again.
+    """
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name.endswith("__main__") and spec.name != "__main__":
+        return False
+    return getattr(main, "__file__", None) is not None

@@ -1,0 +1,44 @@
+"""solve_many with workers from a script without a ``__main__`` guard says what to do, not "a worker died"."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from sudoku_cp.batch.pool import MAIN_GUARD
+
+CALL = 'print(sum(1 for r in solve_many(["12343412214343.."] * 3000, "sat", jobs=2, chunk_size=2)))'
+
+
+def _run(script: str, tmp_path: Path, from_stdin: bool = False) -> subprocess.CompletedProcess:
+    path = tmp_path / "script.py"
+    path.write_text(script)
+    command = [sys.executable, "-"] if from_stdin else [sys.executable, str(path)]
+    return subprocess.run(
+        command,
+        input=script if from_stdin else None,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+
+
+def test_a_script_without_the_guard_is_told_to_add_it(tmp_path: Path) -> None:
+    proc = _run(f"from sudoku_cp.batch import solve_many\n{CALL}\n", tmp_path)
+    assert proc.returncode != 0
+    assert "UsageError" in proc.stderr and MAIN_GUARD in proc.stderr
+    assert "a worker process died" not in proc.stderr
+
+
+def test_a_script_on_standard_input_is_told_too(tmp_path: Path) -> None:
+    proc = _run(f"from sudoku_cp.batch import solve_many\n{CALL}\n", tmp_path, from_stdin=True)
+    assert proc.returncode != 0 and MAIN_GUARD in proc.stderr
+
+
+def test_the_guarded_script_works(tmp_path: Path) -> None:
+    script = f'from sudoku_cp.batch import solve_many\n\nif __name__ == "__main__":\n    {CALL}\n'
+    proc = _run(script, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "3000"
