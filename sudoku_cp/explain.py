@@ -4,8 +4,13 @@
   solver's core (the failed assumptions among the givens); a deletion pass then drops each given whose
   removal keeps the rest unsatisfiable, until none can go (Marques-Silva, *Minimal Unsatisfiability:
   Models, Algorithms and Applications*, ISMVL 2010). Other backends start from every given.
-- Several solutions: two of them, the cells where they differ, and a clue taken from the first solution
-  at one of those cells, which removes the second; one that makes the puzzle unique when there is one.
+- Several solutions: how many (counted up to ``COUNT_LIMIT``, ``10+`` beyond), two of them and the cells
+  where they differ, and a smallest set of clues from the first solution that makes the puzzle unique,
+  proven so. It is found as an implicit hitting set (the idea of MaxHS: Davies and Bacchus, *Solving
+  MAXSAT by Solving a Sequence of Simpler SAT Instances*, CP 2011): every other solution found differs
+  from the first on a set of cells that the clues must hit; a minimum hitting set of the sets found so far
+  (CP-SAT) is tried, and a second solution under it adds its set, until the clues leave one solution. The
+  last set is then a minimum for all solutions, since every unique set hits the sets seen.
 - One solution: the puzzle is unique.
 
 Everything runs on the Backend interface (``enumerate``), so every backend can explain; only the core
@@ -24,7 +29,20 @@ from .backends import Backend, make_backend
 from .grid import Puzzle
 from .result import Status
 
-__all__ = ["Explanation", "explain", "minimal_conflict", "render_givens", "splitting_clue"]
+__all__ = [
+    "COUNT_LIMIT",
+    "Explanation",
+    "explain",
+    "minimal_conflict",
+    "render_givens",
+    "smallest_unique_clues",
+    "splitting_clue",
+]
+
+#: Solutions counted before ``explain`` says ``10+``.
+COUNT_LIMIT = 10
+#: Hitting-set rounds before the search for a smallest clue set settles for a small one (unproven).
+CLUE_ROUNDS = 200
 
 Given = tuple[int, int]  # (cell, digit)
 
@@ -39,10 +57,12 @@ class Explanation:
     """What explains a puzzle's status.
 
     ``conflict``: for ``NO_SOLUTION``, givens that cannot all hold, none of which can be dropped.
-    ``solutions``: the solution of a unique puzzle, or two of a puzzle with several.
-    ``differences``: the cells where the two solutions differ. ``clue``: ``(cell, digit)`` from the first
-    solution that removes the second; ``clue_makes_unique`` when the puzzle with it has one solution.
-    ``status`` is ``UNKNOWN`` when a time limit stopped a search.
+    ``solutions``: the solution of a unique puzzle, or two of a puzzle with several; ``count`` how many
+    there are, counted up to ``COUNT_LIMIT`` (``capped`` when there are at least that many).
+    ``differences``: the cells where the two solutions differ. ``unique_with``: ``(cell, digit)`` clues
+    from the first solution with which the puzzle has exactly that solution (proven); ``minimum`` says no
+    smaller set does (False when the search for one was cut short). ``status`` is ``UNKNOWN`` when a time
+    limit stopped a search.
     """
 
     puzzle: Puzzle
@@ -50,9 +70,16 @@ class Explanation:
     conflict: tuple[Given, ...] = ()
     solutions: tuple[Puzzle, ...] = ()
     differences: tuple[int, ...] = ()
-    clue: Given | None = None
-    clue_makes_unique: bool = False
+    count: int = 0
+    capped: bool = False
+    unique_with: tuple[Given, ...] = ()
+    minimum: bool = False
     backend: str = ""
+
+    @property
+    def solutions_text(self) -> str:
+        """The number of solutions as said: ``2``, or ``10+`` when counting stopped at the limit."""
+        return f"{self.count}+" if self.capped else str(self.count)
 
     def summary(self) -> str:
         """One line: the verdict and its reason."""
@@ -60,10 +87,13 @@ class Explanation:
             return f"no solution: {render_givens(self.puzzle, self.conflict)} cannot all hold"
         if self.status is Status.MULTIPLE:
             cells = " ".join(self.puzzle.shape.name(c) for c in self.differences)
-            line = f"multiple solutions: two differ at {cells}"
-            if self.clue is not None:
-                effect = "makes the puzzle unique" if self.clue_makes_unique else "removes the second"
-                line += f"; the clue {render_givens(self.puzzle, [self.clue])} {effect}"
+            count = f"{self.solutions_text} solutions" if self.count else "multiple solutions"
+            line = f"{count}: two differ at {cells}"
+            if self.unique_with:
+                kind = "a smallest set" if self.minimum else "a small set, not proven smallest"
+                line += (
+                    f"; unique with {render_givens(self.puzzle, self.unique_with)} ({kind}, proven unique)"
+                )
             return line
         if self.status is Status.SOLVED:
             return "unique: exactly one solution"
@@ -148,10 +178,79 @@ def splitting_clue(
     return (clues[0] if clues else None), False
 
 
+def smallest_unique_clues(
+    puzzle: Puzzle,
+    solution: Puzzle,
+    others: list[Puzzle],
+    backend: str | Backend = "sat",
+    *,
+    time_limit: float | None = None,
+    rounds: int = CLUE_ROUNDS,
+) -> tuple[tuple[Given, ...], bool]:
+    """Clues from ``solution`` with which ``puzzle`` has it as its only solution, and whether no smaller set
+    does; ``others`` are other solutions already known (each adds a set of cells to hit).
+
+    The implicit hitting-set loop of the module docstring; each round is one CP-SAT call and one uniqueness
+    search. After ``rounds`` rounds the set of the last round is completed greedily (clues added where a
+    second solution differs) into a unique one that is not proven smallest. ``TimeoutError`` when a search
+    reaches ``time_limit``.
+    """
+    engine = make_backend(backend)
+    target = solution.cells
+    to_hit: list[frozenset[int]] = []
+    for other in others:
+        diff = frozenset(c for c, d in enumerate(other.cells) if d != target[c])
+        if diff and diff not in to_hit:
+            to_hit.append(diff)
+    chosen: frozenset[int] = frozenset()
+    for _ in range(rounds):
+        chosen = _minimum_hitting_set(to_hit)
+        second = _second_solution(engine, puzzle, solution, chosen, time_limit)
+        if second is None:
+            return _clues(solution, chosen), True
+        to_hit.append(frozenset(c for c, d in enumerate(second.cells) if d != target[c]))
+    while (second := _second_solution(engine, puzzle, solution, chosen, time_limit)) is not None:
+        chosen |= {next(c for c, d in enumerate(second.cells) if d != target[c])}
+    return _clues(solution, chosen), False
+
+
+def _clues(solution: Puzzle, cells: frozenset[int]) -> tuple[Given, ...]:
+    return tuple((c, solution.cells[c]) for c in sorted(cells))
+
+
+def _second_solution(
+    engine: Backend, puzzle: Puzzle, solution: Puzzle, cells: frozenset[int], time_limit: float | None
+) -> Puzzle | None:
+    """A solution other than ``solution`` once its digits at ``cells`` are given, or None: then unique."""
+    found = _search(engine, puzzle.with_cells(_clues(solution, cells)), 2, time_limit)
+    return next((s for s in found if s != solution), None)
+
+
+def _minimum_hitting_set(sets: list[frozenset[int]]) -> frozenset[int]:
+    """A smallest set of cells meeting every set (CP-SAT: one Boolean per cell, at least one per set)."""
+    if not sets:
+        return frozenset()
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    cells = sorted(set().union(*sets))
+    pick = {c: model.new_bool_var(f"c{c}") for c in cells}
+    for group in sets:
+        model.add_bool_or([pick[c] for c in group])
+    model.minimize(sum(pick.values()))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    status = solver.solve(model)
+    if status != cp_model.OPTIMAL:  # pragma: no cover - a set cover always has an optimum
+        raise RuntimeError(f"the hitting-set model ended {solver.status_name(status)}")
+    return frozenset(c for c in cells if solver.value(pick[c]))
+
+
 def explain(
     puzzle: Puzzle | str, backend: str | Backend = "sat", *, time_limit: float | None = None, **options: Any
 ) -> Explanation:
-    """Explain a puzzle: its conflicting givens, its two solutions and a splitting clue, or its uniqueness.
+    """Explain a puzzle: its conflicting givens; how many solutions, two of them and a smallest set of clues
+    that makes it unique; or its uniqueness.
 
     ``backend`` is a name or a Backend (``options`` go to ``make_backend``); ``time_limit`` bounds each
     search, and the answer is ``UNKNOWN`` when one runs out.
@@ -165,12 +264,22 @@ def explain(
             return Explanation(puzzle, Status.NO_SOLUTION, conflict=conflict, backend=engine.spec)
         if len(found) == 1:
             return Explanation(puzzle, Status.SOLVED, solutions=found, backend=engine.spec)
+        counted = engine.enumerate(puzzle, limit=COUNT_LIMIT, time_limit=time_limit)
+        if counted.timed_out:
+            raise TimeoutError("counting reached the time limit")
         first, second = found
-        clue, unique = splitting_clue(puzzle, first, second, engine, time_limit=time_limit)
+        clues, minimum = smallest_unique_clues(
+            puzzle,
+            first,
+            [s for s in counted.solutions if s != first] or [second],
+            engine,
+            time_limit=time_limit,
+        )
         differences = tuple(c for c in range(puzzle.shape.ncells) if first.cells[c] != second.cells[c])
         return Explanation(
-            puzzle, Status.MULTIPLE, solutions=found, differences=differences, clue=clue,
-            clue_makes_unique=unique, backend=engine.spec,
+            puzzle, Status.MULTIPLE, solutions=found, differences=differences,
+            count=len(counted.solutions), capped=not counted.complete, unique_with=clues, minimum=minimum,
+            backend=engine.spec,
         )  # fmt: skip
     except TimeoutError:
         return Explanation(puzzle, Status.UNKNOWN, backend=engine.spec)

@@ -79,10 +79,8 @@ def test_explain_names_the_reason_for_each_puzzle(capsys, puzzles: Path) -> None
     assert lines[0] == "puzzle 1: unique: exactly one solution"
     assert lines[1] == f"  solution: {CLASSIC_SOLUTION}"
     assert lines[2] == "puzzle 2: no solution: r9c3=4 r9c9=4 cannot all hold"
-    assert lines[3].startswith(
-        "puzzle 3: multiple solutions: two differ at r1c1 r1c2 r3c1 r3c2; the clue r1c1="
-    )
-    assert lines[3].endswith("makes the puzzle unique")
+    assert lines[3].startswith("puzzle 3: 2 solutions: two differ at r1c1 r1c2 r3c1 r3c2; unique with r")
+    assert lines[3].endswith("(a smallest set, proven unique)")
     assert {lines[4][-16:], lines[5][-16:]} == {"1234341221434321", "2134341212434321"}
 
 
@@ -174,3 +172,23 @@ def test_ctrl_c_stops_a_long_count_cleanly(tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert proc.returncode == 130 and b"interrupted" in err
+
+
+def test_explain_jsonl_gives_the_count_and_the_clues(capsys, puzzles: Path) -> None:
+    import json
+
+    status, out, _ = cli(capsys, "explain", str(puzzles), "--output-format", "jsonl")
+    assert status == 1
+    unique, clash, several = (json.loads(line) for line in out.splitlines())
+    assert unique["status"] == "solved" and unique["solutions"] == 1
+    assert clash["solutions"] == 0 and clash["conflict"] == ["r9c3=4", "r9c9=4"]
+    assert several["solutions"] == 2 and len(several["unique_with"]) == 1
+    assert several["unique_with"][0].split("=")[0] in several["differences"]
+    assert several["unique_with_is_smallest"] is True and len(several["grids"]) == 2
+
+
+def test_explain_says_10_plus_when_the_count_is_capped() -> None:
+    import json
+
+    proc = run_cli("explain", "--output-format", "jsonl", "-", stdin="1" + "." * 15 + "\n")
+    assert json.loads(proc.stdout)["solutions"] == "10+"

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 from conftest import shared
 
 from sudoku_cp.backends import make_backend
-from sudoku_cp.explain import Explanation, explain, minimal_conflict, render_givens
+from sudoku_cp.explain import (
+    COUNT_LIMIT,
+    Explanation,
+    explain,
+    minimal_conflict,
+    render_givens,
+    smallest_unique_clues,
+)
 from sudoku_cp.grid import Puzzle, Shape
 from sudoku_cp.result import Status
 from sudoku_cp.verify import is_solution
@@ -79,33 +87,53 @@ def test_other_backends_explain_through_the_interface(dfs) -> None:
 
 
 @pytest.mark.data
-def test_several_solutions_come_with_a_clue_that_removes_the_second(dfs) -> None:
-    for puzzle in shared("serg_multi_solution.txt", sample=12, seed=4):
+def test_several_solutions_come_with_a_smallest_set_of_clues_that_makes_them_unique(dfs) -> None:
+    for puzzle in shared("serg_multi_solution.txt", sample=6, seed=4):
         explanation = explain(puzzle)
-        assert explanation.status is Status.MULTIPLE
+        assert explanation.status is Status.MULTIPLE and explanation.count >= 2
         first, second = explanation.solutions
         assert is_solution(puzzle, first) and is_solution(puzzle, second) and first != second
         assert explanation.differences == tuple(c for c in range(81) if first.cells[c] != second.cells[c])
-        assert explanation.clue is not None
-        cell, digit = explanation.clue
-        assert cell in explanation.differences and first.cells[cell] == digit
-        with_clue = puzzle.with_cells([explanation.clue])
-        found = dfs.enumerate(with_clue, 1000).solutions
-        assert second not in found and first in found
-        if explanation.clue_makes_unique:
-            assert len(found) == 1
-        else:  # no clue of the first solution at a differing cell would have made it unique
-            for c in explanation.differences:
-                assert len(dfs.enumerate(puzzle.with_cells([(c, first.cells[c])]), 2).solutions) == 2
+        assert explanation.unique_with and explanation.minimum
+        assert all(first.cells[c] == d for c, d in explanation.unique_with)
+        found = dfs.enumerate(puzzle.with_cells(explanation.unique_with), 2)
+        assert found.solutions == (first,) and found.complete  # unique, checked by another backend
+        counted = dfs.enumerate(puzzle, COUNT_LIMIT)
+        assert explanation.count == len(counted.solutions) and explanation.capped == (not counted.complete)
 
 
-def test_a_puzzle_with_two_solutions_gets_a_clue_that_makes_it_unique() -> None:
+def test_a_puzzle_with_two_solutions_is_made_unique_by_one_clue() -> None:
     # 1 and 2 swap places in r1c1 r1c2 r3c1 r3c2: a deadly rectangle with two ways to fill it
     puzzle = Puzzle.from_string("..343412..434321")
     explanation = explain(puzzle)
     assert explanation.status is Status.MULTIPLE and explanation.differences == (0, 1, 8, 9)
-    assert explanation.clue_makes_unique and explanation.clue == (0, explanation.solutions[0].cells[0])
-    assert explanation.summary().endswith(f"the clue r1c1={explanation.clue[1]} makes the puzzle unique")
+    assert (explanation.count, explanation.capped, explanation.minimum) == (2, False, True)
+    [(cell, digit)] = explanation.unique_with
+    assert cell in explanation.differences and digit == explanation.solutions[0].cells[cell]
+    assert explanation.summary().startswith("2 solutions: two differ at r1c1 r1c2 r3c1 r3c2; unique with ")
+    assert explanation.summary().endswith("(a smallest set, proven unique)")
+
+
+def test_many_solutions_are_counted_to_the_limit_and_the_clue_set_is_a_minimum(dfs) -> None:
+    puzzle = Puzzle.from_string("1" + "." * 15)
+    explanation = explain(puzzle)
+    assert explanation.capped and explanation.count == COUNT_LIMIT and explanation.solutions_text == "10+"
+    first = explanation.solutions[0]
+    size = len(explanation.unique_with)
+    assert dfs.enumerate(puzzle.with_cells(explanation.unique_with), 2).solutions == (first,)
+    free = [c for c in range(16) if not puzzle.cells[c]]
+    for k in range(size):  # no smaller set of the first solution's digits makes the puzzle unique
+        for cells in itertools.combinations(free, k):
+            clues = [(c, first.cells[c]) for c in cells]
+            assert len(dfs.enumerate(puzzle.with_cells(clues), 2).solutions) == 2
+
+
+def test_the_clue_search_settles_for_a_small_set_when_its_rounds_run_out(dfs) -> None:
+    puzzle = Puzzle.from_string("1" + "." * 15)
+    first, second = dfs.enumerate(puzzle, 2).solutions
+    clues, minimum = smallest_unique_clues(puzzle, first, [second], "sat", rounds=1)
+    assert not minimum
+    assert dfs.enumerate(puzzle.with_cells(clues), 2).solutions == (first,)
 
 
 def test_a_unique_puzzle_says_so() -> None:
@@ -124,6 +152,8 @@ def test_rendering() -> None:
     assert render_givens(CLASSIC, [(2, 5), (7, 5)]) == "r1c3=5 r1c8=5"
     big = Puzzle.empty(Shape(4, 4))
     assert render_givens(big, [(255, 16)]) == "r16c16=16"
-    text = str(Explanation(CLASSIC, Status.MULTIPLE, solutions=(CLASSIC, CLASSIC), differences=(0, 1)))
-    assert text.splitlines()[0] == "multiple solutions: two differ at r1c1 r1c2"
+    text = str(
+        Explanation(CLASSIC, Status.MULTIPLE, solutions=(CLASSIC, CLASSIC), differences=(0, 1), count=2)
+    )
+    assert text.splitlines()[0] == "2 solutions: two differ at r1c1 r1c2"
     assert len(text.splitlines()) == 3
