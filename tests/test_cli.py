@@ -199,3 +199,40 @@ def test_an_empty_input_says_so(command: str, tmp_path: Path) -> None:
     proc = run_cli(command, str(empty))
     assert proc.returncode == 0 and proc.stdout == ""
     assert f"no puzzles in {empty}" in proc.stderr
+
+
+MEDIUM = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+MEDIUM_SOLVED = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+
+
+def test_a_puzzle_may_be_given_in_place_of_a_file() -> None:
+    proc = run_cli("solve", MEDIUM)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == MEDIUM_SOLVED + "\n"
+
+
+def test_puzzles_given_with_p_come_first_then_the_files(tmp_path: Path) -> None:
+    path = tmp_path / "one.txt"
+    path.write_text(EASY + "\n")
+    proc = run_cli("solve", "-p", "12343412214343..", "-p", MEDIUM, str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[:2] == ["1234341221434321", MEDIUM_SOLVED]
+    assert len(proc.stdout.splitlines()) == 3
+
+
+@pytest.mark.parametrize("command", ["count", "explain", "rate"])
+def test_every_command_that_reads_puzzles_takes_them_on_the_command_line(command: str) -> None:
+    proc = run_cli(command, "-p", MEDIUM)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip()
+
+
+def test_a_bad_puzzle_on_the_command_line_is_named_as_such() -> None:
+    proc = run_cli("solve", "-p", "1" * 80)
+    assert proc.returncode == 1
+    assert "the command line, line 1, puzzle 1" in proc.stderr
+
+
+def test_a_missing_file_is_not_taken_for_a_puzzle() -> None:
+    proc = run_cli("solve", "no-such-file.txt")
+    assert proc.returncode == 2 and "cannot read no-such-file.txt" in proc.stderr

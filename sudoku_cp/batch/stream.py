@@ -28,6 +28,7 @@ from typing import Any, BinaryIO, TextIO
 from ..errors import UsageError
 from ..formats import Record, ResultWriter, iter_records
 from ..formats.detect import MAX_LINE, classify
+from ..formats.sources import Input, open_input
 from ..grid import Shape
 from ..result import SolveResult, Status
 from .chunks import ChunkSizer
@@ -36,7 +37,6 @@ from .interrupt import InterruptGuard
 from .progress import Progress, Tally
 from .rawio import RAW_INPUTS, RAW_OUTPUTS, RawAnswer, RawTask, split_chunks
 from .solver import STATUSES, ChunkAnswer, SolverConfig
-from .sources import open_input
 
 __all__ = ["StreamResult", "solve_stream", "whole_writes"]
 
@@ -171,7 +171,7 @@ class _Output:
 
 
 def solve_stream(
-    paths: list[str],
+    paths: list[Input],
     out: TextIO,
     config: SolverConfig,
     *,
@@ -281,10 +281,12 @@ class _Skip:
             yield record
 
 
-def _total_size(paths: list[str]) -> int | None:
+def _total_size(paths: list[Input]) -> int | None:
     """The size of the input when every path is a regular file (for the share done), else None."""
+    if not paths or not all(isinstance(p, str) and p != "-" for p in paths):
+        return None
     try:
-        sizes = [os.stat(p).st_size for p in paths if p != "-"] if paths and "-" not in paths else None
+        sizes = [os.stat(p).st_size for p in paths]
     except OSError:
         return None
     return sum(sizes) if sizes else None
@@ -329,7 +331,7 @@ def _write_records(
 
 
 def _units(
-    paths: list[str],
+    paths: list[Input],
     config: SolverConfig,
     input_format: str | None,
     shape: Shape | None,
@@ -343,7 +345,7 @@ def _units(
     """The tasks of every input file in turn, drawn lazily as workers become free; the first ``skip.left``
     puzzles (answered by an earlier run, ``--resume``) are read past, not solved."""
     for path in paths:
-        name = "<stdin>" if path == "-" else path
+        name = "<stdin>" if path == "-" else str(path)
         source = _Source(name if len(paths) > 1 or path != "-" else None)
         try:
             stream: BinaryIO = open_input(path)
@@ -380,7 +382,7 @@ def _units(
             result.unreadable.append(name)
         finally:
             if path != "-":
-                stream.close()
+                stream.close()  # an Inline's bytes, a file, a URL
 
 
 def _record_units(records: Iterator[Record], source: _Source, sizer: ChunkSizer) -> Iterator[_Unit]:

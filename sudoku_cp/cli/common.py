@@ -22,9 +22,9 @@ __all__ = [
 ]
 
 
-def input_names(files: list[str]) -> str:
+def input_names(inputs: list[Any]) -> str:
     """The inputs named on the command line, for messages: ``a.txt, b.txt``, ``the standard input``."""
-    names = ["the standard input" if p == "-" else p for p in files or ["-"]]
+    names = ["the standard input" if p == "-" else str(p) for p in inputs or ["-"]]
     return ", ".join(names)
 
 
@@ -41,11 +41,23 @@ def _shape(text: str) -> Shape:
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
-    """FILE... (standard input when none or ``-``), ``--input-format`` and ``--box``."""
+    """FILE... (standard input when none or ``-``), ``-p TEXT``, ``--input-format`` and ``--box``."""
     from ..formats import INPUT_FORMATS
 
     parser.add_argument(
-        "files", nargs="*", metavar="FILE", help="puzzle files; standard input when none or -"
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="puzzle files (quoted glob patterns and URLs too), or puzzles written in place of a file; "
+        "standard input when none or -",
+    )
+    parser.add_argument(
+        "-p",
+        "--puzzle",
+        dest="puzzles",
+        action="append",
+        metavar="TEXT",
+        help="a puzzle on one line (repeatable)",
     )
     parser.add_argument(
         "--input-format", choices=INPUT_FORMATS, help="the input layout (default: detected from the input)"

@@ -6,7 +6,8 @@ import argparse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..formats import Record, open_records
+from ..formats import Record, iter_records, open_records
+from ..formats.sources import Inline, Input, expand_inputs
 from .common import input_names, shape_of, warn
 
 __all__ = ["Inputs"]
@@ -24,20 +25,28 @@ class Inputs:
 
     def names(self) -> str:
         """The inputs in words, for messages."""
-        return input_names(self.args.files)
+        return input_names(self.paths())
+
+    def paths(self) -> list[Input]:
+        """Files, standard input, URLs and puzzles given on the command line, in order."""
+        return expand_inputs(self.args.files, getattr(self.args, "puzzles", None))
 
     def __iter__(self) -> Iterator[Record]:
-        paths = self.args.files or ["-"]
+        paths = self.paths() or ["-"]
         for path in paths:
-            source = "<stdin>" if path == "-" else path
+            source = "<stdin>" if path == "-" else str(path)
+            label = source if len(paths) > 1 or path != "-" else None
+            options = {
+                "format": self.args.input_format,
+                "shape": shape_of(self.args),
+                "validate": self.validate,
+            }
             try:
-                for record in open_records(
-                    None if path == "-" else path,
-                    format=self.args.input_format,
-                    shape=shape_of(self.args),
-                    validate=self.validate,
-                    source=source if len(paths) > 1 or path != "-" else None,
-                ):
+                if isinstance(path, Inline):
+                    records = iter_records(path.text.splitlines(), source=label, **options)
+                else:
+                    records = open_records(None if path == "-" else path, source=label, **options)
+                for record in records:
                     if self.layout is None:
                         self.layout = record.format
                     yield record

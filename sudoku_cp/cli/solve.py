@@ -14,6 +14,7 @@ import signal
 import sys
 
 from ..errors import UsageError
+from ..formats.sources import expand_inputs
 from ..result import Status
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_workers
@@ -74,7 +75,6 @@ def run(args: argparse.Namespace) -> int:
     from ..batch.pool import WorkerError
     from ..batch.progress import Progress
     from ..batch.solver import SolverConfig
-    from ..batch.sources import expand_inputs
     from ..batch.stream import StreamResult, solve_stream
 
     config = SolverConfig(args.backend, backend_options(args), args.unique, args.time_limit)
@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         progress.close()  # a message starts on a clean line; the progress line comes back on its next update
         warn_user(message)
 
+    paths = expand_inputs(args.files, args.puzzles)
     skip = 0
     if args.resume:
         if args.output in (None, "-"):
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             with output_stream(args.output, resume=args.resume) as out:
                 solve_stream(
-                    expand_inputs(args.files),
+                    paths,
                     out,
                     config,
                     jobs=resolve_jobs(args.jobs),
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
             workers = cluster_workers(client)
     tally = result.tally
     if not (tally.total or interrupted or failed or result.unreadable):
-        warn_user(f"no puzzles in {input_names(args.files)}")
+        warn_user(f"no puzzles in {input_names(paths)}")
     if not args.quiet and (tally.total or interrupted or failed):
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None

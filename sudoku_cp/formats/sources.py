@@ -1,4 +1,4 @@
-"""Where a batch's input comes from: files, standard input, glob patterns and fsspec URLs.
+"""Where a batch's input comes from: files, standard input, glob patterns, fsspec URLs, the command line.
 
 A large batch is rarely one file: ``"parts/*.txt"`` expands here (the shell may not have done it, as when
 the pattern was quoted or names remote files), and a URL such as ``s3://bucket/puzzles/*.txt`` or
@@ -9,15 +9,43 @@ protocols need their own package, such as ``s3fs``). Everything is opened as byt
 from __future__ import annotations
 
 import glob
+import io
+import math
 import os
 import sys
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..errors import MissingPackageError, UsageError
+from ..grid import BLANKS, SYMBOLS
 
-__all__ = ["expand_inputs", "is_url", "open_input"]
+__all__ = ["Inline", "Input", "expand_inputs", "is_url", "looks_like_a_puzzle", "open_input"]
 
 _MAGIC = frozenset("*?[")
+
+
+@dataclass(frozen=True)
+class Inline:
+    """Puzzles given on the command line (``-p TEXT``, or a puzzle where a file name would be), one a line."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return "the command line"
+
+
+#: An input: a path, ``-`` for standard input, a URL, or puzzles from the command line.
+Input = str | Inline
+
+
+def looks_like_a_puzzle(arg: str) -> bool:
+    """True for a command-line argument that is no file but a puzzle: as many characters as an n x n grid
+    of 4x4 or more has cells, each a symbol of that grid or a blank (``4...3.......`` and the like)."""
+    n = math.isqrt(len(arg))
+    if n < 4 or n * n != len(arg) or os.path.exists(arg):
+        return False
+    symbols = SYMBOLS[:n] if n > 35 else SYMBOLS[:n] + SYMBOLS[:n].lower()
+    return set(arg) <= set(symbols + BLANKS)
 
 
 def is_url(path: str) -> bool:
@@ -35,13 +63,17 @@ def _fsspec() -> object:
     return fsspec
 
 
-def expand_inputs(paths: list[str]) -> list[str]:
-    """The inputs named on the command line, glob patterns expanded (sorted); ``-`` and plain names kept.
+def expand_inputs(paths: list[str], puzzles: list[str] | None = None) -> list[Input]:
+    """The inputs named on the command line: ``puzzles`` (``-p``) first, then ``paths`` in order, glob
+    patterns expanded (sorted), an argument that is a puzzle rather than a file read as one.
 
-    A name that exists is never a pattern; a pattern that matches nothing is a ``UsageError`` naming it.
+    A name that exists is never a pattern or a puzzle; a pattern that matches nothing is a ``UsageError``.
     """
-    expanded: list[str] = []
+    expanded: list[Input] = [Inline("\n".join(puzzles) + "\n")] if puzzles else []
     for path in paths:
+        if looks_like_a_puzzle(path):
+            expanded.append(Inline(path + "\n"))
+            continue
         if path == "-" or os.path.exists(path) or not _MAGIC & set(path):
             expanded.append(path)
             continue
@@ -56,8 +88,10 @@ def expand_inputs(paths: list[str]) -> list[str]:
     return expanded
 
 
-def open_input(path: str) -> BinaryIO:
+def open_input(path: Input) -> BinaryIO:
     """The input as a binary stream: standard input for ``-``, a URL through fsspec, else the file."""
+    if isinstance(path, Inline):
+        return io.BytesIO(path.text.encode())
     if path == "-":
         return sys.stdin.buffer
     if is_url(path):
