@@ -78,16 +78,27 @@ def puzzle_of_dimacs(text: str) -> Puzzle:
 
 
 def model_of_solver_output(text: str, variables: int = 0) -> list[int]:
-    """The model in a SAT solver's output (``v`` lines of the SAT competition format) as ``model[v - 1]``
-    = ``v`` or ``-v`` for v up to ``variables`` at least; variables the output leaves out count as false.
-    ``ParseError`` when the output says UNSATISFIABLE or holds no model."""
+    """The model in a SAT solver's output as ``model[v - 1]`` = ``v`` or ``-v`` for v up to ``variables`` at
+    least; variables the output leaves out count as false.
+
+    Read: the SAT competition format (``s SATISFIABLE`` and ``v`` lines: kissat, cadical, glucose), a
+    MiniSat result file (``SAT`` then the literals), and a bare list of literals. ``ParseError`` when the
+    output says the formula has no model, holds no model, or a line that is none of these.
+    """
     values: dict[int, bool] = {}
-    for raw in text.splitlines():
-        if raw.startswith("s UNSATISFIABLE"):
-            raise ParseError("the solver found no solution (s UNSATISFIABLE)")
-        if raw.startswith("v "):
-            values.update((abs(int(tok)), int(tok) > 0) for tok in raw[2:].split() if tok != "0")
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line in ("s UNSATISFIABLE", "UNSAT"):
+            raise ParseError("the solver found no solution (UNSATISFIABLE)")
+        if not line or line.startswith(("c", "s ")) or line == "SAT":
+            continue
+        tokens = line[2:].split() if line.startswith("v ") else line.split()
+        try:
+            literals = [int(tok) for tok in tokens]
+        except ValueError:
+            raise ParseError(f"line {number} of the solver output is not a model: {line[:60]!r}") from None
+        values.update((abs(lit), lit > 0) for lit in literals if lit)
     if not values:
-        raise ParseError("no model (v lines) in the solver output")
+        raise ParseError("no model in the solver output (no v lines, no literals)")
     top = max(variables, *values)
     return [v if values.get(v, False) else -v for v in range(1, top + 1)]

@@ -50,7 +50,18 @@ def exit_codes(
 
 
 #: Command modules of sudoku_cp.cli, in the order ``--help`` lists them.
-COMMANDS = ["solve", "count", "explain", "encode", "generate", "rate", "backends", "compare", "render"]
+COMMANDS = [
+    "solve",
+    "count",
+    "explain",
+    "encode",
+    "decode",
+    "generate",
+    "rate",
+    "render",
+    "backends",
+    "compare",
+]
 
 
 class _PlainLiterals(argparse.HelpFormatter):

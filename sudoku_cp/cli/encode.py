@@ -1,4 +1,7 @@
-"""``sudoku-cp encode``: write a puzzle (or an empty grid) as a CNF formula that any SAT solver reads.
+"""``sudoku-cp encode``: write puzzles (or an empty grid) as CNF formulas that any SAT solver reads.
+
+One puzzle goes to standard output or ``-o FILE``; with ``-o DIR/`` every puzzle of the input gets its own
+file, ``DIR/k.cnf`` for the k-th. ``sudoku-cp decode`` turns a solver's model back into the grid.
 
 The DIMACS output maps each primary variable to its cell and digit in ``c`` comments
 (``c var 12 = r1c2=3``); encodings/README.md explains the numbering and the encodings.
@@ -7,13 +10,15 @@ The DIMACS output maps each primary variable to its cell and digit in ``c`` comm
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 from ..dimacs import to_dimacs
 from ..encode.amo import AMO_SCHEMES
 from ..encode.cnf import ENCODINGS
 from ..errors import UsageError
 from ..grid import Puzzle, Shape
-from . import EXIT_OK, EXIT_USAGE, exit_codes
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
 from .common import add_input_options, output_stream, warn
 from .inputs import Inputs
 
@@ -23,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "encode",
         help="write a puzzle as a DIMACS CNF formula",
         description=__doc__,
-        epilog=exit_codes("the formula written", None),
+        epilog=exit_codes("every formula written", "some puzzle could not be read (with -o DIR/)"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_options(p)
@@ -42,14 +47,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="encode the empty grid of --box (default 3x3) instead of a puzzle",
     )
     p.add_argument("--no-comments", action="store_true", help="leave out the c lines (the variable map)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE|DIR/",
+        help="write here instead of standard output; a folder (existing, or a name ending in /) gets one "
+        "file per puzzle of the input: DIR/1.cnf, DIR/2.cnf, ...",
+    )
     p.set_defaults(run=run)
 
 
 def _the_puzzle(args: argparse.Namespace) -> Puzzle | None:
     """The one puzzle of the input, or None after reporting why there is none."""
-    if len(args.files) > 1:
-        raise UsageError("encode takes one input file")
     inputs = Inputs(args, validate=False)
     records = iter(inputs)
     record = next(records, None)
@@ -58,13 +67,45 @@ def _the_puzzle(args: argparse.Namespace) -> Puzzle | None:
             warn("no puzzle in the input")
         return None
     if next(records, None) is not None:
-        raise UsageError("encode takes one puzzle; the input holds more (split it, or use --empty)")
+        raise UsageError("the input holds several puzzles: give -o DIR/ to write one file each")
     if record.puzzle is None:
         warn(f"{record.error}")
     return record.puzzle
 
 
+def _folder(output: str | None) -> Path | None:
+    """The folder ``-o`` names (an existing one, or a name ending in a separator), else None."""
+    if output is None or output == "-":
+        return None
+    if output.endswith(("/", os.sep)) or Path(output).is_dir():
+        return Path(output)
+    return None
+
+
+def _encode_each(args: argparse.Namespace, folder: Path) -> int:
+    """Every puzzle of the input to ``folder/k.cnf``, k its number in the input (from 1)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    inputs = Inputs(args, validate=False)
+    written = failed = 0
+    for k, record in enumerate(inputs, start=1):
+        if record.puzzle is None:
+            warn(f"{record.error}")
+            failed += 1
+            continue
+        with output_stream(str(folder / f"{k}.cnf")) as out:
+            out.write(to_dimacs(record.puzzle, args.encoding, args.amo, comments=not args.no_comments))
+        written += 1
+    if inputs.unreadable:
+        return EXIT_USAGE
+    if not written and not failed:
+        warn(f"no puzzles in {inputs.names()}")
+    return EXIT_FAILED if failed else EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
+    folder = _folder(args.output)
+    if folder is not None and not args.empty:
+        return _encode_each(args, folder)
     if args.empty:
         if args.files:
             raise UsageError("--empty takes no input file")

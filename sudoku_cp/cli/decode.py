@@ -1,0 +1,62 @@
+"""``sudoku-cp decode``: turn an external SAT solver's model back into the grid it stands for.
+
+Give the formula ``encode`` wrote (its comments name the grid and the puzzle) and the solver's output: the
+SAT competition format (``s SATISFIABLE`` and ``v`` lines, as kissat, cadical and glucose print it), a
+MiniSat result file (``SAT`` then the literals), or a bare list of literals; ``-`` reads the output from
+standard input. The grid is checked before it is printed: every cell one digit, the givens kept, every
+house holding each digit once. So sudoku-cp works with any SAT solver:
+
+    sudoku-cp encode puzzle.txt -o puzzle.cnf
+    kissat puzzle.cnf > model.txt
+    sudoku-cp decode puzzle.cnf model.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..dimacs import model_of_solver_output, puzzle_of_dimacs
+from ..encode.cnf import decode
+from ..errors import ParseError
+from ..formats import format_puzzle
+from ..verify import solution_problems
+from . import EXIT_FAILED, EXIT_OK, exit_codes
+from .common import output_stream, warn
+
+__all__ = ["register", "run"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "decode",
+        help="turn a SAT solver's model of an encoded puzzle back into its grid",
+        description=__doc__,
+        epilog=exit_codes("the model is a solution of the puzzle", "no solution, or a model that is none"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("formula", metavar="FORMULA.cnf", help="the DIMACS file sudoku-cp encode wrote")
+    p.add_argument("model", metavar="MODEL", help="the solver's output; - for standard input")
+    p.add_argument(
+        "--output-format", choices=("line", "grid", "pretty"), default="line", help="default: line"
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzle = puzzle_of_dimacs(Path(args.formula).read_text(encoding="utf-8"))
+    text = sys.stdin.read() if args.model == "-" else Path(args.model).read_text(encoding="utf-8")
+    try:
+        model = model_of_solver_output(text, puzzle.shape.ncells * puzzle.n)
+        solution = decode(model, puzzle)
+    except (ParseError, ValueError) as exc:
+        warn(f"{args.model}: {exc}")
+        return EXIT_FAILED
+    if problems := solution_problems(puzzle, solution):
+        warn(f"{args.model}: the model is not a solution of the puzzle: {'; '.join(problems)}")
+        return EXIT_FAILED
+    with output_stream(args.output) as out:
+        out.write(format_puzzle(solution, args.output_format) + "\n")
+    return EXIT_OK

@@ -1,0 +1,65 @@
+"""encode writes one DIMACS file per puzzle into a folder; decode turns a solver's model back into a grid."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+SOLVED = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+
+def test_encode_writes_one_file_per_puzzle_into_a_folder(tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text(f"{EASY}\n123\n12343412214343..\n")
+    proc = run_cli("encode", str(source), "-o", str(tmp_path / "cnf") + "/")
+    assert proc.returncode == 1 and "line 2, puzzle 2" in proc.stderr
+    assert sorted(p.name for p in (tmp_path / "cnf").iterdir()) == ["1.cnf", "3.cnf"]
+    assert "c puzzle 12343412214343.." in (tmp_path / "cnf" / "3.cnf").read_text()
+
+
+def test_several_puzzles_without_a_folder_are_refused() -> None:
+    proc = run_cli("encode", "-", stdin=f"{EASY}\n{EASY}\n")
+    assert proc.returncode == 2 and "-o DIR/" in proc.stderr
+
+
+def _model(cnf_text: str) -> list[int]:
+    with Solver(name="cadical153", bootstrap_with=CNF(from_string=cnf_text).clauses) as solver:
+        assert solver.solve()
+        return solver.get_model()
+
+
+@pytest.mark.parametrize("encoding", ["extended", "reduced"])
+@pytest.mark.parametrize("layout", ["competition", "minisat", "bare"])
+def test_decode_reads_every_common_model_format(tmp_path: Path, encoding: str, layout: str) -> None:
+    formula = tmp_path / "p.cnf"
+    assert (
+        run_cli("encode", "--encoding", encoding, "-o", str(formula), "-", stdin=EASY + "\n").returncode == 0
+    )
+    literals = " ".join(map(str, _model(formula.read_text())))
+    text = {
+        "competition": f"c a comment\ns SATISFIABLE\nv {literals} 0\n",
+        "minisat": f"SAT\n{literals} 0\n",
+        "bare": f"{literals}\n",
+    }[layout]
+    (tmp_path / "model.txt").write_text(text)
+    proc = run_cli("decode", str(formula), str(tmp_path / "model.txt"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == SOLVED + "\n"
+
+
+def test_decode_says_when_the_solver_found_nothing_or_the_model_is_wrong(tmp_path: Path) -> None:
+    formula = tmp_path / "p.cnf"
+    run_cli("encode", "-o", str(formula), "-", stdin=EASY + "\n")
+    unsat = run_cli("decode", str(formula), "-", stdin="s UNSATISFIABLE\n")
+    assert unsat.returncode == 1 and "UNSATISFIABLE" in unsat.stderr
+    model = _model(formula.read_text())
+    model[4] = 5  # r1c1 takes 5, its other candidate, as well as its own 4
+    wrong = run_cli("decode", str(formula), "-", stdin="v " + " ".join(map(str, model)) + " 0\n")
+    assert wrong.returncode == 1 and "r1c1" in wrong.stderr
+    garbage = run_cli("decode", str(formula), "-", stdin="v 1 two 3\n")
+    assert garbage.returncode == 1 and "line 1 of the solver output" in garbage.stderr
