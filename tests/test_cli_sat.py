@@ -126,7 +126,7 @@ def test_encode_the_empty_grid_and_read_a_model_in_solver_output(capsys) -> None
 
 def test_encode_refuses_more_than_one_puzzle(capsys, puzzles: Path) -> None:
     status, _, err = cli(capsys, "encode", str(puzzles))
-    assert status == 2 and "one puzzle" in err
+    assert status == 2 and "several puzzles" in err and "-o DIR/" in err
 
 
 def test_solve_unique_with_a_named_solver_encoding_and_scheme(capsys, puzzles: Path) -> None:
