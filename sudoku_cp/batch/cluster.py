@@ -20,12 +20,13 @@ import contextlib
 import pickle
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..errors import MissingPackageError, SudokuError, UsageError
 
-__all__ = ["ClusterError", "ClusterPool", "connect", "distributed_module"]
+__all__ = ["ClusterError", "ClusterPool", "connect", "connected", "distributed_module"]
 
 
 class ClusterError(SudokuError, RuntimeError):
@@ -73,15 +74,32 @@ def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:
     return client, cluster
 
 
+#: How long a TCP scheduler address may refuse connections (a scheduler just started) before it is an error.
+REACH_SECONDS = 5.0
+
+
 def _check_reachable(address: str) -> None:
-    """Fail at once when nothing listens at a TCP scheduler address (Dask would retry until its timeout)."""
+    """Fail within ``REACH_SECONDS`` when nothing listens at a TCP scheduler address (Dask itself would
+    retry for its whole connection timeout, 30 s, before saying so)."""
     host, _, port = address.removeprefix("tcp://").rpartition(":")
     if "://" in host or not port.isdigit():
         return  # another protocol, or an address Dask resolves itself: let it try
-    try:
-        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=10).close()
-    except OSError as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
+    deadline = time.monotonic() + REACH_SECONDS
+    while True:
+        try:
+            socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=10).close()
+            return
+        except OSError as exc:
+            if time.monotonic() >= deadline:
+                raise ClusterError(
+                    f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}"
+                ) from None
+            time.sleep(0.1)
+
+
+def connected(client: Any) -> bool:
+    """True while ``client`` talks to its scheduler; calls on one that lost it wait for a reconnection."""
+    return getattr(client, "status", None) == "running"
 
 
 #: Per worker process: the configurations whose state is built (initializer arguments), and a lock that
@@ -170,15 +188,16 @@ class ClusterPool:
         except (distributed.comm.CommClosedError, OSError, TimeoutError) as exc:
             raise ClusterError(f"the Dask scheduler was lost: {exc or type(exc).__name__}") from None
         except Exception as exc:
-            if type(exc).__name__ == "CancelledError":  # the scheduler forgot the task: it was lost
-                raise ClusterError("the Dask scheduler was lost (a task was cancelled)") from None
+            if "CancelledError" in type(exc).__name__:  # FutureCancelledError: the connection was lost
+                raise ClusterError(f"the Dask scheduler was lost: {str(exc).splitlines()[0]}") from None
             raise
 
     def cancel(self) -> None:
         """Drop the tasks still in flight (the batch stopped early, or ended)."""
         if self._pending:
-            with contextlib.suppress(Exception):  # a client already gone has nothing left to cancel
-                self.client.cancel(list(self._pending))
+            if connected(self.client):  # a client that lost its scheduler would wait for it to come back
+                with contextlib.suppress(Exception):
+                    self.client.cancel(list(self._pending))
             self._pending.clear()
 
     def __enter__(self) -> ClusterPool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,10 +33,15 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
         return
     from ..batch.cluster import connect
 
+    # distributed logs every failed reconnection with a traceback; the command says what happened itself
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     client, cluster = connect(address)
     try:
         yield client
     finally:
+        quiet.setLevel(level)
         with contextlib.suppress(Exception):  # a lost scheduler was reported already; closing may fail too
             client.close(timeout=CLOSE_SECONDS)  # without a bound it waits for a lost scheduler for 30 s
         if cluster is not None:
@@ -47,7 +53,11 @@ def cluster_workers(client: Any | None) -> int | None:
     """The workers of the cluster behind ``client`` now, for the summary line (None without one)."""
     if client is None:
         return None
+    from ..batch.cluster import connected
+
+    if not connected(client):  # asking a lost scheduler would wait for the client's reconnection timeout
+        return 0
     try:
         return len(client.scheduler_info().get("workers", {}))
-    except Exception:  # a lost scheduler knows no workers
+    except Exception:  # lost meanwhile
         return 0
