@@ -72,6 +72,7 @@ from typing import TYPE_CHECKING, Any
 from .backends import Backend, backend_class, make_backend
 from .errors import BackendUnavailableError, MissingPackageError, SudokuError, UsageError
 from .grid import Puzzle, Shape
+from .optional import optional_import
 from .result import Status
 from .solving import result_of
 from .verify import solution_problems
@@ -158,13 +159,7 @@ class WrongAnswerError(SudokuError, AssertionError):
 
 
 def _pandas() -> Any:
-    try:
-        import pandas
-    except ImportError:
-        raise MissingPackageError(
-            "the comparison needs pandas: pip install 'sudoku-cp[notebooks]' (or pip install pandas)"
-        ) from None
-    return pandas
+    return optional_import("pandas", "the comparison", "notebooks")
 
 
 def _coerce(value: str) -> Any:

@@ -10,8 +10,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import MissingPackageError
 from .grid import Puzzle, symbol
+from .optional import optional_import
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -21,13 +21,7 @@ __all__ = ["cactus", "draw_puzzle", "styles", "time_boxes"]
 
 
 def _pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise MissingPackageError(
-            "plots need matplotlib: pip install 'sudoku-cp[notebooks]' (or pip install matplotlib)"
-        ) from None
-    return plt
+    return optional_import("matplotlib.pyplot", "plots", "notebooks")
 
 
 def _axes(ax: Axes | None, figsize: tuple[float, float]) -> Axes:

@@ -24,7 +24,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ..errors import MissingPackageError, SudokuError, UsageError
+from ..errors import SudokuError, UsageError
+from ..optional import optional_import
 
 __all__ = ["ClusterError", "ClusterPool", "connect", "connected", "distributed_module"]
 
@@ -35,13 +36,7 @@ class ClusterError(SudokuError, RuntimeError):
 
 def distributed_module() -> Any:
     """The ``distributed`` package, or ``MissingPackageError`` naming the extra to install."""
-    try:
-        import distributed
-    except ImportError:
-        raise MissingPackageError(
-            "--cluster needs Dask distributed: pip install 'sudoku-cp[dask]' (or pip install distributed)"
-        ) from None
-    return distributed
+    return optional_import("distributed", "--cluster", "dask")
 
 
 def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:

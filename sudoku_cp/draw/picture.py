@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import MissingPackageError, UsageError
 from ..grid import Puzzle, symbol
+from ..optional import optional_import
 
 if TYPE_CHECKING:
     import drawsvg
@@ -37,13 +38,7 @@ MONO_ADVANCE = 0.602
 
 def drawsvg_module() -> ModuleType:
     """The ``drawsvg`` package, or ``MissingPackageError`` saying which extra to install."""
-    try:
-        import drawsvg
-    except ImportError:
-        raise MissingPackageError(
-            "pictures need drawsvg: pip install 'sudoku-cp[draw]' (or pip install drawsvg cairosvg)"
-        ) from None
-    return drawsvg
+    return optional_import("drawsvg", "pictures", "draw")
 
 
 def cell_size(n: int) -> float:
@@ -241,12 +236,7 @@ def save(picture: drawsvg.Drawing, path: str | Path, format: str | None = None) 
     if format == "svg":
         picture.save_svg(str(path))
     elif format == "png":
-        try:
-            import cairosvg  # noqa: F401 - drawsvg renders PNG through it
-        except ImportError:
-            raise MissingPackageError(
-                "PNG pictures need cairosvg: pip install 'sudoku-cp[draw]' (or pip install cairosvg)"
-            ) from None
+        optional_import("cairosvg", "PNG pictures", "draw")  # drawsvg renders PNG through it
         picture.save_png(str(path))
     else:
         raise UsageError(f"unknown picture format {format!r}; choose svg or png")

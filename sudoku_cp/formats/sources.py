@@ -14,10 +14,11 @@ import math
 import os
 import sys
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
-from ..errors import MissingPackageError, UsageError
+from ..errors import UsageError
 from ..grid import BLANKS, SYMBOLS
+from ..optional import optional_import
 
 __all__ = ["Inline", "Input", "expand_inputs", "is_url", "looks_like_a_puzzle", "open_input"]
 
@@ -53,14 +54,8 @@ def is_url(path: str) -> bool:
     return "://" in path and not os.path.exists(path)
 
 
-def _fsspec() -> object:
-    try:
-        import fsspec
-    except ImportError:
-        raise MissingPackageError(
-            "reading URLs needs fsspec: pip install 'sudoku-cp[dask]' (or pip install fsspec)"
-        ) from None
-    return fsspec
+def _fsspec() -> Any:
+    return optional_import("fsspec", "reading URLs", "dask")
 
 
 def expand_inputs(paths: list[str], puzzles: list[str] | None = None) -> list[Input]:
