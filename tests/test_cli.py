@@ -236,3 +236,10 @@ def test_a_bad_puzzle_on_the_command_line_is_named_as_such() -> None:
 def test_a_missing_file_is_not_taken_for_a_puzzle() -> None:
     proc = run_cli("solve", "no-such-file.txt")
     assert proc.returncode == 2 and "cannot read no-such-file.txt" in proc.stderr
+
+
+def test_the_summary_counts_in_words_that_agree() -> None:
+    one = run_cli("solve", "-p", "1234341221434321")
+    assert "solved 1 of 1 puzzle in " in one.stderr
+    two = run_cli("solve", "-p", "1234341221434321", "-p", "12343412214343..")
+    assert "solved 2 of 2 puzzles in " in two.stderr

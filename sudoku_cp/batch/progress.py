@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..result import Status
+from ..wording import plural
 
 __all__ = ["Progress", "Tally"]
 
@@ -46,7 +47,8 @@ class Tally:
         rest = f" ({', '.join(parts)})" if parts else ""
         stop = f"; {interrupted}" if interrupted else ""
         return (
-            f"solved {counts[Status.SOLVED]:,} of {total:,} puzzles{rest} in {elapsed:.2f} s, "
+            f"solved {counts[Status.SOLVED]:,} of {total:,} {plural(total, 'puzzle')}{rest} "
+            f"in {elapsed:.2f} s, "
             f"{rate:,.{0 if rate >= 10 else 2}f} puzzles/s{stop}"  # a first run's 0.19/s, not 0/s
         )
 

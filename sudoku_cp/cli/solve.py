@@ -16,6 +16,7 @@ import sys
 from ..errors import UsageError
 from ..formats.sources import expand_inputs
 from ..result import Status
+from ..wording import plural
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_workers
 from .common import (
@@ -94,9 +95,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--resume continues the FILE.partial of -o FILE: give -o FILE")
         skip = count_records(partial_path(args.output))
         if skip:
-            warn_user(
-                f"resuming after the {skip:,} puzzle{'s' if skip != 1 else ''} in {partial_path(args.output)}"
-            )
+            warn_user(f"resuming after the {skip:,} {plural(skip, 'puzzle')} in {partial_path(args.output)}")
     result = StreamResult()
     interrupted = None
     failed = None
@@ -134,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
         )
-        where = f", on {workers:,} Dask worker{'s' if workers != 1 else ''}" if workers is not None else ""
+        where = f", on {workers:,} Dask {plural(workers, 'worker')}" if workers is not None else ""
         print(tally.summary(stop) + where, file=sys.stderr, flush=True)
     if interrupted is not None:
         return interrupted.status
