@@ -33,20 +33,21 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
         return
     from ..batch.cluster import connect
 
-    # distributed logs every failed reconnection with a traceback; the command says what happened itself
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(logging.CRITICAL)
-    client, cluster = connect(address)
+    # distributed logs every failed reconnection with a traceback, through loggers whose levels its own
+    # configuration sets; the command says itself what happened, so logging is off while it runs
+    logging.disable(logging.CRITICAL)
     try:
-        yield client
+        client, cluster = connect(address)
+        try:
+            yield client
+        finally:
+            with contextlib.suppress(Exception):  # a lost scheduler was reported already; closing may fail
+                client.close(timeout=CLOSE_SECONDS)  # without a bound it waits 30 s for a lost scheduler
+            if cluster is not None:
+                with contextlib.suppress(Exception):
+                    cluster.close()
     finally:
-        quiet.setLevel(level)
-        with contextlib.suppress(Exception):  # a lost scheduler was reported already; closing may fail too
-            client.close(timeout=CLOSE_SECONDS)  # without a bound it waits for a lost scheduler for 30 s
-        if cluster is not None:
-            with contextlib.suppress(Exception):
-                cluster.close()
+        logging.disable(logging.NOTSET)  # only now: closing a client that lost its scheduler logs too
 
 
 def cluster_workers(client: Any | None) -> int | None:
