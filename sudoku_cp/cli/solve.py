@@ -93,9 +93,10 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         if args.output in (None, "-"):
             raise UsageError("--resume continues the FILE.partial of -o FILE: give -o FILE")
-        skip = count_records(partial_path(args.output))
+        partial = partial_path(args.output)
+        skip = count_records(partial)
         if skip:
-            warn_user(f"resuming after the {skip:,} {plural(skip, 'puzzle')} in {partial_path(args.output)}")
+            warn_user(f"resuming after the {skip:,} {plural(skip, 'puzzle')} in {partial}")
     result = StreamResult()
     interrupted = None
     failed = None
