@@ -200,3 +200,92 @@ def test_every_command_lists_the_exit_statuses_in_its_help(
     assert main([command, "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "3 fault" in text and "130 interrupted" in text and "2 usage error" in text
+
+
+def _cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess:
+    """``python -m sudoku_cp`` with the caller's standard streams (``stdout=``, ``preexec_fn=``...)."""
+    return subprocess.run([sys.executable, "-m", "sudoku_cp", *args], timeout=120, **kwargs)  # type: ignore[call-overload]
+
+
+def test_dev_stdout_is_written_through_the_descriptor_keeping_what_the_shell_wrote(
+    tmp_path: Path, easy: Path
+) -> None:
+    log = tmp_path / "log.txt"
+    log.write_text("header\n")
+    inode = log.stat().st_ino
+    with log.open("ab") as appending:  # as the shell's `>> log.txt`
+        proc = _cli("solve", "-q", "-o", "/dev/stdout", str(easy), stdout=appending, stderr=subprocess.PIPE)
+    assert proc.returncode == 0, proc.stderr
+    assert log.read_text() == "header\n" + SOLVED + "\n"
+    assert log.stat().st_ino == inode  # the same file, not one renamed over it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "log.txt"]
+
+
+@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+def test_names_of_the_standard_output_reach_a_pipe(name: str, easy: Path) -> None:
+    if not Path(name).exists():
+        pytest.skip(f"no {name} here")
+    proc = run_cli("solve", "-q", "-o", name, str(easy))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == SOLVED + "\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("/dev/stdin", "open for reading only"), ("/dev/fd/9", "cannot write /dev/fd/9: Bad file descriptor")],
+)
+def test_a_descriptor_that_cannot_be_written_is_refused(name: str, message: str, easy: Path) -> None:
+    if not Path("/dev/fd").exists():
+        pytest.skip("no /dev/fd here")
+    proc = run_cli("solve", "-q", "-o", name, str(easy), stdin="")
+    assert proc.returncode == 2 and message in proc.stderr
+
+
+def test_a_symlink_loop_and_an_empty_name_are_refused(tmp_path: Path, easy: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to("loop")
+    proc = run_cli("solve", "-q", "-o", str(loop), str(easy))
+    assert proc.returncode == 2 and f"cannot write {loop}: too many levels of symbolic links" in proc.stderr
+    proc = run_cli("solve", "-q", "-o", "", str(easy))
+    assert proc.returncode == 2 and "empty name" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_replaced_file_keeps_its_permissions(tmp_path: Path, easy: Path) -> None:
+    private = tmp_path / "private.txt"
+    private.write_text("old\n")
+    private.chmod(0o600)
+    proc = run_cli("solve", "-q", "-o", str(private), str(easy))
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert private.read_text() == SOLVED + "\n"
+    mask = os.umask(0)
+    os.umask(mask)
+    fresh = tmp_path / "fresh.txt"
+    assert run_cli("solve", "-q", "-o", str(fresh), str(easy)).returncode == 0
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~mask
+
+
+def test_a_file_that_can_grow_no_more_keeps_whole_records_and_is_a_fault(tmp_path: Path) -> None:
+    """A file size limit (``ulimit -f``) fails the writes as a full disk does, in the middle of a chunk."""
+    import resource
+
+    puzzles = tmp_path / "many.txt"
+    puzzles.write_text((EASY + "\n") * 3000)  # 246,000 bytes of output, written in several chunks
+    out = tmp_path / "out.txt"
+    limit = 100_001  # not a whole number of 82-byte records
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = _cli(
+        "solve", "-q", "-j", "1", "-o", str(out), str(puzzles),
+        preexec_fn=small_files, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == EXIT_FAULT, proc.stderr
+    assert f"cannot write {out}: File too large" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    kept = (tmp_path / "out.txt.partial").read_bytes()
+    assert 0 < len(kept) <= limit
+    assert kept == (SOLVED + "\n").encode() * (len(kept) // 82)  # whole records only
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["many.txt", "out.txt.partial"]

@@ -3,8 +3,11 @@
 A regular file (or a new one) is written to a temporary file beside it and renamed into place only when the
 work is complete; a symbolic link is followed, so its target is replaced and the link stays a link; a
 device, FIFO or socket is written straight to (renaming over it would replace the node by a regular file,
-and a FIFO's reader would get nothing). Everything that would make the write fail is checked before any
-work starts, and the error names the path the user gave.
+and a FIFO's reader would get nothing); a name of one of this process's open files (``/dev/stdout``,
+``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N``) is written through that descriptor, at its offset, as
+the shell opened it (``>>`` appends), never renamed over. A file replaced keeps its permission bits (and,
+where allowed, its owner). Everything that would make the write fail is checked before any work starts,
+and the error names the path the user gave.
 
 When the work stops early (an error, Ctrl-C, a full disk) the whole records written so far are kept as
 ``FILE.partial``: the file is cut back to the last explicit ``flush()`` (the batch engine flushes after each
@@ -16,8 +19,10 @@ whole chunk), or, for commands that never flush, to the last complete line. Temp
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -37,13 +42,37 @@ class OutputError(SudokuError, OSError):
 
 def partial_path(path: str | os.PathLike[str]) -> Path:
     """Where the records of a run that stopped early are kept: ``FILE.partial`` beside the real target."""
-    target = _resolve(Path(path))
+    target = _follow(str(path))
+    if isinstance(target, int):  # an open descriptor keeps no partial file
+        target = Path(os.path.abspath(path))
     return target.with_name(target.name + ".partial")
 
 
-def _resolve(target: Path) -> Path:
-    """The file a path names once symbolic links are followed (a dangling link names its missing target)."""
-    return target.resolve(strict=False) if target.is_symlink() else target
+#: A name of an open file descriptor once the folders are resolved (/dev/fd is /proc/self/fd).
+_DESCRIPTOR = re.compile(r"/proc/(\d+)(?:/task/\d+)?/fd/(\d+)")
+#: Symbolic links followed at most (as the kernel's MAXSYMLINKS).
+_MAX_LINKS = 40
+
+
+def _follow(shown: str) -> Path | int:
+    """The file a path names once symbolic links are followed (a dangling link names its missing target),
+    or the number of this process's open file descriptor that it names.
+
+    The links are followed one at a time, because ``/dev/stdout`` and ``/proc/self/fd/N`` are "magic" links
+    whose text (``pipe:[123]``, a deleted file) is no path to write to.
+    """
+    if not shown:
+        raise UsageError("cannot write a file with an empty name")
+    path = Path(os.path.abspath(shown))
+    for _ in range(_MAX_LINKS):
+        path = Path(os.path.realpath(path.parent)) / path.name
+        found = _DESCRIPTOR.fullmatch(str(path))
+        if found and int(found[1]) == os.getpid():
+            return int(found[2])
+        if not path.is_symlink():
+            return path
+        path = path.parent / os.readlink(path)
+    raise UsageError(f"cannot write {shown}: too many levels of symbolic links")
 
 
 def _describe(exc: OSError) -> str:
@@ -133,12 +162,17 @@ def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]
         yield sys.stdout
         sys.stdout.flush()
         return
-    given = Path(path)
-    target = _resolve(given)
+    target = _follow(path)
+    if isinstance(target, int):
+        if resume:
+            raise UsageError(f"--resume needs a regular file, and {path} is not one")
+        yield from _descriptor(path, target)
+        return
     try:
-        mode = target.stat().st_mode
+        status: os.stat_result | None = target.stat()
     except OSError:
-        mode = None
+        status = None
+    mode = status.st_mode if status is not None else None
     if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
         if resume:
             raise UsageError(f"--resume needs a regular file, and {path} is not one")
@@ -154,9 +188,7 @@ def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]
             raw = open(tmp, "ab")  # noqa: SIM115 - closed below
         else:
             raw = open(tmp, "xb")  # noqa: SIM115 - closed below
-            mask = os.umask(0)
-            os.umask(mask)
-            os.fchmod(raw.fileno(), 0o666 & ~mask)
+            _take_over_mode(raw.fileno(), status)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {_describe(exc)}") from None
     stream = _Committing(io.BufferedWriter(raw), encoding="utf-8", newline="")
@@ -176,6 +208,21 @@ def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]
     os.replace(tmp, target)
     with contextlib.suppress(FileNotFoundError):
         partial.unlink()  # an earlier run's records: this run's file is complete
+
+
+def _take_over_mode(fd: int, replaced: os.stat_result | None) -> None:
+    """Give a new file the permission bits (and, where allowed, the owner) of the file it will replace;
+    a file that replaces nothing gets the usual ``0o666`` less the umask."""
+    if replaced is None:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
+        return
+    ours = os.fstat(fd)
+    if (ours.st_uid, ours.st_gid) != (replaced.st_uid, replaced.st_gid):
+        with contextlib.suppress(OSError):  # only root may give a file away
+            os.fchown(fd, replaced.st_uid, replaced.st_gid)
+    os.fchmod(fd, stat.S_IMODE(replaced.st_mode))
 
 
 def _keep_partial(stream: _Committing, tmp: Path, partial: Path) -> None:
@@ -200,6 +247,31 @@ def _straight(shown: str, target: Path) -> Iterator[TextIO]:
         stream.flush()
     except OSError as exc:
         if isinstance(exc, SudokuError):
+            raise
+        raise OutputError(f"cannot write {shown}: {_describe(exc)}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
+
+
+def _descriptor(shown: str, fd: int) -> Iterator[TextIO]:
+    """A name of one of this process's open files (``/dev/stdout``): written through a copy of that
+    descriptor, so its offset and append mode stay the shell's; a closed pipe ends quietly as on stdout."""
+    try:
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    except OSError as exc:
+        raise UsageError(f"cannot write {shown}: {_describe(exc)}") from None
+    if flags & os.O_ACCMODE == os.O_RDONLY:
+        raise UsageError(f"cannot write {shown}: it is open for reading only")
+    for std in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            std.flush()  # what this process wrote there before comes first
+    stream = open(os.dup(fd), "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed below
+    try:
+        yield stream
+        stream.flush()
+    except OSError as exc:
+        if isinstance(exc, (SudokuError, BrokenPipeError)):
             raise
         raise OutputError(f"cannot write {shown}: {_describe(exc)}") from None
     finally:
