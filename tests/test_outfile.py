@@ -104,12 +104,36 @@ def test_a_full_disk_keeps_whole_records_only(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt.partial"]
 
 
-def test_without_flushes_a_stopped_run_is_cut_back_to_its_last_whole_line(tmp_path: Path) -> None:
+def test_without_flushes_a_stopped_run_is_cut_back_to_its_last_whole_record(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     with pytest.raises(KeyboardInterrupt), output_stream(str(target)) as out:
-        out.write("1\n2\n3")
+        out.write("1\n")
+        out.write("2a\n2b\n")  # a record of two lines
+        out.write("3a\n3")  # cut in its second line
         raise KeyboardInterrupt
-    assert (tmp_path / "out.txt.partial").read_text() == "1\n2\n"
+    assert (tmp_path / "out.txt.partial").read_text() == "1\n2a\n2b\n"
+
+
+def test_a_file_that_can_grow_no_more_keeps_whole_grids(tmp_path: Path) -> None:
+    """Records of several lines (grids) are kept whole too, by a command that writes without flushing."""
+    import resource
+
+    out = tmp_path / "out.txt"
+    command = ["generate", "--box", "2x2", "-n", "500", "--seed", "1", "--output-format", "grid", "-q"]
+    whole = _cli(*command, capture_output=True, text=True)
+    assert whole.returncode == 0, whole.stderr
+    grids = whole.stdout.split("\n\n")
+    assert len(grids) == 500 and all(len(g.rstrip("\n").split("\n")) == 4 for g in grids)
+    limit = 1001  # inside the 48th grid of 21 bytes each
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = _cli(*command, "-o", str(out), preexec_fn=small_files, capture_output=True, text=True)
+    assert proc.returncode == EXIT_FAULT, proc.stderr
+    assert f"cannot write {out}: File too large" in proc.stderr
+    kept = (tmp_path / "out.txt.partial").read_text()
+    assert kept == "\n\n".join(grids[:47]) + "\n"
 
 
 def test_stale_temporary_and_partial_files_are_cleaned_up(tmp_path: Path, easy: Path) -> None:

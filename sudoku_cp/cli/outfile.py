@@ -10,8 +10,8 @@ where allowed, its owner). Everything that would make the write fail is checked 
 and the error names the path the user gave.
 
 When the work stops early (an error, Ctrl-C, a full disk) the whole records written so far are kept as
-``FILE.partial``: the file is cut back to the last explicit ``flush()`` (the batch engine flushes after each
-whole chunk), or, for commands that never flush, to the last complete line. Temporary files are named
+``FILE.partial``: the file is cut back to the end of its last whole record (the batch engine flushes after
+each whole chunk; the other commands write one record per call). Temporary files are named
 ``.FILE.sudoku-cp-PID.tmp``; a run to the same target removes those whose process is gone (after a
 ``kill -9``), and a complete run removes a stale ``FILE.partial`` of an earlier one.
 """
@@ -80,30 +80,54 @@ def _describe(exc: OSError) -> str:
 
 
 class _Committing(io.TextIOWrapper):
-    """A text file that remembers where its last whole record ends: at each successful ``flush()``."""
+    """A text file that remembers where its whole records end, to cut a stopped run's file back to one.
 
-    committed: int = 0
-    flushed_once: bool = False
+    A record ends at each ``flush()`` (the batch engine flushes after each whole chunk) and after each
+    ``write()`` of text that ends a line (the commands write one record per call, a grid of several lines
+    too). Only the ends past what the operating system already holds are kept, so memory stays bounded.
+    """
+
+    def __init__(self, raw: io.FileIO) -> None:
+        super().__init__(io.BufferedWriter(raw), encoding="utf-8", newline="")
+        self.committed = raw.tell()  # a whole-record end the file already holds
+        self._size = self.committed  # bytes handed to this stream so far
+        self._ends: list[int] = []  # record ends past ``committed``
+        self._abandoned = False
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        self._size += len(text) if text.isascii() else len(text.encode("utf-8"))
+        if text.endswith("\n"):
+            self._ends.append(self._size)
+            if len(self._ends) >= _MAX_ENDS:
+                self._settle(self.buffer.raw.tell())  # type: ignore[attr-defined]
+        return written
 
     def flush(self) -> None:
         super().flush()
-        self.committed = self.buffer.tell()
-        self.flushed_once = True
+        if not self._abandoned:
+            self.committed = self._size = self.buffer.tell()  # bytes written straight to the buffer too
+            self._ends.clear()
+
+    def _settle(self, held: int) -> None:
+        """Forget the record ends below ``held`` bytes, the last of them becoming ``committed``."""
+        kept = [end for end in self._ends if end > held]
+        if len(kept) < len(self._ends):
+            self.committed = self._ends[len(self._ends) - len(kept) - 1]
+        self._ends = kept
+
+    def abandon(self, path: Path) -> int:
+        """Stop early: put out what the buffer holds (a full disk may refuse it), close, and return the end
+        of the last whole record that the file at ``path`` holds."""
+        self._abandoned = True  # a flush now ends no record: the last write may have been cut
+        with contextlib.suppress(Exception):
+            self.close()
+        self._settle(path.stat().st_size)
+        return self.committed
 
 
-def _last_line_end(path: Path) -> int:
-    """The offset just past the last newline of a file (0 when it has none)."""
-    with path.open("rb") as f:
-        size = f.seek(0, os.SEEK_END)
-        block = 1 << 16
-        while size > 0:
-            start = max(0, size - block)
-            f.seek(start)
-            data = f.read(size - start)
-            if (k := data.rfind(b"\n")) >= 0:
-                return start + k + 1
-            size = start
-    return 0
+#: Record ends kept before those the operating system holds are forgotten (a buffer's worth stays).
+_MAX_ENDS = 1 << 15
 
 
 def count_records(path: Path) -> int:
@@ -191,8 +215,7 @@ def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]
             _take_over_mode(raw.fileno(), status)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {_describe(exc)}") from None
-    stream = _Committing(io.BufferedWriter(raw), encoding="utf-8", newline="")
-    stream.committed = raw.tell()
+    stream = _Committing(raw)
     try:
         yield stream
         stream.flush()
@@ -227,12 +250,7 @@ def _take_over_mode(fd: int, replaced: os.stat_result | None) -> None:
 
 def _keep_partial(stream: _Committing, tmp: Path, partial: Path) -> None:
     """Cut the temporary file back to its last whole record and keep it as ``FILE.partial``."""
-    end = stream.committed if stream.flushed_once else None
-    with contextlib.suppress(Exception):  # a full disk fails this flush too: what it drops is cut anyway
-        stream.close()
-    if end is None:
-        end = _last_line_end(tmp)
-    os.truncate(tmp, end)
+    os.truncate(tmp, stream.abandon(tmp))
     os.replace(tmp, partial)
 
 
