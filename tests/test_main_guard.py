@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sudoku_cp.batch.pool import MAIN_GUARD
+from sudoku_cp.batch.pool import MAIN_GUARD, MAIN_ON_STDIN
 
 CALL = 'print(sum(1 for r in solve_many(["12343412214343.."] * 3000, "sat", jobs=2, chunk_size=2)))'
 
@@ -30,11 +30,15 @@ def test_a_script_without_the_guard_is_told_to_add_it(tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert "UsageError" in proc.stderr and MAIN_GUARD in proc.stderr
     assert "a worker process died" not in proc.stderr
+    assert (
+        "bootstrapping" not in proc.stderr
+    )  # the workers leave quietly: one message, not one traceback each
 
 
 def test_a_script_on_standard_input_is_told_too(tmp_path: Path) -> None:
     proc = _run(f"from sudoku_cp.batch import solve_many\n{CALL}\n", tmp_path, from_stdin=True)
-    assert proc.returncode != 0 and MAIN_GUARD in proc.stderr
+    assert proc.returncode != 0 and MAIN_ON_STDIN in proc.stderr
+    assert "FileNotFoundError" not in proc.stderr  # refused before any worker tried to load <stdin>
 
 
 def test_the_guarded_script_works(tmp_path: Path) -> None:
@@ -42,3 +46,18 @@ def test_the_guarded_script_works(tmp_path: Path) -> None:
     proc = _run(script, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "3000"
+
+
+def test_a_guarded_script_whose_worker_dies_while_starting_is_told_the_worker_died(tmp_path: Path) -> None:
+    """Only a worker that ran the script again is a missing guard; any other death is a dead worker."""
+    script = (
+        "import os\n"
+        "from sudoku_cp.batch import OrderedPool\n\n"
+        'if __name__ == "__main__":\n'
+        "    with OrderedPool(1, abs, os._exit, (1,)) as pool:\n"
+        "        print(list(pool.map([-1, -2])))\n"
+    )
+    proc = _run(script, tmp_path)
+    assert proc.returncode != 0
+    assert "WorkerError: a worker process died (exit code 1)" in proc.stderr
+    assert MAIN_GUARD not in proc.stderr

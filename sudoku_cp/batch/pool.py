@@ -12,7 +12,9 @@ the parent's state (threads, open solvers) leaks into them. ``preload`` names mo
 imports once before it forks the workers, which then share what they loaded. A worker ignores SIGINT (the
 parent decides what an interruption means), builds its state once with ``initializer(*initargs)``, says
 it is ready, and keeps its state for every task; a worker that dies is
-reported as an error, never waited for. Until the first worker is ready (starting one costs a second or
+reported as an error, never waited for. A worker that finds itself running the parent's main script again
+(a script without an ``if __name__ == "__main__":`` guard) leaves quietly, and the parent raises a
+``UsageError`` saying to add the guard. Until the first worker is ready (starting one costs a second or
 more: imports, compiled code), a ``local`` handler lets the parent work through tasks itself, so a small
 input is done before the workers would have been.
 """
@@ -31,7 +33,7 @@ from typing import Any
 
 from ..errors import UsageError
 
-__all__ = ["MAIN_GUARD", "OrderedPool", "WorkerError", "default_jobs", "start_method"]
+__all__ = ["MAIN_GUARD", "MAIN_ON_STDIN", "OrderedPool", "WorkerError", "default_jobs", "start_method"]
 
 _READY = -1  # the sequence number of a worker's "ready" message
 
@@ -125,6 +127,10 @@ class OrderedPool:
     ) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
+        if _rerunning_main():
+            _leave_quietly()
+        if _main_cannot_be_rerun():
+            raise UsageError(MAIN_ON_STDIN)
         self.jobs = jobs
         self.ahead = max(jobs, ahead if ahead is not None else 2 * jobs)
         method = method or start_method()
@@ -226,7 +232,7 @@ class OrderedPool:
             except (EOFError, OSError):
                 proc = self._procs[self._conns.index(conn)]
                 proc.join(1.0)
-                if conn not in self._ready and _main_is_a_script():
+                if conn not in self._ready and proc.exitcode == _RERUN_EXIT:
                     raise UsageError(MAIN_GUARD) from None
                 raise WorkerError(f"a worker process died (exit code {proc.exitcode})") from None
 
@@ -277,15 +283,41 @@ MAIN_GUARD = (
     "there the script starts workers of its own. Put the code that calls solve_many (or anything with "
     'jobs > 1) under `if __name__ == "__main__":` in a script file, or use jobs=1'
 )
+#: Why a script read from standard input cannot start workers: they load the main script from its file.
+MAIN_ON_STDIN = (
+    "a script read from standard input cannot start worker processes (each one loads the main script "
+    "again, from its file): save it as a file, with the code that calls solve_many under `if __name__ == "
+    '"__main__":`, or use jobs=1'
+)
+#: A worker's exit status when it finds itself running the main script again and reaching a new pool.
+_RERUN_EXIT = 86
 
 
-def _main_is_a_script() -> bool:
-    """True when ``__main__`` is a script (or standard input) that a new worker process runs again.
+def _rerunning_main() -> bool:
+    """True in a new worker process while it runs the parent's main script again, before its task.
 
-    Package ``__main__`` modules (``python -m sudoku_cp``) and interactive sessions are not run again.
+    multiprocessing marks that phase (``_inheriting``) and refuses to start processes during it, with a
+    long traceback from each worker; the worker leaves quietly instead and the parent says what to do.
     """
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
+
+
+def _leave_quietly() -> None:
+    """End this worker, still starting, with the status that tells the parent why (see ``MAIN_GUARD``)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(_RERUN_EXIT)
+
+
+def _main_cannot_be_rerun() -> bool:
+    """True when ``__main__`` is a script with no file to load again (``python - < script.py``): every
+    worker would die loading it. Package ``__main__`` modules (``python -m``), ``python -c`` and
+    interactive sessions are not loaded again."""
     main = sys.modules.get("__main__")
-    spec = getattr(main, "__spec__", None)
-    if spec is not None and spec.name.endswith("__main__") and spec.name != "__main__":
+    if getattr(main, "__spec__", None) is not None:
         return False
-    return getattr(main, "__file__", None) is not None
+    path = getattr(main, "__file__", None)
+    if path is None and sys.argv and sys.argv[0] not in ("", "-c"):
+        path = sys.argv[0]  # what multiprocessing falls back to
+    return path is not None and not os.path.isfile(path)
