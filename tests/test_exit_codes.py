@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from sudoku_cp.batch.interrupt import Interrupted
 from sudoku_cp.cli import EXIT_FAILED, EXIT_FAULT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exit_codes
@@ -31,3 +37,35 @@ def test_the_readme_lists_the_same_statuses() -> None:
     (paragraph,) = re.findall(r"Exit status, the same for every command.*?\n\n", readme, flags=re.S)
     assert _listed(paragraph) == _listed(exit_codes())
     assert "3 a fault" in " ".join(paragraph.split())
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` forked that still run its own command line (Linux: from /proc)."""
+    command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or f"PPid:\t{pid}\n" not in (entry / "status").read_text():
+                continue
+            if (entry / "cmdline").read_bytes() == command:
+                found.append(int(entry.name))
+        except OSError:  # the process ended meanwhile
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="finds the workers through /proc")
+def test_a_killed_worker_of_generate_is_a_fault(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    command = [sys.executable, "-m", "sudoku_cp", "generate", "-n", "20000", "-j", "2", "-q", "-o", str(out)]
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (workers := _children(proc.pid)) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert workers, "no worker started"
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == EXIT_FAULT, err
+    assert "sudoku-cp: error: a worker process died" in err and "Traceback" not in err
+    kept = (tmp_path / "out.txt.partial").read_text()
+    assert all(len(line) == 81 for line in kept.splitlines())  # whole puzzles only

@@ -115,6 +115,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as exc:
         print(f"sudoku-cp: error: {exc}", file=sys.stderr)
         return EXIT_FAULT
+    except RuntimeError as exc:
+        if (death := _worker_death(exc)) is None:
+            raise
+        print(f"sudoku-cp: error: {death}", file=sys.stderr)
+        return EXIT_FAULT
     except (SudokuError, OSError) as exc:
         print(f"sudoku-cp: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _worker_death(exc: RuntimeError) -> str | None:
+    """What to say about a pool whose worker process died (killed, out of memory), a fault; None for the
+    other errors."""
+    from concurrent.futures import BrokenExecutor
+
+    from ..batch.pool import WorkerError
+
+    if isinstance(exc, WorkerError):  # "a worker process died (exit code -9)", or a worker's traceback
+        return (str(exc).strip().splitlines() or ["a worker process failed"])[-1]
+    if isinstance(exc, BrokenExecutor):
+        return "a worker process died"
+    return None
