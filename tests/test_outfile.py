@@ -70,6 +70,15 @@ def test_a_full_device_is_a_fault_naming_it_and_stays_a_device() -> None:
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_a_full_standard_output_is_a_fault(command: str, easy: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        proc = _cli(command, str(easy), stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == EXIT_FAULT, proc.stderr
+    assert "cannot write the standard output: No space left on device" in proc.stderr
+
+
 @pytest.mark.parametrize(
     ("target", "message"),
     [("/missing-folder/x.txt", "no folder /missing-folder"), ("/proc/version", "cannot write /proc/version")],

@@ -19,6 +19,7 @@ each whole chunk; the other commands write one record per call). Temporary files
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import io
 import os
@@ -34,6 +35,8 @@ from ..errors import SudokuError, UsageError
 __all__ = ["OutputError", "count_records", "output_stream", "partial_path"]
 
 _TAG = ".sudoku-cp-"
+#: Errors only a write gives: no room left (a full disk or device, a quota, a file size limit).
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 class OutputError(SudokuError, OSError):
@@ -183,8 +186,13 @@ def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]
     ones are appended (the caller skips the puzzles they answer: ``count_records(partial_path(path))``).
     """
     if path is None or path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
+        try:
+            yield sys.stdout
+            sys.stdout.flush()
+        except OSError as exc:
+            if exc.errno not in _FULL or isinstance(exc, SudokuError):
+                raise
+            raise OutputError(f"cannot write the standard output: {_describe(exc)}") from None
         return
     target = _follow(path)
     if isinstance(target, int):
