@@ -123,6 +123,17 @@ def test_without_flushes_a_stopped_run_is_cut_back_to_its_last_whole_record(tmp_
     assert (tmp_path / "out.txt.partial").read_text() == "1\n2a\n2b\n"
 
 
+def test_a_long_run_without_flushes_keeps_every_whole_record(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    records = [f"{k}{'é' if k % 7 else ''}\n" for k in range(100_000)]  # past the ends kept in memory
+    with pytest.raises(KeyboardInterrupt), output_stream(str(target)) as out:
+        for record in records:
+            out.write(record)
+        out.write("torn")
+        raise KeyboardInterrupt
+    assert (tmp_path / "out.txt.partial").read_text(encoding="utf-8") == "".join(records)
+
+
 def test_a_file_that_can_grow_no_more_keeps_whole_grids(tmp_path: Path) -> None:
     """Records of several lines (grids) are kept whole too, by a command that writes without flushing."""
     import resource
