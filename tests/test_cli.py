@@ -189,7 +189,7 @@ def test_count_reports_a_clash_as_solve_does() -> None:
     assert solved.returncode == counted.returncode == 1
     message = "line 1, puzzle 1: digit 3 is given twice"
     assert message in solved.stderr and message in counted.stderr
-    assert solved.stdout == "error\n" and counted.stdout.startswith("error: digit 3 is given twice")
+    assert solved.stdout == counted.stdout == "error\n"
 
 
 @pytest.mark.parametrize("command", ["solve", "count"])

@@ -69,7 +69,7 @@ def test_rate_lines_csv_and_exit_status(tmp_path: Path) -> None:
     first, second = proc.stdout.splitlines()
     assert first.split()[:3] == ["1234341221434321", "easy", "naked_singles"]
     assert second.split()[1:3] == ["expert", "failed_literals"] and "conflicts=" in second
-    assert "rated 2 puzzles (easy 1, expert 1)" in proc.stderr
+    assert "rated 2 puzzles (1 easy, 1 expert)" in proc.stderr
 
     proc = run_cli("rate", "--output-format", "jsonl", stdin="12..............\n11..............\n")
     assert proc.returncode == 1

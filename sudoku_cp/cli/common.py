@@ -6,8 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..backends import backend_names
+from ..backends import DEFAULT_BACKEND, backend_names
 from ..grid import Shape
+from .options import positive_float as _positive_float
+from .options import positive_int as _positive_int
 from .outfile import output_stream
 
 __all__ = [
@@ -85,22 +87,14 @@ def add_output_options(parser: argparse.ArgumentParser, default: str | None = No
     )
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
-    return value
+def add_backend_options(
+    parser: argparse.ArgumentParser, default: str = DEFAULT_BACKEND, time_limit: bool = True
+) -> None:
+    """``--backend NAME[:VARIANT]`` and the options each backend takes; unset options are not passed.
 
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
-    return value
-
-
-def add_backend_options(parser: argparse.ArgumentParser, default: str = "dfs") -> None:
-    """``--backend NAME[:VARIANT]`` and the options each backend takes; unset options are not passed."""
+    ``time_limit`` False leaves ``--time-limit`` to ``options.add_run_options``, which the commands that
+    call it give it.
+    """
     group = parser.add_argument_group("backend")
     group.add_argument(
         "--backend",
@@ -112,12 +106,13 @@ def add_backend_options(parser: argparse.ArgumentParser, default: str = "dfs") -
     group.add_argument("--encoding", help="sat: CNF encoding: minimal, extended (default), reduced")
     group.add_argument("--amo", help="sat: at-most-one scheme, such as pairwise, seqcounter, ladder, bitwise")
     group.add_argument("--workers", type=_positive_int, help="cpsat: search workers")
-    group.add_argument(
-        "--time-limit",
-        type=_positive_float,
-        metavar="SECONDS",
-        help="per puzzle; a puzzle over it is unknown",
-    )
+    if time_limit:
+        group.add_argument(
+            "--time-limit",
+            type=_positive_float,
+            metavar="SECONDS",
+            help="per puzzle; a puzzle over it is unknown",
+        )
 
 
 #: CLI option -> backend keyword, for the options of add_backend_options.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..formats import Record, iter_records, open_records
@@ -22,6 +22,8 @@ class Inputs:
     unreadable: list[str] = field(default_factory=list)
     #: the layout of the first record read (the default output layout)
     layout: str | None = None
+    #: how an unreadable file is reported (a command with a progress line erases it first)
+    warn: Callable[[str], None] = warn
 
     def names(self) -> str:
         """The inputs in words, for messages."""
@@ -51,5 +53,5 @@ class Inputs:
                         self.layout = record.format
                     yield record
             except (OSError, UnicodeError) as exc:
-                warn(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
+                self.warn(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
                 self.unreadable.append(source)
