@@ -88,15 +88,3 @@ def test_help_lists_both_commands() -> None:
     assert "--symmetry" in run_cli("generate", "--help").stdout
 
 
-def test_progress_is_drawn_for_terminals_only(capsys) -> None:
-    from sudoku_cp.cli.generate import _Progress
-
-    items = list(generate(2, seed=1, rate=False))
-    quiet = _Progress(2, enabled=False)
-    assert list(quiet.track(iter(items), [])) == items and quiet.done == 2
-    shown = _Progress(2, enabled=True)
-    first: list = []
-    assert list(shown.track(iter(items), first)) == items and first == items[:1]
-    shown.clear()
-    err = capsys.readouterr().err
-    assert "\rgenerated 1 of 2" in err and err.endswith("\r\033[K")

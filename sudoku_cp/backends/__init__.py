@@ -16,6 +16,7 @@ from .base import Backend
 __all__ = [
     "DEFAULT_BACKEND",
     "REGISTRY",
+    "VARIANT_REQUIRES",
     "Backend",
     "backend_class",
     "backend_names",
@@ -29,6 +30,13 @@ REGISTRY: dict[str, str] = {
     "dfs": "sudoku_cp.backends.dfs:DfsBackend",
     "sat": "sudoku_cp.backends.sat:SatBackend",
     "cpsat": "sudoku_cp.backends.cpsat:CpSatBackend",
+}
+
+#: Variants that need a package beyond their backend's (``"name:variant"`` -> {module: pip name}), so that
+#: ``sudoku-cp backends`` lists only what can run here.
+VARIANT_REQUIRES: dict[str, dict[str, str]] = {
+    "dfs:compiled": {"numba": "numba"},
+    "sat:cryptosat": {"pycryptosat": "pycryptosat"},
 }
 
 #: The backend of every command and library function that is given none. Measured (whole process, one
@@ -53,8 +61,9 @@ def backend_class(name: str) -> type[Backend]:
 
 
 def missing_packages(name: str) -> list[str]:
-    """The pip names of the packages the backend needs that are not installed (empty when available)."""
-    needs = backend_class(name).requires
+    """The pip names of the packages the backend (or ``name:variant``) needs that are not installed (empty
+    when it can run here)."""
+    needs = {**backend_class(name.partition(":")[0]).requires, **VARIANT_REQUIRES.get(name, {})}
     return [pip for module, pip in needs.items() if importlib.util.find_spec(module) is None]
 
 

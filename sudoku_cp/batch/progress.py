@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -49,27 +49,29 @@ class Tally:
         verb: str = "solved",
         of: Any = Status.SOLVED,
         words: Mapping[Any, str] | None = None,
+        kind: str = "",
+        notes: Sequence[str] = (),
     ) -> str:
         """The run in one line, the same sentence for every command: what became of the puzzles, how fast.
 
         With ``of`` (an outcome): ``solved 95 of 100 puzzles (2 no solution, 1 multiple, 2 error) in
         0.52 s, 192 puzzles/s``; with ``of`` None: ``counted 1,000 puzzles (998 unique, 2 multiple) in
         1.23 s, 813 puzzles/s``. ``interrupted`` says why the run stopped early, after a semicolon;
-        ``words`` names outcomes otherwise than their own word (``solved`` as ``unique``).
+        ``words`` names outcomes otherwise than their own word (``solved`` as ``unique``); an outcome
+        named as the verb is not repeated. ``kind`` goes before ``puzzles`` (``9x9``), ``notes`` after
+        the outcomes in the parentheses (``seed 5``).
         """
         counts, total, elapsed = self.counts, self.total, self.elapsed
         words = words or {}
-        parts = [
-            f"{k:,} {words.get(outcome) or _word(outcome)}"
-            for outcome, k in counts.items()
-            if k and outcome != of
-        ]
+        named = [(k, words.get(outcome) or _word(outcome)) for outcome, k in counts.items() if outcome != of]
+        parts = [f"{k:,} {word}" for k, word in named if k and word != verb] + list(notes)
         rate = total / elapsed if elapsed > 0 else 0.0
         rest = f" ({', '.join(parts)})" if parts else ""
         stop = f"; {interrupted}" if interrupted else ""
         head = f"{counts.get(of, 0):,} of {total:,}" if of is not None else f"{total:,}"
+        kind = f" {kind}" if kind else ""
         return (
-            f"{verb} {head} {plural(total, 'puzzle')}{rest} in {elapsed:.2f} s, "
+            f"{verb} {head}{kind} {plural(total, 'puzzle')}{rest} in {elapsed:.2f} s, "
             f"{rate:,.{0 if rate >= 10 else 2}f} puzzles/s{stop}"  # a first run's 0.19/s, not 0/s
         )
 

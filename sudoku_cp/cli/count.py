@@ -17,7 +17,7 @@ from ..backends import DEFAULT_BACKEND
 from ..wording import plural
 from . import exit_codes
 from .common import add_backend_options, add_input_options, backend_options
-from .options import add_run_options, positive_int
+from .options import EMPTY_INPUT, add_run_options, positive_int
 
 if TYPE_CHECKING:
     from ..batch.tasks import Count
@@ -25,9 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["outcome", "register", "run"]
 
-EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise") + (
-    "; an input without any puzzle is 0 (nothing failed), with a warning"
-)
+EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise") + EMPTY_INPUT
 
 
 def register(sub: argparse._SubParsersAction) -> None:

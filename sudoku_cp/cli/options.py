@@ -18,12 +18,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BASE_FORMATS",
+    "EMPTY_INPUT",
     "add_run_options",
     "jobs_option",
     "positive_float",
     "positive_int",
     "progress_for",
 ]
+
+#: What an input without any puzzle means, for the exit-status line of each command that reads puzzles:
+#: nothing failed, so status 0 (as ``grep -c`` or ``wc`` on an empty file), and a warning names the input.
+EMPTY_INPUT = "; an input without any puzzle: 0, as no puzzle failed (a warning says `no puzzles in FILE`)"
 
 #: The output layouts of every command that writes results; a command may add its own.
 BASE_FORMATS: tuple[str, ...] = ("line", "pretty", "jsonl")

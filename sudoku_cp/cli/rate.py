@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..rate import LEVELS
 from . import exit_codes
 from .common import add_input_options
-from .options import BASE_FORMATS, add_run_options
+from .options import BASE_FORMATS, EMPTY_INPUT, add_run_options
 
 if TYPE_CHECKING:
     from ..formats import Record
@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="rate the difficulty of puzzles",
         description=__doc__,
         epilog=exit_codes("every puzzle rated", "some puzzle unrated (not exactly one solution, or invalid)")
-        + "; an input without any puzzle is 0 (nothing failed), with a warning",
+        + EMPTY_INPUT,
     )
     add_input_options(p)
     add_run_options(p, formats=OUTPUT_FORMATS, time_limit=False)
