@@ -86,5 +86,3 @@ def test_help_lists_both_commands() -> None:
     text = run_cli("--help").stdout
     assert "generate" in text and "rate" in text
     assert "--symmetry" in run_cli("generate", "--help").stdout
-
-
