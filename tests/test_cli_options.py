@@ -299,3 +299,28 @@ def test_a_malformed_puzzle_is_reported_alike_by_every_command(tmp_path: Path) -
         records = [json.loads(line) for line in jsonl.stdout.splitlines()]
         assert [r["status"] for r in records] == ["solved", "error", "error"], command
         assert records[1]["error"].startswith("digit 4 is given twice")
+
+
+def test_the_run_options_are_one_call_for_any_command() -> None:
+    import argparse
+
+    from sudoku_cp.cli.options import add_run_options
+
+    parser = argparse.ArgumentParser()
+    add_run_options(parser, formats=("line", "pretty", "jsonl", "csv"))
+    args = parser.parse_args(
+        ["-j", "3", "-q", "-o", "out.txt", "--output-format", "csv", "--time-limit", "2"]
+    )
+    assert (args.jobs, args.quiet, args.output, args.output_format, args.time_limit) == (
+        3,
+        True,
+        "out.txt",
+        "csv",
+        2,
+    )
+    assert parser.parse_args([]).jobs == 0  # every CPU
+    formulas = argparse.ArgumentParser()  # a command whose output is no record per puzzle (encode)
+    add_run_options(formulas, formats=None, time_limit=False)
+    assert vars(formulas.parse_args(["-q"])) == {"jobs": 0, "quiet": True, "output": None}
+    with pytest.raises(ValueError, match="missing: pretty"):
+        add_run_options(argparse.ArgumentParser(), formats=("line", "jsonl"))

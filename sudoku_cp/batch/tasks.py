@@ -6,7 +6,9 @@ the same progress and summary as ``solve``. A task is ``(kind, payload)`` with p
 
 - ``("count", (limit, puzzles))``: a ``Count`` per puzzle, solutions counted up to ``limit`` with the
   configured backend (the compiled dfs counts a whole shape group in one call);
-- ``("rate", puzzles)``: a ``sudoku_cp.rate.Rating`` per puzzle.
+- ``("rate", puzzles)``: a ``sudoku_cp.rate.Rating`` per puzzle;
+- ``("explain", puzzles)``: a ``sudoku_cp.explain.Explanation`` per puzzle, from the configured backend
+  and time limit.
 """
 
 from __future__ import annotations
@@ -75,8 +77,20 @@ def rate_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
     return [rate(puzzle) for puzzle in puzzles]
 
 
+def explain_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
+    """Explain each puzzle (``sudoku_cp.explain.explain``) with the configured backend, in order."""
+    from ..explain import explain
+
+    return [explain(puzzle, engine.backend, time_limit=engine.config.time_limit) for puzzle in puzzles]
+
+
+def _count(payload: tuple[int, list[Puzzle]], engine: Solver) -> list[Count]:
+    limit, puzzles = payload
+    return count_each(limit, puzzles, engine)
+
+
 #: Task kind -> what answers it.
-TASK_KINDS = {"count": lambda payload, engine: count_each(*payload, engine), "rate": rate_each}
+TASK_KINDS = {"count": _count, "rate": rate_each, "explain": explain_each}
 
 
 def run_task(kind: str, payload: Any, engine: Solver) -> Any:

@@ -70,17 +70,22 @@ def positive_int(text: str) -> int:
 def add_run_options(
     parser: argparse.ArgumentParser,
     *,
-    formats: Sequence[str] = BASE_FORMATS,
+    formats: Sequence[str] | None = BASE_FORMATS,
     default_format: str | None = "line",
     jobs: bool = True,
     time_limit: bool = True,
+    output_metavar: str = "FILE",
     output_help: str = "write here instead of standard output (renamed into place when complete)",
 ) -> None:
     """Add the shared options: ``-j/--jobs N`` (default: every CPU), ``-q/--quiet``, ``-o/--output FILE``,
     ``--output-format`` (``formats``, which must include ``BASE_FORMATS``; ``default_format`` None: the
-    input's layout) and ``--time-limit SECONDS`` (per puzzle). ``jobs`` and ``time_limit`` False leave
-    those out for a command where they mean nothing."""
-    missing = [f for f in BASE_FORMATS if f not in formats]
+    input's layout) and ``--time-limit SECONDS`` (per puzzle).
+
+    ``jobs`` and ``time_limit`` False leave those out for a command where they mean nothing, and
+    ``formats`` None leaves out ``--output-format`` for one whose output is no record per puzzle (the
+    DIMACS formulas of ``encode``).
+    """
+    missing = [f for f in BASE_FORMATS if f not in (formats or BASE_FORMATS)]
     if missing:
         raise ValueError(f"every command writes {', '.join(BASE_FORMATS)}; missing: {', '.join(missing)}")
     group = parser.add_argument_group("run")
@@ -97,13 +102,14 @@ def add_run_options(
     group.add_argument(
         "-q", "--quiet", action="store_true", help="no progress line and no summary line on standard error"
     )
-    group.add_argument("-o", "--output", metavar="FILE", help=output_help)
-    group.add_argument(
-        "--output-format",
-        choices=list(formats),
-        default=default_format,
-        help=f"the output layout (default: {default_format or 'the input layout'})",
-    )
+    group.add_argument("-o", "--output", metavar=output_metavar, help=output_help)
+    if formats is not None:
+        group.add_argument(
+            "--output-format",
+            choices=list(formats),
+            default=default_format,
+            help=f"the output layout (default: {default_format or 'the input layout'})",
+        )
     if time_limit:
         group.add_argument(
             "--time-limit",
