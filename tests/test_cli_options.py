@@ -324,3 +324,32 @@ def test_the_run_options_are_one_call_for_any_command() -> None:
     assert vars(formulas.parse_args(["-q"])) == {"jobs": 0, "quiet": True, "output": None}
     with pytest.raises(ValueError, match="missing: pretty"):
         add_run_options(argparse.ArgumentParser(), formats=("line", "jsonl"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_parallel_count_stops_on_a_signal_keeping_whole_records(signum: str, tmp_path: Path) -> None:
+    import signal
+    import time
+
+    path = tmp_path / "mixed.txt"
+    path.write_text("12343412214343..\n" * 100 + ("." * 81 + "\n") * 40)
+    target = tmp_path / "counts.txt"
+    args = ("count", "-j", "2", "--limit", "100000000", str(path), "-o", str(target))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even when run in the background
+    )
+    partial = Path(f"{target}.partial")
+    time.sleep(4)  # the 4x4 puzzles are counted, the empty 9x9 grids keep both workers busy
+    proc.send_signal(getattr(signal, signum))
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + getattr(signal, signum)
+    assert f"interrupted by {signum}" in err.decode() and not target.exists()
+    lines = partial.read_text().splitlines()
+    assert len(lines) >= 32 and set(lines) == {"1"}  # whole records only
