@@ -39,10 +39,10 @@ VARIANT_REQUIRES: dict[str, dict[str, str]] = {
     "sat:cryptosat": {"pycryptosat": "pycryptosat"},
 }
 
-#: The backend of every command and library function that is given none. Measured (whole process, one
-#: core, 9x9, uniqueness proved; README "Choosing a backend"): the compiled dfs answers 20,000 17_clue
-#: puzzles in 2.2 s against sat's 6.1 s and 2,000 forum_hardest_11plus in 2.3 s against 6.4 s; only a
-#: lone puzzle starts faster on sat (0.45 s against 1.3 s, the time to load the compiled kernels).
+#: The backend of every command and library function given none, chosen by measurement (whole process,
+#: one job, 9x9, uniqueness proved; the table in the README): the compiled dfs answers 20,000 17_clue
+#: puzzles in 2.1 s against sat's 6.3 s and 2,000 forum_hardest_11plus in 1.9 s against 5.4 s; only a lone
+#: puzzle starts faster on sat (0.4 s against 1.4 s: the dfs loads its compiled kernels).
 DEFAULT_BACKEND = "dfs"
 
 
