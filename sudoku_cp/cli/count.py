@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..backends import DEFAULT_BACKEND
 from ..wording import plural
 from . import exit_codes
+from .cluster import add_cluster_option
 from .common import add_backend_options, add_input_options, backend_options
 from .options import EMPTY_INPUT, add_run_options, positive_int
 
@@ -42,6 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--limit", type=positive_int, default=2, metavar="K", help="stop counting at K solutions (default 2)"
     )
+    add_cluster_option(p)
     p.set_defaults(run=run)
 
 

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from ..formats import Record
 from ..grid import Puzzle
+from ..wording import plural
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE
+from .cluster import cluster_client, cluster_workers
 from .common import output_stream
 from .common import warn as warn_user
 from .inputs import Inputs
@@ -104,6 +106,7 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
     """Answer every puzzle of the inputs as ``command`` says; the exit status (see ``sudoku_cp.cli``)."""
     from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
     from ..batch.chunks import ChunkSizer
+    from ..batch.cluster import ClusterError
     from ..batch.engine import run_ordered
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.pool import WorkerError
@@ -123,12 +126,14 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
     interrupted: Interrupted | None = None
     failed: Exception | None = None
     all_ok = True
-    with InterruptGuard() as guard:
+    workers: int | None = None
+    with InterruptGuard() as guard, cluster_client(args) as client:
         try:
             with output_stream(args.output) as out:
                 writer = command.writer(out)
                 units = _units(iter(inputs), sizer, command)
-                with contextlib.closing(run_ordered(units, _Unit.take_task, command.config, jobs)) as ordered:
+                ordered_units = run_ordered(units, _Unit.take_task, command.config, jobs, client=client)
+                with contextlib.closing(ordered_units) as ordered:
                     for unit, (answers, seconds) in ordered:
                         sizer.observe(len(unit.records), seconds)
                         with guard.deferred():  # whole records only, whatever signal arrives
@@ -151,20 +156,21 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
         except KeyboardInterrupt as exc:  # python-sat raises its own on Ctrl-C during a search
             guard.handled()
             interrupted = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
-        except WorkerError as exc:  # a worker killed (out of memory, kill -9)
+        except (WorkerError, ClusterError) as exc:  # a worker killed (out of memory, kill -9), a lost cluster
             failed = exc
             warn_user(f"error: {str(exc).splitlines()[0]}; the run stopped")
         finally:
             progress.close()
+            workers = cluster_workers(client)
     if not (tally.total or interrupted or failed or inputs.unreadable):
         warn_user(f"no puzzles in {inputs.names()}")
     if not args.quiet and (tally.total or interrupted or failed):
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
         )
-        print(
-            tally.summary(stop, verb=command.verb, of=None, words=command.words), file=sys.stderr, flush=True
-        )
+        where = f", on {workers:,} Dask {plural(workers, 'worker')}" if workers is not None else ""
+        line = tally.summary(stop, verb=command.verb, of=None, words=command.words)
+        print(line + where, file=sys.stderr, flush=True)
     if interrupted is not None:
         return interrupted.status
     if failed is not None:
