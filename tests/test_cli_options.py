@@ -259,6 +259,8 @@ def test_summaries_say_one_puzzle_and_use_thousands_separators(tmp_path: Path) -
     assert "counted 1,234 puzzles (1,234 unique) in" in many.stderr
     solved = run_cli("solve", "-j", "1", str(path))
     assert "solved 1,234 of 1,234 puzzles in" in solved.stderr
+    compared = run_cli("compare", "--backends", "dfs", "--unique", str(path))
+    assert compared.stdout.splitlines()[1].split()[1:3] == ["1,234/1,234", "1,234"]
 
 
 # 7. an empty input ----------------------------------------------------------------------------------------
