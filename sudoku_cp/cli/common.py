@@ -1,4 +1,7 @@
-"""Options and plumbing the commands share: input files, layouts, backend options, safe output files."""
+"""Options and plumbing the commands share: input files, layouts, backend options, safe output files.
+
+The run options (``-j``, ``-q``, ``-o``, ``--output-format``, ``--time-limit``) are in ``options``.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import Any
 
 from ..backends import DEFAULT_BACKEND, backend_names
 from ..grid import Shape
+from .options import add_run_options
 from .options import positive_float as _positive_float
 from .options import positive_int as _positive_int
 from .outfile import output_stream
@@ -15,7 +19,7 @@ from .outfile import output_stream
 __all__ = [
     "add_backend_options",
     "add_input_options",
-    "add_output_options",
+    "add_run_options",
     "backend_options",
     "input_names",
     "output_stream",
@@ -66,24 +70,6 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--box", type=_shape, metavar="RxC", help="box shape, such as 2x3 (default: from the puzzle size)"
-    )
-
-
-def add_output_options(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    """``--output-format`` and ``-o FILE``."""
-    from ..formats import OUTPUT_FORMATS
-
-    parser.add_argument(
-        "--output-format",
-        choices=OUTPUT_FORMATS,
-        default=default,
-        help=f"the output layout (default: {default or 'the input layout'})",
-    )
-    parser.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        help="write here (complete files only: renamed into place at the end)",
     )
 
 
