@@ -137,7 +137,7 @@ def test_the_same_progress_line_and_summary_on_a_terminal(tmp_path: Path) -> Non
     }
     for verb, args in runs.items():
         shown = _on_a_terminal(*args)
-        assert re.search(r"\r[\d,]+ puzzles?, [\d,]+ puzzles/s", shown), (verb, shown)
+        assert re.search(r"\r[\d,]+ puzzles?, [\d,]+ puzzles/s, \d+%", shown), (verb, shown)
         assert re.search(rf"\n?{verb} [\d, of]+ (9x9 )?puzzles.* in [\d.]+ s, [\d,.]+ puzzles/s", shown), (
             shown
         )

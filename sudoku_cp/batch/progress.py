@@ -91,8 +91,9 @@ class Progress:
     """A single status line on ``stream`` (standard error), shown only when it is a terminal.
 
     ``update(done, position)`` is cheap to call often: it redraws at most every ``interval`` seconds.
-    ``total`` is the input's size in bytes when known (a regular file), with ``position`` the bytes read:
-    then the line shows the share done and the time left, else puzzles and rate only.
+    ``total`` is the input's size when known (regular files: bytes for ``solve``, lines for ``count`` and
+    ``rate``; the puzzles asked of ``generate``), with ``position`` the amount done in the same unit: then
+    the line shows the share done and the time left, else puzzles and rate only.
     """
 
     def __init__(

@@ -81,6 +81,7 @@ class _Unit:
 
     records: list[Record]
     task: tuple[str, Any] | None = field(default=None)
+    position: int | None = None  # lines of the inputs up to the last record (with their total known)
 
     def take_task(self) -> tuple[str, Any]:
         task, self.task = self.task, None
@@ -88,8 +89,11 @@ class _Unit:
         return task
 
 
-def _units(records: Iterator[Record], sizer: ChunkSizer, command: EachCommand) -> Iterator[_Unit]:
+def _units(
+    inputs: Inputs, totals: list[int] | None, sizer: ChunkSizer, command: EachCommand
+) -> Iterator[_Unit]:
     """The records in chunks of ``sizer.next_size()``, each with the task of its valid puzzles."""
+    records = iter(inputs)
     while True:
         chunk = []
         for record in records:
@@ -99,7 +103,8 @@ def _units(records: Iterator[Record], sizer: ChunkSizer, command: EachCommand) -
         if not chunk:
             return
         puzzles = [r.puzzle for r in chunk if r.error is None and r.puzzle is not None]
-        yield _Unit(chunk, (command.kind, command.payload(puzzles)))
+        position = inputs.position(chunk[-1], totals) if totals else None
+        yield _Unit(chunk, (command.kind, command.payload(puzzles)), position)
 
 
 def run_each(args: argparse.Namespace, command: EachCommand) -> int:
@@ -121,6 +126,8 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
         warn_user(message)
 
     inputs = Inputs(args, validate=command.validate, warn=warn)
+    totals = inputs.line_totals() if progress.enabled else None
+    progress.total = sum(totals) if totals else None
     tally = Tally(counts=dict.fromkeys([*command.outcomes, ERROR], 0))
     sizer = ChunkSizer(first=8, low=1, high=512)
     interrupted: Interrupted | None = None
@@ -131,7 +138,7 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
         try:
             with output_stream(args.output) as out:
                 writer = command.writer(out)
-                units = _units(iter(inputs), sizer, command)
+                units = _units(inputs, totals, sizer, command)
                 ordered_units = run_ordered(units, _Unit.take_task, command.config, jobs, client=client)
                 with contextlib.closing(ordered_units) as ordered:
                     for unit, (answers, seconds) in ordered:
@@ -150,7 +157,7 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
                                 tally.add(outcome)
                                 all_ok = all_ok and outcome in command.ok
                             out.flush()
-                        progress.update(tally.total)
+                        progress.update(tally.total, unit.position)
                 with guard.deferred():
                     writer.close()
         except KeyboardInterrupt as exc:  # python-sat raises its own on Ctrl-C during a search
