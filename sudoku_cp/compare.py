@@ -532,10 +532,10 @@ def format_summary(summary: pd.DataFrame, unique: bool = False) -> str:
     lines = []
     for rec in records:
         cells = [str(rec[k]) for k in keys]
-        cells.append(f"{rec['solved']}/{rec['puzzles']}")
+        cells.append(f"{rec['solved']:,}/{rec['puzzles']:,}")
         if unique:
-            cells.append(str(rec["unique_proved"]))
-        cells += [str(rec[s]) for s in (*statuses, "errors")]
+            cells.append(f"{rec['unique_proved']:,}")
+        cells += [f"{rec[s]:,}" for s in (*statuses, "errors")]
         cells += [_ms(rec["median_time"]), _ms(rec["p95_time"]), _ms(rec["max_time"])]
         cells.append(f"{rec['puzzles_per_s']:,.0f}" if math.isfinite(rec["puzzles_per_s"]) else "-")
         lines.append(cells)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .backends import Backend, make_backend
+from .backends import DEFAULT_BACKEND, Backend, make_backend
 from .grid import Puzzle
 from .result import Enumeration, SolveResult, Status
 
@@ -33,7 +33,7 @@ def result_of(puzzle: Puzzle, found: Enumeration, backend: str, unique: bool) ->
 
 def solve(
     puzzle: Puzzle | str,
-    backend: str | Backend = "dfs",
+    backend: str | Backend = DEFAULT_BACKEND,
     *,
     unique: bool = False,
     time_limit: float | None = None,
@@ -56,7 +56,7 @@ def solve(
 def count_solutions(
     puzzle: Puzzle | str,
     limit: int = 2,
-    backend: str | Backend = "dfs",
+    backend: str | Backend = DEFAULT_BACKEND,
     *,
     time_limit: float | None = None,
     **options: Any,
@@ -71,6 +71,6 @@ def count_solutions(
     return len(engine.enumerate(_as_puzzle(puzzle), limit=limit, time_limit=time_limit).solutions)
 
 
-def is_unique(puzzle: Puzzle | str, backend: str | Backend = "dfs", **options: Any) -> bool:
+def is_unique(puzzle: Puzzle | str, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> bool:
     """True when the puzzle has exactly one solution (the found one blocked, the search finds no other)."""
     return count_solutions(puzzle, 2, backend, **options) == 1

@@ -58,7 +58,9 @@ def test_backends_lists_every_registered_backend() -> None:
     assert proc.returncode == 0
     for name in backend_names():  # all of them run here: the test extra installs every package
         assert any(line.startswith(name + " ") for line in proc.stdout.splitlines())
-    assert "not installed" not in proc.stdout
+    for line in proc.stdout.splitlines():  # only a variant may need another package (sat:cryptosat)
+        if line.startswith("not installed: "):
+            assert all(":" in item.split()[0] for item in line.removeprefix("not installed: ").split(", "))
 
 
 def test_backends_leaves_out_what_cannot_run_and_says_what_to_install() -> None:
@@ -66,7 +68,7 @@ def test_backends_leaves_out_what_cannot_run_and_says_what_to_install() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     lines = proc.stdout.splitlines()
     assert not any(line.startswith("cpsat") for line in lines)
-    assert lines[-1] == "not installed here: cpsat (pip install ortools)"
+    assert lines[-1].startswith("not installed: cpsat (pip install ortools)")
 
 
 def test_bad_puzzles_are_reported_and_the_rest_still_solved(capsys: pytest.CaptureFixture[str]) -> None:
@@ -189,7 +191,7 @@ def test_count_reports_a_clash_as_solve_does() -> None:
     assert solved.returncode == counted.returncode == 1
     message = "line 1, puzzle 1: digit 3 is given twice"
     assert message in solved.stderr and message in counted.stderr
-    assert solved.stdout == "error\n" and counted.stdout.startswith("error: digit 3 is given twice")
+    assert solved.stdout == counted.stdout == "error\n"
 
 
 @pytest.mark.parametrize("command", ["solve", "count"])

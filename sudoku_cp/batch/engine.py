@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends import Backend, make_backend
+from ..backends import DEFAULT_BACKEND, Backend, make_backend
 from ..errors import ParseError, UsageError
 from ..grid import Puzzle, Shape
 from ..result import SolveResult, Status
@@ -45,7 +45,7 @@ def resolve_jobs(jobs: int | None) -> int:
 
 def solve_many(
     puzzles: Iterable[Any],
-    backend: str | Backend = "dfs",
+    backend: str | Backend = DEFAULT_BACKEND,
     jobs: int | None = 1,
     unique: bool = False,
     time_limit: float | None = None,

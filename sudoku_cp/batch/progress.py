@@ -10,8 +10,9 @@ from __future__ import annotations
 import sys
 import time
 from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..result import Status
 from ..wording import plural
@@ -21,9 +22,14 @@ __all__ = ["Progress", "Tally"]
 
 @dataclass
 class Tally:
-    """Puzzles counted by status, and the time since the batch started."""
+    """Puzzles counted by outcome, and the time since the batch started.
 
-    counts: dict[Status, int] = field(default_factory=lambda: dict.fromkeys(Status, 0))
+    The outcomes are ``Status`` values for ``solve``; another command counts its own words (``unique``,
+    ``multiple`` for ``count``; the levels for ``rate``), listed in ``counts`` in the order the summary
+    names them. Every command's summary is the same sentence: ``summary()``.
+    """
+
+    counts: dict[Any, int] = field(default_factory=lambda: dict.fromkeys(Status, 0))
     started: float = field(default_factory=time.perf_counter)
 
     @property
@@ -34,23 +40,45 @@ class Tally:
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
-    def add(self, status: Status, count: int = 1) -> None:
-        self.counts[status] += count
+    def add(self, outcome: Any, count: int = 1) -> None:
+        self.counts[outcome] = self.counts.get(outcome, 0) + count
 
-    def summary(self, interrupted: str | None = None) -> str:
-        """``solved 95 of 100 puzzles (2 no solution, 1 multiple, 2 error) in 0.52 s, 192 puzzles/s``."""
+    def summary(
+        self,
+        interrupted: str | None = None,
+        verb: str = "solved",
+        of: Any = Status.SOLVED,
+        words: Mapping[Any, str] | None = None,
+        kind: str = "",
+        notes: Sequence[str] = (),
+    ) -> str:
+        """The run in one line, the same sentence for every command: what became of the puzzles, how fast.
+
+        With ``of`` (an outcome): ``solved 95 of 100 puzzles (2 no solution, 1 multiple, 2 error) in
+        0.52 s, 192 puzzles/s``; with ``of`` None: ``counted 1,000 puzzles (998 unique, 2 multiple) in
+        1.23 s, 813 puzzles/s``. ``interrupted`` says why the run stopped early, after a semicolon;
+        ``words`` names outcomes otherwise than their own word (``solved`` as ``unique``); an outcome
+        named as the verb is not repeated. ``kind`` goes before ``puzzles`` (``9x9``), ``notes`` after
+        the outcomes in the parentheses (``seed 5``).
+        """
         counts, total, elapsed = self.counts, self.total, self.elapsed
-        parts = [
-            f"{counts[s]:,} {s.value.replace('_', ' ')}" for s in Status if counts[s] and s != Status.SOLVED
-        ]
+        words = words or {}
+        named = [(k, words.get(outcome) or _word(outcome)) for outcome, k in counts.items() if outcome != of]
+        parts = [f"{k:,} {word}" for k, word in named if k and word != verb] + list(notes)
         rate = total / elapsed if elapsed > 0 else 0.0
         rest = f" ({', '.join(parts)})" if parts else ""
         stop = f"; {interrupted}" if interrupted else ""
+        head = f"{counts.get(of, 0):,} of {total:,}" if of is not None else f"{total:,}"
+        kind = f" {kind}" if kind else ""
         return (
-            f"solved {counts[Status.SOLVED]:,} of {total:,} {plural(total, 'puzzle')}{rest} "
-            f"in {elapsed:.2f} s, "
+            f"{verb} {head}{kind} {plural(total, 'puzzle')}{rest} in {elapsed:.2f} s, "
             f"{rate:,.{0 if rate >= 10 else 2}f} puzzles/s{stop}"  # a first run's 0.19/s, not 0/s
         )
+
+
+def _word(outcome: Any) -> str:
+    """An outcome as the summary says it: ``no solution`` for ``Status.NO_SOLUTION``."""
+    return str(getattr(outcome, "value", outcome)).replace("_", " ")
 
 
 def _clock(seconds: float) -> str:
@@ -63,8 +91,9 @@ class Progress:
     """A single status line on ``stream`` (standard error), shown only when it is a terminal.
 
     ``update(done, position)`` is cheap to call often: it redraws at most every ``interval`` seconds.
-    ``total`` is the input's size in bytes when known (a regular file), with ``position`` the bytes read:
-    then the line shows the share done and the time left, else puzzles and rate only.
+    ``total`` is the input's size when known (regular files: bytes for ``solve``, lines for ``count`` and
+    ``rate``; the puzzles asked of ``generate``), with ``position`` the amount done in the same unit: then
+    the line shows the share done and the time left, else puzzles and rate only.
     """
 
     def __init__(
@@ -115,7 +144,7 @@ class Progress:
             if t1 > t0:
                 rate = (done1 - done0) / (t1 - t0)
                 speed = (pos1 - pos0) / (t1 - t0)
-        text = f"{done:,} puzzles, {rate:,.0f}/s"
+        text = f"{done:,} {plural(done, 'puzzle')}, {rate:,.0f} puzzles/s"
         if self.total and position is not None and 0 < position <= self.total:
             share = position / self.total
             text += f", {100 * share:.0f}%"

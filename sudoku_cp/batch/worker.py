@@ -63,6 +63,8 @@ def handle(task: tuple[str, Any], engine: Solver | None = None) -> tuple[Any, fl
         from .rawio import run_raw_task
 
         answer = run_raw_task(payload, engine)
-    else:
-        raise ValueError(f"unknown task kind {kind!r}")
+    else:  # count, rate, ...: the per-puzzle task kinds
+        from .tasks import run_task
+
+        answer = run_task(kind, payload, engine)
     return answer, time.perf_counter() - started

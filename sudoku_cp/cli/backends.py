@@ -1,4 +1,4 @@
-"""``sudoku-cp backends``: the backends that can run here, their variants, and what the rest need."""
+"""``sudoku-cp backends``: the backends and variants that can run here, then what to install for the rest."""
 
 from __future__ import annotations
 
@@ -10,21 +10,27 @@ from . import EXIT_OK
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "backends", help="list the backends and whether each is available", description=__doc__
+        "backends", help="list the backends that can run here, and what the others need", description=__doc__
     )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    absent = []
+    absent, absent_variants = [], []  # whole backends first, then single variants
     for name in backend_names():
         cls = backend_class(name)
         if missing := missing_packages(name):
             absent.append(f"{name} (pip install {' '.join(missing)})")
             continue
         print(f"{name:<8}{cls.description}")
-        if cls.variants:
-            print(f"{'':8}variants: {', '.join(f'{name}:{v}' for v in cls.variants)}")
-    if absent:
-        print(f"not installed here: {', '.join(absent)}")
+        ready = []
+        for variant in (f"{name}:{v}" for v in cls.variants):
+            if missing := missing_packages(variant):
+                absent_variants.append(f"{variant} (pip install {' '.join(missing)})")
+            else:
+                ready.append(variant)
+        if ready:
+            print(f"{'':8}variants: {', '.join(ready)}")
+    if absent or absent_variants:
+        print(f"not installed: {', '.join(absent + absent_variants)}")
     return EXIT_OK

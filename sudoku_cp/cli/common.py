@@ -1,4 +1,7 @@
-"""Options and plumbing the commands share: input files, layouts, backend options, safe output files."""
+"""Options and plumbing the commands share: input files, layouts, backend options, safe output files.
+
+The run options (``-j``, ``-q``, ``-o``, ``--output-format``, ``--time-limit``) are in ``options``.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +9,17 @@ import argparse
 import sys
 from typing import Any
 
-from ..backends import backend_names
+from ..backends import DEFAULT_BACKEND, backend_names
 from ..grid import Shape
+from .options import add_run_options
+from .options import positive_float as _positive_float
+from .options import positive_int as _positive_int
 from .outfile import output_stream
 
 __all__ = [
     "add_backend_options",
     "add_input_options",
-    "add_output_options",
+    "add_run_options",
     "backend_options",
     "input_names",
     "output_stream",
@@ -67,40 +73,14 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_output_options(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    """``--output-format`` and ``-o FILE``."""
-    from ..formats import OUTPUT_FORMATS
+def add_backend_options(
+    parser: argparse.ArgumentParser, default: str = DEFAULT_BACKEND, time_limit: bool = True
+) -> None:
+    """``--backend NAME[:VARIANT]`` and the options each backend takes; unset options are not passed.
 
-    parser.add_argument(
-        "--output-format",
-        choices=OUTPUT_FORMATS,
-        default=default,
-        help=f"the output layout (default: {default or 'the input layout'})",
-    )
-    parser.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        help="write here (complete files only: renamed into place at the end)",
-    )
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
-    return value
-
-
-def add_backend_options(parser: argparse.ArgumentParser, default: str = "dfs") -> None:
-    """``--backend NAME[:VARIANT]`` and the options each backend takes; unset options are not passed."""
+    ``time_limit`` False leaves ``--time-limit`` to ``options.add_run_options``, which the commands that
+    call it give it.
+    """
     group = parser.add_argument_group("backend")
     group.add_argument(
         "--backend",
@@ -112,12 +92,13 @@ def add_backend_options(parser: argparse.ArgumentParser, default: str = "dfs") -
     group.add_argument("--encoding", help="sat: CNF encoding: minimal, extended (default), reduced")
     group.add_argument("--amo", help="sat: at-most-one scheme, such as pairwise, seqcounter, ladder, bitwise")
     group.add_argument("--workers", type=_positive_int, help="cpsat: search workers")
-    group.add_argument(
-        "--time-limit",
-        type=_positive_float,
-        metavar="SECONDS",
-        help="per puzzle; a puzzle over it is unknown",
-    )
+    if time_limit:
+        group.add_argument(
+            "--time-limit",
+            type=_positive_float,
+            metavar="SECONDS",
+            help="per puzzle; a puzzle over it is unknown",
+        )
 
 
 #: CLI option -> backend keyword, for the options of add_backend_options.

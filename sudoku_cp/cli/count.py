@@ -1,27 +1,32 @@
-"""``sudoku-cp count``: the number of solutions of each puzzle, counted up to a limit, one line per puzzle.
+"""``sudoku-cp count``: the number of solutions of each puzzle, counted up to a limit, one record per puzzle.
 
 A line holds the count; ``2+`` means the search stopped at ``--limit 2`` (two or more solutions), ``1?`` that
-the time limit stopped it after one (a lower bound), ``error: ...`` that the puzzle could not be read.
-Counting runs on the backend interface, so every backend can count.
+the time limit stopped it after one (a lower bound), ``error`` that the puzzle could not be read (the reason
+is on standard error, with the puzzle's file, line and number). Puzzles are counted by ``--jobs`` worker
+processes, the output in input order; a summary line ends the run. Counting runs on the backend interface,
+so every backend can count.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ..backends import make_backend
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
-from .common import (
-    _positive_int,
-    add_backend_options,
-    add_input_options,
-    backend_options,
-    output_stream,
-    warn,
-)
-from .inputs import Inputs
+from ..backends import DEFAULT_BACKEND
+from ..wording import plural
+from . import exit_codes
+from .cluster import add_cluster_option
+from .common import add_backend_options, add_input_options, backend_options
+from .options import EMPTY_INPUT, add_run_options, positive_int
 
-EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise")
+if TYPE_CHECKING:
+    from ..batch.tasks import Count
+    from ..formats import Record
+
+__all__ = ["outcome", "register", "run"]
+
+EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise") + EMPTY_INPUT
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,32 +38,82 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_options(p)
-    add_backend_options(p, default="sat")
+    add_run_options(p)
+    add_backend_options(p, default=DEFAULT_BACKEND, time_limit=False)
     p.add_argument(
-        "--limit", type=_positive_int, default=2, metavar="K", help="stop counting at K solutions (default 2)"
+        "--limit", type=positive_int, default=2, metavar="K", help="stop counting at K solutions (default 2)"
     )
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    add_cluster_option(p)
     p.set_defaults(run=run)
 
 
+def outcome(count: Count) -> str:
+    """A count as a status of ``solve --unique``: ``solved`` (exactly one solution: the summary says
+    ``unique``), ``multiple``, ``no_solution``, or ``unknown`` (the time limit, or ``--limit 1``, stopped it
+    before one could tell)."""
+    if count.solutions >= 2:
+        return "multiple"
+    if count.timed_out or not count.complete:
+        return "unknown"
+    return "solved" if count.solutions == 1 else "no_solution"
+
+
+class _Writer:
+    """Counts as ``line`` (the count alone), ``jsonl`` or ``pretty`` (the puzzle under a header)."""
+
+    def __init__(self, out: TextIO, fmt: str) -> None:
+        self.out, self.fmt = out, fmt
+
+    def result(self, record: Record, count: Count) -> None:
+        assert record.puzzle is not None
+        if self.fmt == "jsonl":
+            fields: dict[str, Any] = {
+                "index": record.index,
+                "puzzle": record.puzzle.to_string(),
+                "status": outcome(count),
+                "solutions": count.solutions,
+                "complete": count.complete,
+                "text": count.text,
+            }
+            self.out.write(json.dumps(fields) + "\n")
+        elif self.fmt == "pretty":
+            from ..formats.writing import pretty_text
+
+            words = f"{count.text} {plural(count.solutions if count.complete else 2, 'solution')}"
+            self.out.write(f"Puzzle {record.index} (line {record.line}): {words}\n")
+            self.out.write(pretty_text(record.puzzle) + "\n\n")
+        else:
+            self.out.write(count.text + "\n")
+
+    def error(self, record: Record) -> None:
+        reason = record.error.reason if record.error is not None else "unreadable"
+        if self.fmt == "jsonl":
+            fields = {"index": record.index, "puzzle": record.text, "status": "error", "error": reason}
+            self.out.write(json.dumps(fields) + "\n")
+        elif self.fmt == "pretty":
+            self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n\n")
+        else:
+            self.out.write("error\n")
+
+    def close(self) -> None:
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
-    backend = make_backend(args.backend, **backend_options(args))
-    inputs = Inputs(args)  # clashing givens are reported as solve reports them (explain says why)
-    all_unique = True
-    with output_stream(args.output) as out:
-        for record in inputs:
-            if record.puzzle is None:
-                warn(f"{record.error}")
-                out.write(f"error: {record.error.reason if record.error else 'unreadable'}\n")
-                all_unique = False
-                continue
-            found = backend.enumerate(record.puzzle, limit=args.limit, time_limit=args.time_limit)
-            count = len(found.solutions)
-            mark = "?" if found.timed_out else "" if found.complete else "+"
-            out.write(f"{count}{mark}\n")
-            all_unique = all_unique and count == 1 and found.complete
-    if inputs.unreadable:
-        return EXIT_USAGE
-    if inputs.layout is None:
-        warn(f"no puzzles in {inputs.names()}")
-    return EXIT_OK if all_unique else EXIT_FAILED
+    from ..batch.solver import SolverConfig
+    from .perpuzzle import EachCommand, run_each
+
+    config = SolverConfig(args.backend, backend_options(args), False, args.time_limit)
+    limit = args.limit
+    command = EachCommand(
+        kind="count",
+        payload=lambda puzzles: (limit, puzzles),
+        config=config,
+        verb="counted",
+        outcomes=["solved", "multiple", "no_solution", "unknown"],
+        outcome=outcome,
+        ok=frozenset({"solved"}),
+        words={"solved": "unique"},
+        writer=lambda out: _Writer(out, args.output_format),
+    )
+    return run_each(args, command)

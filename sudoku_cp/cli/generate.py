@@ -9,17 +9,23 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import signal
 import sys
-import time
 from collections.abc import Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from ..backends import sat_solver_name
+from ..formats.writing import OUTPUT_FORMATS
 from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, generate
-from ..generate.oracle import DEFAULT_SOLVER, SOLVERS
+from ..generate.oracle import DEFAULT_SOLVER
 from ..grid import Shape
 from ..rate import LEVELS
 from . import EXIT_FAILED, EXIT_OK, exit_codes
-from .common import add_output_options, output_stream, warn
+from .common import output_stream, warn
+from .options import add_run_options, progress_for
+
+if TYPE_CHECKING:
+    from ..batch.progress import Progress, Tally
 
 __all__ = ["register", "run"]
 
@@ -94,13 +100,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--minimal", action="store_true", help="no given can be removed (the default without a size)"
     )
     p.add_argument("--seed", type=_seed, help="same seed, same puzzles (default: a fresh one, reported)")
-    p.add_argument("-j", "--jobs", type=_count, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument(
         "--solver",
-        choices=SOLVERS,
         default=DEFAULT_SOLVER,
         metavar="NAME",
-        help=f"python-sat solver proving uniqueness (default {DEFAULT_SOLVER})",
+        help=f"the SAT solver proving uniqueness, named as for --backend sat:NAME (sat:g4, glucose4, ...; "
+        f"default {DEFAULT_SOLVER}); it must take assumptions and give cores",
     )
     p.add_argument(
         "--max-attempts",
@@ -109,12 +114,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="grids drawn per puzzle before giving up on a size or difficulty (default 1000)",
     )
-    add_output_options(p, default="line")
-    p.add_argument("-q", "--quiet", action="store_true", help="no summary or progress on standard error")
+    add_run_options(p, formats=OUTPUT_FORMATS, time_limit=False)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..batch import resolve_jobs
+    from ..batch.interrupt import Interrupted, InterruptGuard
+    from ..batch.progress import Tally
+
     shape = args.box or Shape(3, 3)
     fmt = args.output_format
     puzzles = generate(
@@ -126,29 +134,47 @@ def run(args: argparse.Namespace) -> int:
         symmetry=args.symmetry,
         minimal=args.minimal,
         seed=args.seed,
-        jobs=args.jobs,
+        jobs=resolve_jobs(args.jobs),
         rate=fmt == "jsonl",
-        solver=args.solver,
+        solver=sat_solver_name(args.solver),
         max_attempts=args.max_attempts,
     )
-    progress = _Progress(args.count, enabled=not args.quiet and sys.stderr.isatty())
+    progress = progress_for(args, total=args.count)
     made: list[Generated] = []  # the first one, for the summary's seed
-    start = time.perf_counter()
-    try:
-        with output_stream(args.output) as out:
-            _write(out, progress.track(puzzles, made), fmt)
-    except GenerationError as exc:
-        progress.clear()
-        warn(f"error: {exc}")
-        return EXIT_FAILED
-    progress.clear()
-    if not args.quiet:
-        elapsed = time.perf_counter() - start
-        seed = f" (seed {made[0].seed})" if made else ""
-        rate = progress.done / elapsed if elapsed > 0 else float("inf")
-        what = f"{progress.done} {shape.n}x{shape.n} puzzles{seed}"
-        print(f"generated {what} in {elapsed:.2f} s, {rate:,.1f} puzzles/s", file=sys.stderr)
-    return EXIT_OK
+    tally = Tally(counts={"generated": 0})
+    status = EXIT_OK
+    stop = None
+    with InterruptGuard() as guard:
+        try:
+            with output_stream(args.output) as out:
+                _write(out, _track(puzzles, made, tally, progress), fmt)
+        except GenerationError as exc:
+            progress.close()
+            warn(f"error: {exc}")
+            status, stop = EXIT_FAILED, "stopped by an error"
+        except KeyboardInterrupt as exc:
+            guard.handled()
+            interrupted = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
+            status, stop = interrupted.status, f"interrupted by {interrupted.name}"
+        finally:
+            progress.close()
+    if not args.quiet and (tally.total or stop):
+        seed = [f"seed {made[0].seed}"] if made else []
+        line = tally.summary(stop, verb="generated", of=None, kind=f"{shape.n}x{shape.n}", notes=seed)
+        print(line, file=sys.stderr, flush=True)
+    return status
+
+
+def _track(
+    puzzles: Iterator[Generated], made: list[Generated], tally: Tally, progress: Progress
+) -> Iterator[Generated]:
+    """The puzzles, counted as they pass (the first kept, for its seed), with the progress line."""
+    for item in puzzles:
+        if not made:
+            made.append(item)
+        yield item
+        tally.add("generated")
+        progress.update(tally.total, tally.total)
 
 
 def _write(out: TextIO, puzzles: Iterator[Generated], fmt: str) -> None:
@@ -165,29 +191,3 @@ def _write(out: TextIO, puzzles: Iterator[Generated], fmt: str) -> None:
         from ..formats import write_puzzles
 
         write_puzzles(out, (item.puzzle for item in puzzles), fmt)
-
-
-class _Progress:
-    """``generated i of N`` on standard error, redrawn at most five times a second, for terminals only."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled, self.done = total, enabled, 0
-        self._shown = 0.0
-        self._drawn = False
-
-    def track(self, puzzles: Iterator[Generated], made: list[Generated]) -> Iterator[Generated]:
-        for item in puzzles:
-            if not made:
-                made.append(item)
-            self.done += 1
-            now = time.monotonic()
-            if self.enabled and now - self._shown >= 0.2:
-                self._shown = now
-                self._drawn = True
-                print(f"\rgenerated {self.done} of {self.total}", end="", file=sys.stderr, flush=True)
-            yield item
-
-    def clear(self) -> None:
-        if self._drawn:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
-            self._drawn = False

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..formats import Record, iter_records, open_records
@@ -22,6 +23,10 @@ class Inputs:
     unreadable: list[str] = field(default_factory=list)
     #: the layout of the first record read (the default output layout)
     layout: str | None = None
+    #: the number of the input being read (0 for the first)
+    current: int = 0
+    #: how an unreadable file is reported (a command with a progress line erases it first)
+    warn: Callable[[str], None] = warn
 
     def names(self) -> str:
         """The inputs in words, for messages."""
@@ -31,9 +36,30 @@ class Inputs:
         """Files, standard input, URLs and puzzles given on the command line, in order."""
         return expand_inputs(self.args.files, getattr(self.args, "puzzles", None))
 
+    def line_totals(self) -> list[int] | None:
+        """The lines of each input, when all are local files or puzzles on the command line; else None
+        (standard input, URLs). A run shows from them how much of its input is done and the time left."""
+        totals = []
+        for path in self.paths() or ["-"]:
+            if isinstance(path, Inline):
+                totals.append(path.text.count("\n"))
+            elif path == "-" or not os.path.isfile(path):
+                return None
+            else:
+                try:
+                    with open(path, "rb") as f:
+                        totals.append(sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 20), b"")))
+                except OSError:
+                    return None  # reported when it is read
+        return totals
+
+    def position(self, record: Record, totals: list[int]) -> int:
+        """How many lines of all the inputs (``line_totals``) lie up to ``record``, the last one read."""
+        return min(sum(totals[: self.current]) + record.line, sum(totals))
+
     def __iter__(self) -> Iterator[Record]:
         paths = self.paths() or ["-"]
-        for path in paths:
+        for self.current, path in enumerate(paths):
             source = "<stdin>" if path == "-" else str(path)
             label = source if len(paths) > 1 or path != "-" else None
             options = {
@@ -51,5 +77,5 @@ class Inputs:
                         self.layout = record.format
                     yield record
             except (OSError, UnicodeError) as exc:
-                warn(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
+                self.warn(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
                 self.unreadable.append(source)

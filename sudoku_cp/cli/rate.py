@@ -1,7 +1,9 @@
 """``sudoku-cp rate``: the difficulty of each puzzle, from the rules it needs and the search it costs.
 
 Levels easy, medium, hard, expert, extreme; the rule is written out in docs/rating.md. Puzzles without
-exactly one solution get no level (exit status 1).
+exactly one solution get no level (exit status 1), and a puzzle that cannot be read is ``error`` (the
+reason on standard error, with its file, line and number). Puzzles are rated by ``--jobs`` worker processes,
+the output in input order; a summary line ends the run.
 """
 
 from __future__ import annotations
@@ -9,19 +11,23 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import sys
-import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from ..rate import LEVELS, Rating, rate
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
-from .common import add_input_options, output_stream, warn
-from .inputs import Inputs
+from ..rate import LEVELS
+from . import exit_codes
+from .cluster import add_cluster_option
+from .common import add_input_options
+from .options import BASE_FORMATS, EMPTY_INPUT, add_run_options
+
+if TYPE_CHECKING:
+    from ..formats import Record
+    from ..rate import Rating
 
 __all__ = ["OUTPUT_FORMATS", "register", "run"]
 
-#: ``line``: puzzle, level, technique and the effort figures separated by spaces.
-OUTPUT_FORMATS = ("line", "csv", "jsonl")
+#: ``line``: puzzle, level, technique and the effort figures separated by spaces; ``csv`` a header and a
+#: row per puzzle; ``jsonl`` an object per puzzle; ``pretty`` the puzzle's grid under its rating.
+OUTPUT_FORMATS = (*BASE_FORMATS, "csv")
 _FIELDS = ("level", "technique", "eliminations", "guesses", "backtracks", "conflicts", "solutions")
 
 
@@ -30,44 +36,42 @@ def register(sub: argparse._SubParsersAction) -> None:
         "rate",
         help="rate the difficulty of puzzles",
         description=__doc__,
-        epilog=exit_codes("every puzzle rated", "some puzzle unrated (not exactly one solution, or invalid)"),
+        epilog=exit_codes("every puzzle rated", "some puzzle unrated (not exactly one solution, or invalid)")
+        + EMPTY_INPUT,
     )
     add_input_options(p)
-    p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="line", help="default: line")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here (renamed into place at the end)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no summary line on standard error")
+    add_run_options(p, formats=OUTPUT_FORMATS, time_limit=False)
+    add_cluster_option(p)
     p.set_defaults(run=run)
 
 
+def _status(rating: Rating) -> str:
+    """The rating as a status of ``solve --unique``: ``solved`` when rated, else why not."""
+    if rating.level is not None:
+        return "solved"
+    return "no_solution" if rating.solutions == 0 else "multiple"
+
+
+def outcome(rating: Rating) -> str:
+    """The summary's word for a rating: its level, or why it has none."""
+    return rating.level or _status(rating)
+
+
 def run(args: argparse.Namespace) -> int:
-    inputs = Inputs(args)
-    counts = dict.fromkeys(LEVELS, 0)
-    unrated = 0
-    start = time.perf_counter()
-    with output_stream(args.output) as out:
-        writer = _Writer(out, args.output_format)
-        for record in inputs:
-            if record.error is not None:
-                warn(str(record.error))
-                writer.error(record.index, record.text, str(record.error.reason))
-                unrated += 1
-                continue
-            rating = rate(record.puzzle)
-            if rating.level is None:
-                unrated += 1
-            else:
-                counts[rating.level] += 1
-            writer.write(record.index, record.puzzle.to_string(), rating)
-    total = sum(counts.values()) + unrated
-    if not args.quiet and total:
-        elapsed = time.perf_counter() - start
-        levels = ", ".join(f"{level} {k}" for level, k in counts.items() if k)
-        if unrated:
-            levels += f"{', ' if levels else ''}unrated {unrated}"
-        print(f"rated {total} puzzles ({levels}) in {elapsed:.2f} s", file=sys.stderr)
-    if inputs.unreadable:
-        return EXIT_USAGE
-    return EXIT_FAILED if unrated else EXIT_OK
+    from ..batch.solver import SolverConfig
+    from .perpuzzle import EachCommand, run_each
+
+    command = EachCommand(
+        kind="rate",
+        payload=lambda puzzles: puzzles,
+        config=SolverConfig("dfs"),  # the backend rate() counts guesses with, loaded once per process
+        verb="rated",
+        outcomes=[*LEVELS, "multiple", "no_solution"],
+        outcome=outcome,
+        ok=frozenset(LEVELS),
+        writer=lambda out: _Writer(out, args.output_format),
+    )
+    return run_each(args, command)
 
 
 class _Writer:
@@ -79,21 +83,38 @@ class _Writer:
         if self.csv is not None:
             self.csv.writerow(("index", "puzzle", *_FIELDS))
 
-    def write(self, index: int, puzzle: str, rating: Rating) -> None:
+    def result(self, record: Record, rating: Rating) -> None:
+        assert record.puzzle is not None
+        index, puzzle = record.index, record.puzzle.to_string()
         values = rating.to_dict()
         if self.fmt == "jsonl":
-            self.out.write(json.dumps({"index": index, "puzzle": puzzle, **values}) + "\n")
+            fields = {"index": index, "puzzle": puzzle, "status": _status(rating), **values}
+            self.out.write(json.dumps(fields) + "\n")
         elif self.csv is not None:
             self.csv.writerow((index, puzzle, *("" if values[k] is None else values[k] for k in _FIELDS)))
         else:
-            head = rating.level or ("no_solution" if rating.solutions == 0 else "multiple")
+            head = rating.level or _status(rating)
             figures = " ".join(f"{k}={values[k]}" for k in _FIELDS[2:6])
-            self.out.write(f"{puzzle} {head} {rating.technique or '-'} {figures}\n")
+            if self.fmt == "pretty":
+                from ..formats.writing import pretty_text
 
-    def error(self, index: int, text: str, reason: str) -> None:
+                technique = f", {rating.technique}" if rating.technique else ""
+                self.out.write(f"Puzzle {index} (line {record.line}): {head}{technique}; {figures}\n")
+                self.out.write(pretty_text(record.puzzle) + "\n\n")
+            else:
+                self.out.write(f"{puzzle} {head} {rating.technique or '-'} {figures}\n")
+
+    def error(self, record: Record) -> None:
+        reason = record.error.reason if record.error is not None else "unreadable"
         if self.fmt == "jsonl":
-            self.out.write(json.dumps({"index": index, "puzzle": text, "error": reason}) + "\n")
+            fields = {"index": record.index, "puzzle": record.text, "status": "error", "error": reason}
+            self.out.write(json.dumps(fields) + "\n")
         elif self.csv is not None:
-            self.csv.writerow((index, text, *([""] * len(_FIELDS))))
+            self.csv.writerow((record.index, record.text, "error", *([""] * (len(_FIELDS) - 1))))
+        elif self.fmt == "pretty":
+            self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n\n")
         else:
-            self.out.write(f"- error {reason}\n")
+            self.out.write("- error\n")
+
+    def close(self) -> None:
+        pass

@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("svg", "png"), default="svg", help="picture format (default svg)")
     p.add_argument("--solution", action="store_true", help="draw the solution's digits over the givens")
     p.add_argument("--candidates", action="store_true", help="draw the candidates of the empty cells")
-    add_backend_options(p, default="sat")
+    add_backend_options(p)
     p.set_defaults(run=run)
 
 

@@ -19,45 +19,23 @@ from ..result import Status
 from ..wording import plural
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_workers
-from .common import (
-    add_backend_options,
-    add_input_options,
-    add_output_options,
-    backend_options,
-    input_names,
-    output_stream,
-)
+from .common import add_backend_options, add_input_options, backend_options, input_names, output_stream
 from .common import warn as warn_user
+from .options import EMPTY_INPUT, add_run_options, progress_for
 from .outfile import count_records, partial_path
 
-EPILOG = exit_codes("every puzzle solved", "some puzzle unsolved, multiple, unknown or invalid")
-
-
-def _jobs(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (every CPU) or more, not {text}")
-    return value
+EPILOG = exit_codes("every puzzle solved", "some puzzle unsolved, multiple, unknown or invalid") + EMPTY_INPUT
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from ..formats import OUTPUT_FORMATS
+
     p = sub.add_parser("solve", help="solve puzzles", description=__doc__, epilog=EPILOG)
     add_input_options(p)
-    add_output_options(p)
-    add_backend_options(p)
+    add_run_options(p, formats=OUTPUT_FORMATS, default_format=None)
+    add_backend_options(p, time_limit=False)
     p.add_argument(
         "--unique", action="store_true", help="prove each solution unique; report `multiple` otherwise"
-    )
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=_jobs,
-        default=0,
-        metavar="N",
-        help="worker processes (default 0: one per CPU); 1 solves in this process",
-    )
-    p.add_argument(
-        "-q", "--quiet", action="store_true", help="no progress line and no summary line on standard error"
     )
     p.add_argument(
         "--resume",
@@ -74,15 +52,12 @@ def run(args: argparse.Namespace) -> int:
     from ..batch.cluster import ClusterError
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.pool import WorkerError
-    from ..batch.progress import Progress
     from ..batch.solver import SolverConfig
     from ..batch.stream import StreamResult, solve_stream
 
     config = SolverConfig(args.backend, backend_options(args), args.unique, args.time_limit)
     check_backend(config)  # a bad backend or option is a usage error before any work
-    # on a terminal, unless -q or the results themselves scroll by on it
-    to_screen = args.output in (None, "-") and sys.stdout.isatty()
-    progress = Progress(enabled=False if args.quiet or to_screen else None)
+    progress = progress_for(args)
 
     def warn(message: str) -> None:
         progress.close()  # a message starts on a clean line; the progress line comes back on its next update

@@ -1,0 +1,102 @@
+"""Task kinds that answer each puzzle on its own: counting solutions and rating, for the batch engine.
+
+Like ``solve``'s tasks they run in the worker processes of ``run_ordered`` (or in this process with one
+job), with the backend each process keeps, so ``count`` and ``rate`` get ``--jobs``, ordered output and
+the same progress and summary as ``solve``. A task is ``(kind, payload)`` with plain picklable values:
+
+- ``("count", (limit, puzzles))``: a ``Count`` per puzzle, solutions counted up to ``limit`` with the
+  configured backend (the compiled dfs counts a whole shape group in one call);
+- ``("rate", puzzles)``: a ``sudoku_cp.rate.Rating`` per puzzle;
+- ``("explain", puzzles)``: a ``sudoku_cp.explain.Explanation`` per puzzle, from the configured backend
+  and time limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..grid import Puzzle, Shape
+from .solver import Solver
+
+__all__ = ["TASK_KINDS", "Count", "run_task"]
+
+
+class Count(NamedTuple):
+    """The solutions of one puzzle counted up to a limit.
+
+    ``complete``: the search space was exhausted (the count is exact); ``timed_out``: the time limit
+    stopped the search (the count is a lower bound). Neither: the count reached the limit.
+    """
+
+    solutions: int
+    complete: bool
+    timed_out: bool = False
+
+    @property
+    def text(self) -> str:
+        """``1``; ``2+`` when the count stopped at the limit; ``1?`` when the time limit stopped it."""
+        return f"{self.solutions}{'?' if self.timed_out else '' if self.complete else '+'}"
+
+
+def count_each(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]:
+    """Count each puzzle's solutions up to ``limit``, in order."""
+    time_limit = engine.config.time_limit
+    if engine.compiled:
+        return _count_compiled(limit, puzzles, engine)
+    counts = []
+    for puzzle in puzzles:
+        found = engine.backend.enumerate(puzzle, limit=limit, time_limit=time_limit)
+        counts.append(Count(len(found.solutions), found.complete, found.timed_out))
+    return counts
+
+
+def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]:
+    """The compiled dfs: one kernel call per shape among the puzzles, no Python work per search."""
+    from ..backends import dfs_compiled
+
+    groups: dict[Shape, list[int]] = {}
+    for i, puzzle in enumerate(puzzles):
+        groups.setdefault(puzzle.shape, []).append(i)
+    counts: list[Count | None] = [None] * len(puzzles)
+    for shape, members in groups.items():
+        grids = np.array([puzzles[i].cells for i in members], dtype=np.uint8)
+        found = dfs_compiled.solve_array(
+            grids, shape, limit, engine.backend.heuristic, time_limit=engine.config.time_limit
+        )
+        for i, k, status in zip(members, found.counts.tolist(), found.status.tolist(), strict=True):
+            counts[i] = Count(k, status == dfs_compiled.EXHAUSTED, status == dfs_compiled.OUT_OF_NODES)
+    return counts  # type: ignore[return-value]  # every index belongs to one group
+
+
+def rate_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
+    """Rate each puzzle (``sudoku_cp.rate.rate``), in order."""
+    from ..rate import rate
+
+    return [rate(puzzle) for puzzle in puzzles]
+
+
+def explain_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
+    """Explain each puzzle (``sudoku_cp.explain.explain``) with the configured backend, in order."""
+    from ..explain import explain
+
+    return [explain(puzzle, engine.backend, time_limit=engine.config.time_limit) for puzzle in puzzles]
+
+
+def _count(payload: tuple[int, list[Puzzle]], engine: Solver) -> list[Count]:
+    limit, puzzles = payload
+    return count_each(limit, puzzles, engine)
+
+
+#: Task kind -> what answers it.
+TASK_KINDS = {"count": _count, "rate": rate_each, "explain": explain_each}
+
+
+def run_task(kind: str, payload: Any, engine: Solver) -> Any:
+    """The answer to a task of one of ``TASK_KINDS``; any other kind is a ``ValueError``."""
+    try:
+        handler = TASK_KINDS[kind]
+    except KeyError:
+        raise ValueError(f"unknown task kind {kind!r}") from None
+    return handler(payload, engine)

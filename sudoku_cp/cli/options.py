@@ -1,0 +1,128 @@
+"""The options every command that writes results shares, spelt and meaning the same everywhere.
+
+``add_run_options`` gives a command ``-j/--jobs``, ``-q/--quiet``, ``-o/--output``, ``--output-format``
+(``line``, ``pretty`` and ``jsonl`` at least, plus the command's own layouts) and ``--time-limit``; a user
+who learnt them on one command knows them on every other. ``progress_for`` and ``summary_line`` give the
+same progress line on a terminal and the same one-line summary at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..batch.progress import Progress
+
+__all__ = [
+    "BASE_FORMATS",
+    "EMPTY_INPUT",
+    "add_run_options",
+    "jobs_option",
+    "positive_float",
+    "positive_int",
+    "progress_for",
+]
+
+#: What an input without any puzzle means, for the exit-status line of each command that reads puzzles:
+#: nothing failed, so status 0 (as ``grep -c`` or ``wc`` on an empty file), and a warning names the input.
+EMPTY_INPUT = "; an input without any puzzle: 0, as no puzzle failed (a warning says `no puzzles in FILE`)"
+
+#: The output layouts of every command that writes results; a command may add its own.
+BASE_FORMATS: tuple[str, ...] = ("line", "pretty", "jsonl")
+
+
+def jobs_option(text: str) -> int:
+    """``-j N``: 0 means one worker per CPU, 1 runs in this process."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (every CPU) or more, not {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A number above 0 (seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def add_run_options(
+    parser: argparse.ArgumentParser,
+    *,
+    formats: Sequence[str] | None = BASE_FORMATS,
+    default_format: str | None = "line",
+    jobs: bool = True,
+    time_limit: bool = True,
+    output_metavar: str = "FILE",
+    output_help: str = "write here instead of standard output (renamed into place when complete)",
+) -> None:
+    """Add the shared options: ``-j/--jobs N`` (default: every CPU), ``-q/--quiet``, ``-o/--output FILE``,
+    ``--output-format`` (``formats``, which must include ``BASE_FORMATS``; ``default_format`` None: the
+    input's layout) and ``--time-limit SECONDS`` (per puzzle).
+
+    ``jobs`` and ``time_limit`` False leave those out for a command where they mean nothing, and
+    ``formats`` None leaves out ``--output-format`` for one whose output is no record per puzzle (the
+    DIMACS formulas of ``encode``).
+    """
+    missing = [f for f in BASE_FORMATS if f not in (formats or BASE_FORMATS)]
+    if missing:
+        raise ValueError(f"every command writes {', '.join(BASE_FORMATS)}; missing: {', '.join(missing)}")
+    group = parser.add_argument_group("run")
+    if jobs:
+        group.add_argument(
+            "-j",
+            "--jobs",
+            type=jobs_option,
+            default=0,
+            metavar="N",
+            help="worker processes (default 0: one per CPU); 1 runs in this process. The output is the "
+            "same whatever N",
+        )
+    group.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress line and no summary line on standard error"
+    )
+    group.add_argument("-o", "--output", metavar=output_metavar, help=output_help)
+    if formats is not None:
+        group.add_argument(
+            "--output-format",
+            choices=list(formats),
+            default=default_format,
+            help=f"the output layout (default: {default_format or 'the input layout'})",
+        )
+    if time_limit:
+        group.add_argument(
+            "--time-limit",
+            type=positive_float,
+            metavar="SECONDS",
+            help="per puzzle; a puzzle over it is unknown",
+        )
+
+
+def progress_for(args: argparse.Namespace, total: int | None = None) -> Progress:
+    """The progress line of a run: on standard error when it is a terminal, unless ``-q`` or the results
+    themselves scroll by on that terminal (standard output is one, and no ``-o``)."""
+    from ..batch.progress import Progress  # the batch package loads numpy: only when a run starts
+
+    to_screen = getattr(args, "output", None) in (None, "-") and sys.stdout.isatty()
+    return Progress(enabled=False if getattr(args, "quiet", False) or to_screen else None, total=total)

@@ -1,0 +1,187 @@
+"""The run of a command that answers each puzzle on its own (``count``, ``rate``): one driver for all.
+
+The command says what to ask of each puzzle (a task kind of ``sudoku_cp.batch.tasks``), how to write an
+answer and what became of the puzzle; the driver does the rest the same way ``solve`` does: the inputs
+read in chunks whose size follows the measured speed, answered by ``--jobs`` worker processes of the
+batch engine (``run_ordered``) in input order, malformed puzzles reported on standard error with their
+file, line and number and written as ``error``, a progress line on a terminal, Ctrl-C and SIGTERM
+stopping between whole records (``-o FILE`` keeps them in ``FILE.partial``), the summary line, and the
+exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
+
+from ..formats import Record
+from ..grid import Puzzle
+from ..wording import plural
+from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE
+from .cluster import cluster_client, cluster_workers
+from .common import output_stream
+from .common import warn as warn_user
+from .inputs import Inputs
+from .options import progress_for
+
+if TYPE_CHECKING:
+    from ..batch.chunks import ChunkSizer
+    from ..batch.solver import SolverConfig
+
+__all__ = ["EachCommand", "Writer", "run_each"]
+
+#: The outcome of a puzzle that could not be read, in every command's summary and output.
+ERROR = "error"
+
+
+class Writer(Protocol):
+    """Writes one output record per input puzzle, in order."""
+
+    def result(self, record: Record, answer: Any) -> None:
+        """The answer for a puzzle that was read."""
+
+    def error(self, record: Record) -> None:
+        """A puzzle that could not be read (``record.error`` says why)."""
+
+    def close(self) -> None:
+        """After the last record (a closing line, a flush)."""
+
+
+@dataclass
+class EachCommand:
+    """What a per-puzzle command asks and how it reports it.
+
+    ``kind`` and ``payload(puzzles)``: the task of a chunk (see ``sudoku_cp.batch.tasks``); ``config``:
+    the backend each process keeps; ``verb``: the summary's first word; ``outcomes``: the summary's
+    outcomes in order (``error`` is added), ``words`` how it says those that are not their own word;
+    ``outcome(answer)``: the outcome of one answer; ``ok``: the outcomes of a success (exit status 0 when
+    every puzzle has one); ``writer(out)``: the output layout.
+    """
+
+    kind: str
+    payload: Callable[[list[Puzzle]], Any]
+    config: SolverConfig
+    verb: str
+    outcomes: list[str]
+    outcome: Callable[[Any], str]
+    ok: frozenset[str]
+    writer: Callable[[TextIO], Writer]
+    words: dict[str, str] = field(default_factory=dict)
+    validate: bool = True
+
+
+@dataclass
+class _Unit:
+    """A chunk of records and its task (the records' valid puzzles)."""
+
+    records: list[Record]
+    task: tuple[str, Any] | None = field(default=None)
+    position: int | None = None  # lines of the inputs up to the last record (with their total known)
+
+    def take_task(self) -> tuple[str, Any]:
+        task, self.task = self.task, None
+        assert task is not None
+        return task
+
+
+def _units(
+    inputs: Inputs, totals: list[int] | None, sizer: ChunkSizer, command: EachCommand
+) -> Iterator[_Unit]:
+    """The records in chunks of ``sizer.next_size()``, each with the task of its valid puzzles."""
+    records = iter(inputs)
+    while True:
+        chunk = []
+        for record in records:
+            chunk.append(record)
+            if len(chunk) >= sizer.next_size():
+                break
+        if not chunk:
+            return
+        puzzles = [r.puzzle for r in chunk if r.error is None and r.puzzle is not None]
+        position = inputs.position(chunk[-1], totals) if totals else None
+        yield _Unit(chunk, (command.kind, command.payload(puzzles)), position)
+
+
+def run_each(args: argparse.Namespace, command: EachCommand) -> int:
+    """Answer every puzzle of the inputs as ``command`` says; the exit status (see ``sudoku_cp.cli``)."""
+    from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
+    from ..batch.chunks import ChunkSizer
+    from ..batch.cluster import ClusterError
+    from ..batch.engine import run_ordered
+    from ..batch.interrupt import Interrupted, InterruptGuard
+    from ..batch.pool import WorkerError
+    from ..batch.progress import Tally
+
+    check_backend(command.config)  # a bad backend or option is a usage error before any work
+    jobs = resolve_jobs(args.jobs)
+    progress = progress_for(args)
+
+    def warn(message: str) -> None:
+        progress.close()  # a message starts on a clean line; the progress line comes back on its next update
+        warn_user(message)
+
+    inputs = Inputs(args, validate=command.validate, warn=warn)
+    totals = inputs.line_totals() if progress.enabled else None
+    progress.total = sum(totals) if totals else None
+    tally = Tally(counts=dict.fromkeys([*command.outcomes, ERROR], 0))
+    sizer = ChunkSizer(first=8, low=1, high=512)
+    interrupted: Interrupted | None = None
+    failed: Exception | None = None
+    all_ok = True
+    workers: int | None = None
+    with InterruptGuard() as guard, cluster_client(args) as client:
+        try:
+            with output_stream(args.output) as out:
+                writer = command.writer(out)
+                units = _units(inputs, totals, sizer, command)
+                ordered_units = run_ordered(units, _Unit.take_task, command.config, jobs, client=client)
+                with contextlib.closing(ordered_units) as ordered:
+                    for unit, (answers, seconds) in ordered:
+                        sizer.observe(len(unit.records), seconds)
+                        with guard.deferred():  # whole records only, whatever signal arrives
+                            answer = iter(answers)
+                            for record in unit.records:
+                                if record.error is not None or record.puzzle is None:
+                                    warn(str(record.error))
+                                    writer.error(record)
+                                    outcome = ERROR
+                                else:
+                                    value = next(answer)
+                                    writer.result(record, value)
+                                    outcome = command.outcome(value)
+                                tally.add(outcome)
+                                all_ok = all_ok and outcome in command.ok
+                            out.flush()
+                        progress.update(tally.total, unit.position)
+                with guard.deferred():
+                    writer.close()
+        except KeyboardInterrupt as exc:  # python-sat raises its own on Ctrl-C during a search
+            guard.handled()
+            interrupted = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
+        except (WorkerError, ClusterError) as exc:  # a worker killed (out of memory, kill -9), a lost cluster
+            failed = exc
+            warn_user(f"error: {str(exc).splitlines()[0]}; the run stopped")
+        finally:
+            progress.close()
+            workers = cluster_workers(client)
+    if not (tally.total or interrupted or failed or inputs.unreadable):
+        warn_user(f"no puzzles in {inputs.names()}")
+    if not args.quiet and (tally.total or interrupted or failed):
+        stop = (
+            f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
+        )
+        where = f", on {workers:,} Dask {plural(workers, 'worker')}" if workers is not None else ""
+        line = tally.summary(stop, verb=command.verb, of=None, words=command.words)
+        print(line + where, file=sys.stderr, flush=True)
+    if interrupted is not None:
+        return interrupted.status
+    if failed is not None:
+        return EXIT_FAULT
+    if inputs.unreadable:
+        return EXIT_USAGE
+    return EXIT_OK if all_ok else EXIT_FAILED
