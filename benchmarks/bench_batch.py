@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from sudoku_cp import datasets
-from sudoku_cp.grid import Shape
+from sudoku_cp.grid import Rules
 
 
 @dataclass
@@ -166,10 +166,10 @@ def kernel_rate(data: bytes, layout: str, unique: bool, sample: int = 20000) -> 
     size = 82 if layout == "line" else 163
     parsed = parse_chunk(data[: sample * size], layout, None)
     grids = parsed.grids[0]
-    shape = Shape(3, 3)
-    dfs_compiled.solve_array(grids[:10], shape, 2 if unique else 1)  # load the compiled code first
+    rules = Rules.classic(3, 3)
+    dfs_compiled.solve_array(grids[:10], rules, 2 if unique else 1)  # load the compiled code first
     start = time.perf_counter()
-    dfs_compiled.solve_array(grids, shape, 2 if unique else 1)
+    dfs_compiled.solve_array(grids, rules, 2 if unique else 1)
     return len(grids) / (time.perf_counter() - start)
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from sudoku_cp import datasets
 from sudoku_cp.backends.cpsat import CpSatBackend
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.samples import blanked, pattern_grid
 from sudoku_cp.verify import is_solution
 
@@ -125,17 +125,17 @@ def table_large(count: int, models: list[str], workers: list[int], huge: bool) -
     print(f"\n## Large grids: seconds per puzzle ({count} per size; 55% of a pattern grid blanked)\n")
     print("| grid | model | workers | solve s | unique s | branches (unique) | check |")
     print("|---|---|---|---:|---:|---:|---|")
-    sizes = [(Shape(4, 4), 0.55), (Shape(5, 5), 0.55)]
+    sizes = [(Rules.classic(4, 4), 0.55), (Rules.classic(5, 5), 0.55)]
     if huge:
-        sizes.append((Shape(6, 6), 1.0))
-    for shape, fraction in sizes:
+        sizes.append((Rules.classic(6, 6), 1.0))
+    for rules, fraction in sizes:
         seeds = range(count if fraction < 1 else 1)
-        puzzles = [blanked(pattern_grid(shape, seed), fraction, seed) for seed in seeds]
-        label = f"{shape.n}x{shape.n}" + (" empty" if fraction == 1 else "")
+        puzzles = [blanked(pattern_grid(rules, seed), fraction, seed) for seed in seeds]
+        label = f"{rules.n}x{rules.n}" + (" empty" if fraction == 1 else "")
         for model in models:
             for w in workers:
                 backend = CpSatBackend(model, workers=w)
-                backend.enumerate(pattern_grid(shape, 0))  # build the model outside the timing
+                backend.enumerate(pattern_grid(rules, 0))  # build the model outside the timing
                 solved = run(backend, puzzles, 1, lambda k: k == 1)
                 u_time = u_branches = u_check = "-"
                 if fraction < 1:  # the empty grid has countless solutions: solving it is the test

@@ -30,7 +30,7 @@ import numpy as np
 from sudoku_cp import datasets
 from sudoku_cp.backends.dfs import DfsBackend
 from sudoku_cp.backends.dfs_reference import HEURISTICS
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.verify import is_solution
 
 #: name in the table -> file, and whether the sample size applies (else the whole file is used).
@@ -88,13 +88,13 @@ def batch(puzzles: Sequence[Puzzle], limit: int, heuristic: str) -> Timing:
     """One ``solve_array`` call for the whole list (the batch engine's path, no Python per puzzle)."""
     from sudoku_cp.backends.dfs_compiled import EXHAUSTED, solve_array
 
-    shape = puzzles[0].shape
+    rules = puzzles[0].rules
     grids = np.array([p.cells for p in puzzles], np.uint8)
-    solve_array(grids[:3], shape, limit, heuristic)
-    found, wall, cpu = _timed(lambda: solve_array(grids, shape, limit, heuristic))
+    solve_array(grids[:3], rules, limit, heuristic)
+    found, wall, cpu = _timed(lambda: solve_array(grids, rules, limit, heuristic))
     wrong = 0
     for i, puzzle in enumerate(puzzles):
-        solution = Puzzle(shape, tuple(found.solutions[i].tolist()))  # type: ignore[attr-defined]
+        solution = Puzzle(rules, tuple(found.solutions[i].tolist()))  # type: ignore[attr-defined]
         ok = found.counts[i] == 1 and is_solution(puzzle, solution)  # type: ignore[attr-defined]
         wrong += not (ok and (found.status[i] == EXHAUSTED or limit == 1))  # type: ignore[attr-defined]
     return Timing(wall, cpu, len(puzzles), float(found.nodes.mean()), wrong)  # type: ignore[attr-defined]
@@ -160,13 +160,13 @@ def data_table(args: argparse.Namespace, engines: list[str]) -> None:
                     )
 
 
-def full_grid(shape: Shape, rng: random.Random) -> Puzzle:
+def full_grid(rules: Rules, rng: random.Random) -> Puzzle:
     """A random complete grid: the shifted-rows pattern with digits, rows, bands, columns, stacks permuted."""
-    br, bc, n = shape.box_rows, shape.box_cols, shape.n
+    br, bc, n = rules.box_rows, rules.box_cols, rules.n
     digits = rng.sample(range(1, n + 1), n)
     rows = [b * br + r for b in rng.sample(range(bc), bc) for r in rng.sample(range(br), br)]
     cols = [s * bc + c for s in rng.sample(range(br), br) for c in rng.sample(range(bc), bc)]
-    return Puzzle(shape, tuple(digits[((r % br) * bc + r // br + c) % n] for r in rows for c in cols))
+    return Puzzle(rules, tuple(digits[((r % br) * bc + r // br + c) % n] for r in rows for c in cols))
 
 
 def shapes_table(args: argparse.Namespace) -> None:
@@ -180,13 +180,13 @@ def shapes_table(args: argparse.Namespace) -> None:
     print(_row(["grid", "givens", "answered", "median s", "max s (answered)", "median nodes"]))
     print(_row(["---", "--:", "--:", "--:", "--:", "--:"]))
     backend = DfsBackend(engine="compiled")
-    for shape in (Shape(4, 4), Shape(5, 5)):
+    for rules in (Rules.classic(4, 4), Rules.classic(5, 5)):
         for keep in args.keep:
             seconds, nodes, answered = [], [], 0
             for seed in range(args.grids):
                 rng = random.Random(seed)
-                full = full_grid(shape, rng)
-                puzzle = Puzzle(shape, tuple(d if rng.random() < keep else 0 for d in full.cells))
+                full = full_grid(rules, rng)
+                puzzle = Puzzle(rules, tuple(d if rng.random() < keep else 0 for d in full.cells))
                 found = backend.enumerate(puzzle, limit=1, time_limit=args.time_limit)
                 if found.solutions:
                     assert is_solution(puzzle, found.solutions[0])
@@ -196,7 +196,7 @@ def shapes_table(args: argparse.Namespace) -> None:
             print(
                 _row(
                     [
-                        f"{shape.n}x{shape.n}",
+                        f"{rules.n}x{rules.n}",
                         f"{keep:.0%}",
                         f"{answered}/{args.grids}",
                         f"{statistics.median(seconds):.3f}" if seconds else "-",
@@ -255,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print()
     data_table(args, engines)
-    if args.shapes and "compiled" in engines:
+    if args.rules_list and "compiled" in engines:
         shapes_table(args)
     return 0
 

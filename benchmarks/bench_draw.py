@@ -14,7 +14,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from sudoku_cp import Puzzle, Shape, datasets, generate, make_backend, solve
+from sudoku_cp import Puzzle, Rules, datasets, generate, make_backend, solve
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.draw import draw
 from sudoku_cp.samples import blanked, pattern_grid
@@ -43,7 +43,7 @@ def main() -> None:
     grids, source = puzzles(args.count)
     with make_backend("sat") as sat:
         solutions = [solve(p, sat).solution for p in grids]
-    big = {n: blanked(pattern_grid(Shape(b, b), seed=n), 0.6, seed=n) for n, b in ((16, 4), (25, 5))}
+    big = {n: blanked(pattern_grid(Rules.classic(b, b), seed=n), 0.6, seed=n) for n, b in ((16, 4), (25, 5))}
     print(f"9x9 puzzles: {source}")
     print("| picture | count | wall s | CPU s | ms each | KiB each |")
     print("|---|--:|--:|--:|--:|--:|")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sudoku_cp import datasets
 from sudoku_cp.formats import ResultWriter, open_records, write_puzzles
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import SolveResult, Status
 
 
@@ -34,10 +34,10 @@ def source_puzzles() -> list[Puzzle]:
     if datasets.data_path("17_clue.txt") is not None:
         return datasets.load("17_clue.txt")
     rng = random.Random(0)
-    shape = Shape(3, 3)
+    rules = Rules.classic(3, 3)
     return [
         Puzzle(
-            shape,
+            rules,
             tuple(
                 ((3 * (r % 3) + r // 3 + c) % 9 + 1) * (rng.random() < 0.25)
                 for r in range(9)

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sudoku_cp import Shape, count_solutions, generate
+from sudoku_cp import Rules, count_solutions, generate
 
 
 @dataclass
@@ -47,11 +47,11 @@ def rows(quick: bool) -> list[Row]:
         Row("9x9, blanks hard (39-41)", small, {"blanks": "hard", "rate": False}),
         Row("9x9 minimal, rot180", small, {"symmetry": "rot180", "rate": False}),
         Row("9x9 minimal, rated", small // 3, {"rate": True}),
-        Row("16x16 minimal", big, {"shape": Shape(4, 4), "rate": False}),
-        Row("16x16, blanks hard", big, {"shape": Shape(4, 4), "blanks": "hard", "rate": False}),
+        Row("16x16 minimal", big, {"rules": Rules.classic(4, 4), "rate": False}),
+        Row("16x16, blanks hard", big, {"rules": Rules.classic(4, 4), "blanks": "hard", "rate": False}),
     ]
     if not quick:
-        table.append(Row("25x25, 375 clues", 2, {"shape": Shape(5, 5), "clues": 375, "rate": False}))
+        table.append(Row("25x25, 375 clues", 2, {"rules": Rules.classic(5, 5), "clues": 375, "rate": False}))
     return table
 
 

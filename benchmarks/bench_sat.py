@@ -26,7 +26,7 @@ from sudoku_cp import datasets
 from sudoku_cp.backends.sat import DEFAULT_SOLVER, PROOF_SOLVERS, SatBackend
 from sudoku_cp.encode.amo import AMO_SCHEMES
 from sudoku_cp.encode.cnf import ENCODINGS
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.verify import is_solution
 
 warnings.simplefilter("ignore", RuntimeWarning)  # python-sat warns that Kissat ignores assumptions
@@ -116,28 +116,28 @@ def table_9x9(
             )
 
 
-def full_grid(shape: Shape, rng: random.Random) -> list[int]:
+def full_grid(rules: Rules, rng: random.Random) -> list[int]:
     """A random-looking full grid: the shifted-rows pattern relabelled, bands, stacks, rows, cols shuffled."""
-    r, c, n = shape.box_rows, shape.box_cols, shape.n
+    r, c, n = rules.box_rows, rules.box_cols, rules.n
     relabel = rng.sample(range(1, n + 1), n)
     rows = [band * r + i for band in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
     cols = [stack * c + j for stack in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
     return [relabel[(c * (row % r) + row // r + col) % n] for row in rows for col in cols]
 
 
-def with_givens(shape: Shape, fraction: float, seed: int) -> Puzzle:
+def with_givens(rules: Rules, fraction: float, seed: int) -> Puzzle:
     """A puzzle keeping ``fraction`` of a full grid's cells at random (one solution or more)."""
     rng = random.Random(seed)
-    grid = full_grid(shape, rng)
-    keep = set(rng.sample(range(shape.ncells), round(fraction * shape.ncells)))
-    return Puzzle(shape, tuple(d if i in keep else 0 for i, d in enumerate(grid)))
+    grid = full_grid(rules, rng)
+    keep = set(rng.sample(range(rules.ncells), round(fraction * rules.ncells)))
+    return Puzzle(rules, tuple(d if i in keep else 0 for i, d in enumerate(grid)))
 
 
 def table_modes(sets: dict[str, list[Puzzle]], count16: int) -> None:
     print("\n## Incremental solver or a reduced formula per puzzle (default solver, unique; wall and CPU)\n")
     print("| grid | set | mode | puzzles | first puzzle ms | puzzles/s | check |")
     print("|---|---|---|---:|---:|---:|---|")
-    big = [with_givens(Shape(4, 4), 0.45, seed) for seed in range(count16)]
+    big = [with_givens(Rules.classic(4, 4), 0.45, seed) for seed in range(count16)]
     cases = [("9x9", name, puzzles) for name, puzzles in sets.items()] + [("16x16", "45% givens", big)]
     for grid, name, puzzles in cases:
         for label, incremental in (("incremental", True), ("per puzzle", False), ("auto", None)):
@@ -169,11 +169,11 @@ def table_large(count: int, huge: bool, solvers: Sequence[str]) -> None:
     print(f"\n## Large grids with 45% givens: seconds per puzzle, cold (a new backend each; {count} each)\n")
     print("| grid | solver | amo | solve s | solve + unique s | max (unique) s | clauses | check |")
     print("|---|---|---|---:|---:|---:|---:|---|")
-    sizes = [Shape(4, 4), Shape(5, 5)] + ([Shape(6, 6)] if huge else [])
-    for shape in sizes:
-        puzzles = [with_givens(shape, 0.45, 100 + seed) for seed in range(count if shape.n < 36 else 1)]
+    sizes = [Rules.classic(4, 4), Rules.classic(5, 5)] + ([Rules.classic(6, 6)] if huge else [])
+    for rules in sizes:
+        puzzles = [with_givens(rules, 0.45, 100 + seed) for seed in range(count if rules.n < 36 else 1)]
         for solver in solvers:
-            for amo in (None, "seqcounter") if shape.n < 36 else (None,):
+            for amo in (None, "seqcounter") if rules.n < 36 else (None,):
                 timings = {1: [], 2: []}
                 runs = []
                 clauses = 0
@@ -188,7 +188,7 @@ def table_large(count: int, huge: bool, solvers: Sequence[str]) -> None:
                         runs.append(Run(0, 0, 1, 0, int(not ok), int(found.timed_out)))
                 mean = {k: sum(v) / len(v) for k, v in timings.items()}
                 print(
-                    f"| {shape.n}x{shape.n} | {solver} | {amo or 'default'} | {mean[1]:.3f} | "
+                    f"| {rules.n}x{rules.n} | {solver} | {amo or 'default'} | {mean[1]:.3f} | "
                     f"{mean[2]:.3f} | {max(timings[2]):.3f} | {clauses:,} | {_check(*runs)} |",
                     flush=True,
                 )

@@ -22,7 +22,7 @@ from .errors import (
 from .explain import Explanation, explain
 from .formats import format_puzzle, open_records, parse, write_puzzles
 from .generate import Generated, generate
-from .grid import Puzzle, Shape
+from .grid import Puzzle, Rules
 from .rate import Rating, rate
 from .result import Enumeration, SolveResult, Status
 from .solving import count_solutions, is_unique, solve
@@ -38,7 +38,7 @@ __all__ = [
     "ParseError",
     "Puzzle",
     "Rating",
-    "Shape",
+    "Rules",
     "SolveResult",
     "Status",
     "SudokuError",

@@ -27,17 +27,17 @@ class Candidates:
     masks: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        if len(self.masks) != self.puzzle.shape.ncells:
-            raise ValueError(f"{len(self.masks)} masks for a grid of {self.puzzle.shape.ncells} cells")
+        if len(self.masks) != self.puzzle.rules.ncells:
+            raise ValueError(f"{len(self.masks)} masks for a grid of {self.puzzle.rules.ncells} cells")
         full = (1 << self.puzzle.n) - 1
         for cell, (mask, digit) in enumerate(zip(self.masks, self.puzzle.cells, strict=True)):
             if mask & ~full or (digit and mask != 1 << (digit - 1)):
-                raise ValueError(f"the candidates of {self.puzzle.shape.name(cell)} do not fit the puzzle")
+                raise ValueError(f"the candidates of {self.puzzle.rules.name(cell)} do not fit the puzzle")
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Candidates:
         """The pencilmarks a solver writes first: each empty cell's digits not given among its peers."""
-        shape, cells = puzzle.shape, puzzle.cells
+        rules, cells = puzzle.rules, puzzle.cells
         full = (1 << puzzle.n) - 1
         masks = []
         for cell, digit in enumerate(cells):
@@ -45,7 +45,7 @@ class Candidates:
                 masks.append(1 << (digit - 1))
                 continue
             seen = 0
-            for peer in shape.peers[cell]:
+            for peer in rules.peers[cell]:
                 if d := cells[peer]:
                     seen |= 1 << (d - 1)
             masks.append(full & ~seen)

@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING, Any
 
 from .backends import Backend, backend_class, make_backend
 from .errors import BackendUnavailableError, MissingPackageError, SudokuError, UsageError
-from .grid import Puzzle, Shape
+from .grid import Puzzle, Rules
 from .optional import optional_import
 from .result import Status
 from .solving import result_of
@@ -314,7 +314,7 @@ def _check(puzzle: Puzzle, solutions: Sequence[Puzzle]) -> str | None:
 def _row(label: str, spec: str, dataset: str | None, index: int, puzzle: Puzzle) -> dict[str, Any]:
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
     row.update(
-        config=label, backend=spec, dataset=dataset, puzzle=index, n=puzzle.shape.n, givens=len(puzzle.givens)
+        config=label, backend=spec, dataset=dataset, puzzle=index, n=puzzle.rules.n, givens=len(puzzle.givens)
     )
     return row
 
@@ -419,9 +419,9 @@ def compare(
     items = _items(puzzles)
     warmups = [] if mode == "none" else [Puzzle.from_string(_WARMUP_PUZZLE)]
     if mode == "shape":
-        firsts: dict[Shape, Puzzle] = {}
+        firsts: dict[Rules, Puzzle] = {}
         for _, _, puzzle in items:
-            firsts.setdefault(puzzle.shape, puzzle)
+            firsts.setdefault(puzzle.rules, puzzle)
         warmups += firsts.values()
     engines: list[tuple[str, Backend, bool]] = []  # label, backend, whether we own it
     try:

@@ -4,8 +4,8 @@ The header comments name the grid, the encoding and the puzzle, then map each pr
 cell and digit (``c var 12 = r1c2=3``); variables above ``n**3`` are auxiliaries of the at-most-one scheme.
 The scheme is documented in encodings/README.md.
 
->>> from sudoku_cp.grid import Shape
->>> text = to_dimacs(Shape(2, 2))
+>>> from sudoku_cp.rules import Rules
+>>> text = to_dimacs(Rules.classic(2, 2))
 >>> [line for line in text.splitlines() if line.startswith(("c var 1 ", "p "))]
 ['c var 1 = r1c1=1', 'p cnf 64 448']
 """
@@ -16,21 +16,21 @@ from ._version import __version__
 from .encode.amo import SCHEME_PAPERS
 from .encode.cnf import ENCODING_PAPERS, clause_families
 from .errors import ParseError
-from .grid import Puzzle, Shape
+from .grid import Puzzle, Rules
 
 __all__ = ["model_of_solver_output", "puzzle_of_dimacs", "to_dimacs"]
 
 
 def to_dimacs(
-    puzzle: Puzzle | Shape, encoding: str = "extended", amo: str | None = None, *, comments: bool = True
+    puzzle: Puzzle | Rules, encoding: str = "extended", amo: str | None = None, *, comments: bool = True
 ) -> str:
     """The DIMACS CNF of a puzzle (or of the empty grid of a shape) under an encoding and at-most-one scheme.
 
     ``amo=None`` is the default policy (pairwise for groups up to 16 literals, else sequential counter).
     ``comments=False`` leaves out the ``c`` lines (the variable map of a 25x25 grid is 15,625 lines).
     """
-    puzzle = Puzzle.empty(puzzle) if isinstance(puzzle, Shape) else puzzle
-    shape, n = puzzle.shape, puzzle.n
+    puzzle = Puzzle.empty(puzzle) if isinstance(puzzle, Rules) else puzzle
+    rules, n = puzzle.rules, puzzle.n
     families, nv = clause_families(puzzle, encoding, amo)
     clauses = [c for group in families.values() for c in group]
     out: list[str] = []
@@ -39,7 +39,7 @@ def to_dimacs(
             f"{amo}: {SCHEME_PAPERS[amo]}" if amo else "default (pairwise up to 16 literals, else seqcounter)"
         )
         out += [
-            f"c sudoku-cp {__version__}: a {n}x{n} Sudoku (boxes {shape}) as CNF",
+            f"c sudoku-cp {__version__}: a {n}x{n} Sudoku (boxes {rules}) as CNF",
             f"c encoding {encoding}: {ENCODING_PAPERS[encoding]}",
             f"c at-most-one {scheme}",
             f"c puzzle {puzzle.to_string()}",
@@ -53,8 +53,8 @@ def to_dimacs(
                 "c reduced: variables the givens decide are left out; read those cells from the puzzle"
             )
         out += [
-            f"c var {cell * n + d} = {shape.name(cell)}={d}"
-            for cell in range(shape.ncells)
+            f"c var {cell * n + d} = {rules.name(cell)}={d}"
+            for cell in range(rules.ncells)
             for d in range(1, n + 1)
         ]
     out.append(f"p cnf {nv} {len(clauses)}")
@@ -64,17 +64,17 @@ def to_dimacs(
 
 def puzzle_of_dimacs(text: str) -> Puzzle:
     """The puzzle a sudoku-cp DIMACS file states (from its ``c puzzle`` and ``c ... boxes RxC`` comments)."""
-    shape = line = None
+    rules = line = None
     for raw in text.splitlines():
         if raw.startswith("c sudoku-cp") and "(boxes " in raw:
-            shape = Shape.parse(raw.split("(boxes ", 1)[1].split(")", 1)[0])
+            rules = Rules.parse(raw.split("(boxes ", 1)[1].split(")", 1)[0])
         elif raw.startswith("c puzzle "):
             line = raw[len("c puzzle ") :].strip()
         elif raw.startswith("p "):
             break
-    if shape is None or line is None:
+    if rules is None or line is None:
         raise ParseError("not a sudoku-cp DIMACS file: no grid or puzzle comment before the p line")
-    return Puzzle.from_string(line, shape)
+    return Puzzle.from_string(line, rules)
 
 
 def model_of_solver_output(text: str, variables: int = 0) -> list[int]:

@@ -49,7 +49,7 @@ Given = tuple[int, int]  # (cell, digit)
 
 def render_givens(puzzle: Puzzle, givens: tuple[Given, ...] | list[Given]) -> str:
     """``r1c3=5 r1c8=5``: cells by row and column, digits as numbers."""
-    return " ".join(f"{puzzle.shape.name(cell)}={d}" for cell, d in givens)
+    return " ".join(f"{puzzle.rules.name(cell)}={d}" for cell, d in givens)
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class Explanation:
         if self.status is Status.NO_SOLUTION:
             return f"no solution: {render_givens(self.puzzle, self.conflict)} cannot all hold"
         if self.status is Status.MULTIPLE:
-            cells = " ".join(self.puzzle.shape.name(c) for c in self.differences)
+            cells = " ".join(self.puzzle.rules.name(c) for c in self.differences)
             count = f"{self.solutions_text} solutions" if self.count else "multiple solutions"
             line = f"{count}: two differ at {cells}"
             if self.unique_with:
@@ -113,7 +113,7 @@ class Explanation:
 
 
 def _with_givens(puzzle: Puzzle, givens: list[Given]) -> Puzzle:
-    return Puzzle.empty(puzzle.shape).with_cells(givens)
+    return Puzzle.empty(puzzle.rules).with_cells(givens)
 
 
 def _search(engine: Backend, puzzle: Puzzle, limit: int, time_limit: float | None) -> tuple[Puzzle, ...]:
@@ -171,7 +171,7 @@ def splitting_clue(
     a single solution, and the first cell's clue is the answer when none does.
     """
     engine = make_backend(backend)
-    clues = [(c, first.cells[c]) for c in range(puzzle.shape.ncells) if first.cells[c] != second.cells[c]]
+    clues = [(c, first.cells[c]) for c in range(puzzle.rules.ncells) if first.cells[c] != second.cells[c]]
     for clue in clues:
         if len(_search(engine, puzzle.with_cells([clue]), 2, time_limit)) == 1:
             return clue, True
@@ -275,7 +275,7 @@ def explain(
             engine,
             time_limit=time_limit,
         )
-        differences = tuple(c for c in range(puzzle.shape.ncells) if first.cells[c] != second.cells[c])
+        differences = tuple(c for c in range(puzzle.rules.ncells) if first.cells[c] != second.cells[c])
         return Explanation(
             puzzle, Status.MULTIPLE, solutions=found, differences=differences,
             count=len(counted.solutions), capped=not counted.complete, unique_with=clues, minimum=minimum,

@@ -124,17 +124,17 @@ def draw_puzzle(
 ) -> Axes:
     """The grid as a picture: thin cell lines, thick box lines, givens in black; with ``solution`` its other
     digits in blue."""
-    shape, n = puzzle.shape, puzzle.shape.n
+    rules, n = puzzle.rules, puzzle.rules.n
     ax = _axes(ax, (0.42 * n + 1, 0.42 * n + 1))
     ax.set_xlim(0, n)
     ax.set_ylim(n, 0)
     ax.set_aspect("equal")
     ax.axis("off")
     for k in range(n + 1):
-        ax.plot([0, n], [k, k], color="black", linewidth=2.2 if k % shape.box_rows == 0 else 0.6)
-        ax.plot([k, k], [0, n], color="black", linewidth=2.2 if k % shape.box_cols == 0 else 0.6)
+        ax.plot([0, n], [k, k], color="black", linewidth=2.2 if k % rules.box_rows == 0 else 0.6)
+        ax.plot([k, k], [0, n], color="black", linewidth=2.2 if k % rules.box_cols == 0 else 0.6)
     size = max(5.0, 15.0 - 0.3 * n)
-    for cell in range(shape.ncells):
+    for cell in range(rules.ncells):
         row, col = divmod(cell, n)
         given = puzzle.cells[cell]
         digit = given or (solution.cells[cell] if solution is not None else 0)

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
-from .grid import Puzzle, Shape
+from .grid import Puzzle, Rules
 
 __all__ = [
     "BACKTRACKS_EXPERT",
@@ -133,10 +133,10 @@ def _release_solvers() -> None:
 
 def _logic(puzzle: Puzzle) -> tuple[str, int]:
     """The simplest rule set that solves the puzzle, and the failed-literal eliminations it took."""
-    shape, cells = puzzle.shape, puzzle.cells
-    if _solved(_singles(cells, shape, hidden=False)):
+    rules, cells = puzzle.rules, puzzle.cells
+    if _solved(_singles(cells, rules, hidden=False)):
         return "naked_singles", 0
-    if _solved(_singles(cells, shape, hidden=True)):
+    if _solved(_singles(cells, rules, hidden=True)):
         return "hidden_singles", 0
     return _probe(puzzle)
 
@@ -145,11 +145,11 @@ def _solved(cands: list[int] | None) -> bool:
     return cands is not None and all(m & (m - 1) == 0 for m in cands)
 
 
-def _singles(cells: tuple[int, ...], shape: Shape, hidden: bool) -> list[int] | None:
+def _singles(cells: tuple[int, ...], rules: Rules, hidden: bool) -> list[int] | None:
     """Candidate bitmasks (bit d-1: digit d) after naked (and ``hidden``) singles; None on a clash."""
-    full = (1 << shape.n) - 1
+    full = (1 << rules.n) - 1
     cands = [1 << (d - 1) if d else full for d in cells]
-    peers, units = shape.peers, shape.units
+    peers, units = rules.peers, rules.houses
     queue = [c for c, d in enumerate(cells) if d]
     while queue:
         while queue:
@@ -184,19 +184,19 @@ def _singles(cells: tuple[int, ...], shape: Shape, hidden: bool) -> list[int] | 
 
 
 @cache
-def _probe_solver(shape: Shape) -> Any:
+def _probe_solver(rules: Rules) -> Any:
     """A solver holding the empty grid's extended encoding; ``propagate`` learns nothing, so it is shared."""
     from pysat.solvers import Solver
 
-    from .encode.cnf import encode_shape
+    from .encode.cnf import encode_rules
 
-    return Solver(name=PROBE_SOLVER, bootstrap_with=encode_shape(shape, "extended").clauses)
+    return Solver(name=PROBE_SOLVER, bootstrap_with=encode_rules(rules, "extended").clauses)
 
 
 def _probe(puzzle: Puzzle) -> tuple[str, int]:
     """Failed literals in a cycle after singles: ``("failed_literals" or "search", eliminations)``."""
-    solver = _probe_solver(puzzle.shape)
-    n, ncells = puzzle.shape.n, puzzle.shape.ncells
+    solver = _probe_solver(puzzle.rules)
+    n, ncells = puzzle.rules.n, puzzle.rules.ncells
     primary = n**3
     known = [c * n + d for c, d in enumerate(puzzle.cells) if d]
     eliminated = 0

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import random
 
-from .grid import Puzzle, Shape
+from .grid import Puzzle, Rules
 
 __all__ = ["blanked", "pattern_grid"]
 
 
-def pattern_grid(shape: Shape, seed: int) -> Puzzle:
+def pattern_grid(rules: Rules, seed: int) -> Puzzle:
     """A full grid of any box shape by the shifted-rows pattern, its digits relabelled at random.
 
-    >>> pattern_grid(Shape(2, 2), seed=0).to_string()
+    >>> pattern_grid(Rules.classic(2, 2), seed=0).to_string()
     '3124243112434312'
     """
-    r, c, n = shape.box_rows, shape.box_cols, shape.n
+    r, c, n = rules.box_rows, rules.box_cols, rules.n
     relabel = list(range(1, n + 1))
     random.Random(seed).shuffle(relabel)
     return Puzzle(
-        shape, tuple(relabel[(c * (row % r) + row // r + col) % n] for row in range(n) for col in range(n))
+        rules, tuple(relabel[(c * (row % r) + row // r + col) % n] for row in range(n) for col in range(n))
     )
 
 
@@ -28,4 +28,4 @@ def blanked(grid: Puzzle, fraction: float, seed: int) -> Puzzle:
     cells = list(grid.cells)
     for cell in random.Random(seed).sample(range(len(cells)), int(fraction * len(cells))):
         cells[cell] = 0
-    return Puzzle(grid.shape, tuple(cells))
+    return Puzzle(grid.rules, tuple(cells))

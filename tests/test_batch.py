@@ -21,7 +21,7 @@ from sudoku_cp.batch.rawio import RawTask, run_raw_task, split_chunks
 from sudoku_cp.batch.solver import Solver, SolverConfig, valid_complete
 from sudoku_cp.batch.stream import solve_stream
 from sudoku_cp.formats import ResultWriter, format_puzzle, iter_records
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import SolveResult, Status
 from sudoku_cp.solving import solve
 
@@ -239,22 +239,25 @@ def test_raw_path_reads_other_shapes_and_a_given_box() -> None:
     first, second = answer.out.decode().splitlines()
     assert_solves(Puzzle.from_string("." * 36), Puzzle.from_string(first))
     assert_solves(Puzzle.from_string("." * 16), Puzzle.from_string(second))
-    wide = run_raw_task(RawTask(("." * 36 + "\n").encode(), "line", Shape(3, 2), "line"), solver)
-    assert_solves(Puzzle(Shape(3, 2), (0,) * 36), Puzzle.from_string(wide.out.decode().strip(), Shape(3, 2)))
+    wide = run_raw_task(RawTask(("." * 36 + "\n").encode(), "line", Rules.classic(3, 2), "line"), solver)
+    assert_solves(
+        Puzzle(Rules.classic(3, 2), (0,) * 36),
+        Puzzle.from_string(wide.out.decode().strip(), Rules.classic(3, 2)),
+    )
     bad = run_raw_task(RawTask(b"1.....\n......\n", "line", None, "line"), solver)  # 6 symbols: no grid
     assert bad.out == b"error\nerror\n" and [e[2:] for e in bad.errors] == [(1, 1), (2, 2)]
 
 
 def test_complete_grids_are_recognised_without_search() -> None:
-    for shape in (Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(4, 4)):
-        grid = solve(Puzzle.empty(shape)).solution
+    for rules in (Rules.classic(2, 2), Rules.classic(2, 3), Rules.classic(3, 3), Rules.classic(4, 4)):
+        grid = solve(Puzzle.empty(rules)).solution
         assert grid is not None
         rows = np.array([grid.cells] * 4, np.uint8)
         rows[1, [0, 1]] = rows[1, [1, 0]]  # two digits swapped in a row: columns now clash
         rows[2, 5] = 0  # not complete
-        assert valid_complete(rows, shape).tolist() == [True, False, False, True]
+        assert valid_complete(rows, rules).tolist() == [True, False, False, True]
     solver = Solver(SolverConfig(unique=True))
-    answer = solver.solve(rows, shape)
+    answer = solver.solve(rows, rules)
     assert [s.value for s in (Status(tuple(Status)[c]) for c in answer.status)] == [
         "solved",
         "no_solution",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from sudoku_cp import Puzzle, Shape, count_solutions, generate
+from sudoku_cp import Puzzle, Rules, count_solutions, generate
 from sudoku_cp.generate import has_symmetry
 from sudoku_cp.verify import is_solution
 
@@ -29,7 +29,7 @@ def test_generate_jsonl_carries_solution_rating_and_proof_and_jobs_do_not_change
     assert [r["index"] for r in records] == [1, 2, 3]
     for r in records:
         puzzle, solution = Puzzle.from_string(r["puzzle"]), Puzzle.from_string(r["solution"])
-        assert puzzle.shape == Shape(2, 3) and is_solution(puzzle, solution)
+        assert puzzle.rules == Rules.classic(2, 3) and is_solution(puzzle, solution)
         assert has_symmetry(puzzle, "rot180") and count_solutions(puzzle, 2) == 1
         assert r["clues"] == len(puzzle.givens)
         assert r["unique"] is True and r["proved_by"].startswith("sat:")

@@ -207,7 +207,7 @@ def test_every_configuration_solves_every_puzzle() -> None:
     }
     for row in df.itertuples():
         puzzle = puzzles[(row.dataset, row.puzzle)]
-        assert (row.n, row.givens) == (puzzle.shape.n, len(puzzle.givens))
+        assert (row.n, row.givens) == (puzzle.rules.n, len(puzzle.givens))
         assert_solves(puzzle, Puzzle.from_string(row.solution))
     # each backend reports its own effort in its own columns; never a fake 0 for the others
     if _available("dfs"):
@@ -256,7 +256,7 @@ class _Lying(Backend):
     def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
         cells = list(solve(puzzle, "dfs").solution.cells)
         cells[0], cells[1] = cells[1], cells[0]
-        return Enumeration((Puzzle(puzzle.shape, tuple(cells)),), complete=False)
+        return Enumeration((Puzzle(puzzle.rules, tuple(cells)),), complete=False)
 
 
 class _Hopeless(Backend):
@@ -367,7 +367,7 @@ def test_warmup_modes_solve_untimed_puzzles_first() -> None:
         (False, []),
         ("process", [four]),
         (True, [four]),
-        ("shape", [four, expected_rows[0], expected_rows[1]]),
+        ("rules", [four, expected_rows[0], expected_rows[1]]),
     ]:
         seen.clear()
         df = compare(puzzles, [Recording()], warmup=mode)

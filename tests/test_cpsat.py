@@ -12,7 +12,7 @@ from sudoku_cp.backends import make_backend
 from sudoku_cp.backends.cpsat import CpSatBackend
 from sudoku_cp.encode.cpsat_model import add_blocking, build_model, decode, given_domains
 from sudoku_cp.errors import UsageError
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import Status
 from sudoku_cp.samples import blanked, pattern_grid
 from sudoku_cp.solving import count_solutions, solve
@@ -42,7 +42,7 @@ UNIQUE_4X4 = "..3..2.441......"
 
 @pytest.mark.parametrize(("kind", "variables", "constraints"), [("int", 81, 27), ("bool", 729, 324)])
 def test_model_sizes_for_9x9(kind: str, variables: int, constraints: int) -> None:
-    model = build_model(Shape(3, 3), kind)
+    model = build_model(Rules.classic(3, 3), kind)
     assert (model.variables, model.constraints) == (variables, constraints)
     assert len(model.model.proto.variables) == variables
     assert len(model.model.proto.constraints) == constraints
@@ -50,22 +50,22 @@ def test_model_sizes_for_9x9(kind: str, variables: int, constraints: int) -> Non
 
 def test_given_domains_and_decode_agree() -> None:
     grid = Puzzle.from_string(EASY_SOLUTION)
-    assert decode(list(grid.cells), grid.shape, "int") == grid.cells
+    assert decode(list(grid.cells), grid.rules, "int") == grid.cells
     one_hot = [0] * (81 * 9)
     for index, value in given_domains(grid, "bool"):
         one_hot[index] = value
-    assert decode(one_hot, grid.shape, "bool") == grid.cells
+    assert decode(one_hot, grid.rules, "bool") == grid.cells
     with pytest.raises(ValueError, match="unknown CP-SAT model"):
-        build_model(Shape(2, 2), "sat")
+        build_model(Rules.classic(2, 2), "sat")
 
 
 @pytest.mark.parametrize("kind", ["int", "bool"])
 def test_blocking_a_full_grid_leaves_no_solution(kind: str) -> None:
     from ortools.sat.python import cp_model
 
-    grid = pattern_grid(Shape(2, 2), seed=1)
-    model = build_model(grid.shape, kind)
-    add_blocking(model, Puzzle.empty(grid.shape), grid.cells)
+    grid = pattern_grid(Rules.classic(2, 2), seed=1)
+    model = build_model(grid.rules, kind)
+    add_blocking(model, Puzzle.empty(grid.rules), grid.cells)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.enumerate_all_solutions = True
@@ -82,7 +82,7 @@ def test_blocking_a_full_grid_leaves_no_solution(kind: str) -> None:
 @pytest.mark.parametrize(("spec", "options"), CONFIGS)
 def test_empty_4x4_has_288_solutions(spec: str, options: dict) -> None:
     backend = make_backend(spec, **options)
-    empty = Puzzle.empty(Shape(2, 2))
+    empty = Puzzle.empty(Rules.classic(2, 2))
     found = backend.enumerate(empty, limit=1000)
     assert len(found.solutions) == 288
     assert len(set(found.solutions)) == 288
@@ -93,7 +93,7 @@ def test_empty_4x4_has_288_solutions(spec: str, options: dict) -> None:
 @pytest.mark.parametrize(("spec", "options"), WITH_WORKERS)
 def test_counting_stops_at_the_limit(spec: str, options: dict) -> None:
     backend = make_backend(spec, **options)
-    found = backend.enumerate(Puzzle.empty(Shape(2, 3)), limit=3)
+    found = backend.enumerate(Puzzle.empty(Rules.classic(2, 3)), limit=3)
     assert len(set(found.solutions)) == 3
     assert not found.complete and not found.timed_out
 
@@ -145,11 +145,11 @@ def test_contradictory_givens_have_no_solution(spec: str, options: dict) -> None
 @pytest.mark.parametrize(("spec", "options"), CONFIGS)
 def test_givens_and_blocking_do_not_leak_into_the_next_puzzle(spec: str, options: dict) -> None:
     backend = make_backend(spec, **options)
-    shape = Shape(2, 2)
+    rules = Rules.classic(2, 2)
     first = backend.enumerate(Puzzle.from_string(UNIQUE_4X4), limit=2)
     (solution,) = first.solutions
     # The empty grid after it: all 288 again, including the solution found (and blocked) before.
-    everything = backend.enumerate(Puzzle.empty(shape), limit=1000)
+    everything = backend.enumerate(Puzzle.empty(rules), limit=1000)
     assert len(set(everything.solutions)) == 288 and solution in everything.solutions
     # Every solution given in full is found again, though the previous search excluded it.
     for grid in everything.solutions[:5]:
@@ -159,8 +159,14 @@ def test_givens_and_blocking_do_not_leak_into_the_next_puzzle(spec: str, options
 
 def test_one_backend_serves_several_shapes() -> None:
     backend = CpSatBackend()
-    for shape in (Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(2, 2), Shape(3, 2)):
-        grid = pattern_grid(shape, seed=shape.n)
+    for rules in (
+        Rules.classic(2, 2),
+        Rules.classic(2, 3),
+        Rules.classic(3, 3),
+        Rules.classic(2, 2),
+        Rules.classic(3, 2),
+    ):
+        grid = pattern_grid(rules, seed=rules.n)
         puzzle = blanked(grid, 0.5, seed=3)
         assert_solves(puzzle, backend.enumerate(puzzle).solutions[0])
 
@@ -169,14 +175,14 @@ def test_one_backend_serves_several_shapes() -> None:
 
 
 @pytest.mark.parametrize("kind", ["int", "bool"])
-@pytest.mark.parametrize("shape", [Shape(4, 4), Shape(5, 5), Shape(3, 4)], ids=str)
-def test_large_grids_solve(kind: str, shape: Shape) -> None:
+@pytest.mark.parametrize("rules", [Rules.classic(4, 4), Rules.classic(5, 5), Rules.classic(3, 4)], ids=str)
+def test_large_grids_solve(kind: str, rules: Rules) -> None:
     backend = CpSatBackend(kind)
     for seed in range(2):
-        puzzle = blanked(pattern_grid(shape, seed), 0.55, seed)
-        result = solve(puzzle, backend, unique=shape.n < 25)
+        puzzle = blanked(pattern_grid(rules, seed), 0.55, seed)
+        result = solve(puzzle, backend, unique=rules.n < 25)
         assert_solves(puzzle, result.solution)
-        if shape.n < 25:
+        if rules.n < 25:
             assert result.status in (Status.SOLVED, Status.MULTIPLE)
             for other in result.solutions:
                 assert_solves(puzzle, other)
@@ -189,8 +195,8 @@ def test_large_grids_solve(kind: str, shape: Shape) -> None:
 def test_time_limit_gives_unknown(kind: str) -> None:
     """An empty 36x36 grid takes CP-SAT about 2 s (int) or 0.2 s (bool): 10 ms of search are far too few."""
     backend = CpSatBackend(kind)
-    empty = Puzzle.empty(Shape(6, 6))
-    backend.enumerate(pattern_grid(Shape(6, 6), 0))  # builds the model: only the search is timed
+    empty = Puzzle.empty(Rules.classic(6, 6))
+    backend.enumerate(pattern_grid(Rules.classic(6, 6), 0))  # builds the model: only the search is timed
     found = backend.enumerate(empty, limit=1, time_limit=0.01)
     assert found.timed_out and not found.complete and found.solutions == ()
     result = solve(empty, backend, unique=True, time_limit=0.01)
@@ -198,8 +204,8 @@ def test_time_limit_gives_unknown(kind: str) -> None:
     # With no time at all nothing is searched, and the next puzzle is solved as usual.
     assert backend.enumerate(empty, limit=1, time_limit=0).timed_out
     blocked = CpSatBackend(kind, enumeration="block")
-    assert blocked.enumerate(Puzzle.empty(Shape(2, 2)), limit=2, time_limit=0).timed_out
-    easy = blanked(pattern_grid(Shape(6, 6), 1), 0.3, seed=1)
+    assert blocked.enumerate(Puzzle.empty(Rules.classic(2, 2)), limit=2, time_limit=0).timed_out
+    easy = blanked(pattern_grid(Rules.classic(6, 6), 1), 0.3, seed=1)
     assert_solves(easy, backend.enumerate(easy, time_limit=60).solutions[0])
 
 
@@ -217,8 +223,8 @@ def test_statistics() -> None:
 
 def test_options_are_checked() -> None:
     assert make_backend("cpsat").spec == "cpsat" and make_backend("cpsat:bool").spec == "cpsat:bool"
-    assert make_backend("cpsat", workers=3).workers_for(Shape(3, 3)) == 3
-    assert make_backend("cpsat").workers_for(Shape(5, 5)) == 1
+    assert make_backend("cpsat", workers=3).workers_for(Rules.classic(3, 3)) == 3
+    assert make_backend("cpsat").workers_for(Rules.classic(5, 5)) == 1
     assert CpSatBackend("int").presolve_for() and not CpSatBackend("bool").presolve_for()
     assert CpSatBackend("bool", presolve=True).presolve_for()
     bad_options = [{"workers": 0}, {"workers": "2"}, {"presolve": "yes"}, {"reuse": "no"}]
@@ -236,7 +242,7 @@ def test_presolve_setting_does_not_change_answers() -> None:
     for kind in ("int", "bool"):
         for presolve in (True, False):
             backend = CpSatBackend(kind, presolve=presolve)
-            assert count_solutions(Puzzle.empty(Shape(2, 2)), 1000, backend) == 288
+            assert count_solutions(Puzzle.empty(Rules.classic(2, 2)), 1000, backend) == 288
             assert solve(puzzle, backend, unique=True).unique is True
 
 
@@ -263,20 +269,20 @@ def test_cli_solves_with_cpsat_and_unique() -> None:
 CTRL_C_SCRIPT = """
 import os, signal, threading, time
 from sudoku_cp.backends.cpsat import CpSatBackend
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 
 backend = CpSatBackend()
-full = Puzzle(Shape(7, 7), tuple((7 * (r % 7) + r // 7 + c) % 49 + 1 for r in range(49) for c in range(49)))
+full = Puzzle(Rules.classic(7, 7), tuple((7 * (r % 7) + r // 7 + c) % 49 + 1 for r in range(49) for c in range(49)))
 assert backend.enumerate(full).solutions == (full,)
 timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
 start = time.perf_counter()
 timer.start()
 try:
-    backend.enumerate(Puzzle.empty(Shape(7, 7)), time_limit=60)
+    backend.enumerate(Puzzle.empty(Rules.classic(7, 7)), time_limit=60)
     print("search not interrupted")
 except KeyboardInterrupt:
     print(f"search interrupted after {time.perf_counter() - start:.1f} s")
-backend.enumerate(Puzzle.empty(Shape(3, 3)))
+backend.enumerate(Puzzle.empty(Rules.classic(3, 3)))
 threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
 try:
     time.sleep(30)

@@ -19,7 +19,7 @@ from conftest import assert_solves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudoku_cp import Puzzle, Shape, Status, UsageError, make_backend, solve
+from sudoku_cp import Puzzle, Rules, Status, UsageError, make_backend, solve
 from sudoku_cp.backends.dfs import DfsBackend
 from sudoku_cp.backends.dfs_reference import HEURISTICS, _geometry, choose_cell, propagate, search
 from sudoku_cp.result import Enumeration
@@ -36,21 +36,21 @@ HARD_9X9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.
 TWO_SOLUTIONS = "..3456789456789123789123456..4365897365897214897214365531642978648971532972538641"
 
 
-def full_grid(shape: Shape, seed: int) -> Puzzle:
+def full_grid(rules: Rules, seed: int) -> Puzzle:
     """A complete grid: the shifted-rows pattern, with digits, rows in bands, bands, columns in stacks
     and stacks permuted at random (each keeps every unit a permutation)."""
     rng = random.Random(seed)
-    br, bc, n = shape.box_rows, shape.box_cols, shape.n
+    br, bc, n = rules.box_rows, rules.box_cols, rules.n
     digits = rng.sample(range(1, n + 1), n)
     rows = [b * br + r for b in rng.sample(range(bc), bc) for r in rng.sample(range(br), br)]
     cols = [s * bc + c for s in rng.sample(range(br), br) for c in rng.sample(range(bc), bc)]
-    return Puzzle(shape, tuple(digits[((r % br) * bc + r // br + c) % n] for r in rows for c in cols))
+    return Puzzle(rules, tuple(digits[((r % br) * bc + r // br + c) % n] for r in rows for c in cols))
 
 
 def blanked(full: Puzzle, keep: float, seed: int) -> Puzzle:
     """``full`` with each cell kept as a given with probability ``keep``."""
     rng = random.Random(seed)
-    return Puzzle(full.shape, tuple(d if rng.random() < keep else 0 for d in full.cells))
+    return Puzzle(full.rules, tuple(d if rng.random() < keep else 0 for d in full.cells))
 
 
 def unsat_16x16() -> Puzzle:
@@ -66,7 +66,7 @@ def unsat_16x16() -> Puzzle:
         cells[15 * n + k] = d
     for r, c, d in ((0, 13, 15), (0, 15, 16), (4, 13, 16), (4, 14, 15), (8, 14, 16), (8, 15, 15)):
         cells[r * n + c] = d
-    return Puzzle(Shape(4, 4), tuple(cells)).validate()
+    return Puzzle(Rules.classic(4, 4), tuple(cells)).validate()
 
 
 def search_tree(found: Enumeration) -> tuple:
@@ -75,15 +75,15 @@ def search_tree(found: Enumeration) -> tuple:
 
 
 def test_full_grid_helper_makes_valid_grids() -> None:
-    for shape in (Shape(2, 3), Shape(3, 4), Shape(4, 3), Shape(5, 5)):
-        grid = full_grid(shape, 1)
+    for rules in (Rules.classic(2, 3), Rules.classic(3, 4), Rules.classic(4, 3), Rules.classic(5, 5)):
+        grid = full_grid(rules, 1)
         assert not solution_problems(grid, grid)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("heuristic", HEURISTICS)
 def test_empty_4x4_has_exactly_288_solutions(engine: str, heuristic: str) -> None:
-    empty = Puzzle.empty(Shape(2, 2))
+    empty = Puzzle.empty(Rules.classic(2, 2))
     found = DfsBackend(heuristic=heuristic, engine=engine).enumerate(empty, limit=1000)
     assert found.complete and not found.timed_out
     assert len(found.solutions) == 288
@@ -96,7 +96,7 @@ def test_empty_4x4_has_exactly_288_solutions(engine: str, heuristic: str) -> Non
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_limit_stops_the_enumeration(engine: str) -> None:
-    found = DfsBackend(engine=engine).enumerate(Puzzle.empty(Shape(2, 2)), limit=5)
+    found = DfsBackend(engine=engine).enumerate(Puzzle.empty(Rules.classic(2, 2)), limit=5)
     assert len(found.solutions) == 5 and not found.complete and not found.timed_out
     two = DfsBackend(engine=engine).enumerate(Puzzle.from_string(TWO_SOLUTIONS), limit=10)
     assert len(two.solutions) == 2 and two.complete
@@ -112,13 +112,13 @@ def test_the_limit_stops_the_enumeration(engine: str) -> None:
 def test_puzzles_of_every_shape_solve(engine: str, rows: int, cols: int, keep: float) -> None:
     """25x25 keeps 60% of the cells: near 45% random 25x25 puzzles sit at the hardness peak of a
     search without learning (see benchmarks/bench_dfs.py --shapes)."""
-    shape = Shape(rows, cols)
+    rules = Rules.classic(rows, cols)
     for seed in range(3):
-        full = full_grid(shape, seed)
+        full = full_grid(rules, seed)
         puzzle = blanked(full, keep, seed)
         for heuristic in HEURISTICS:
             found = DfsBackend(heuristic=heuristic, engine=engine).enumerate(puzzle, limit=2, time_limit=20)
-            assert found.solutions and not found.timed_out, (shape, seed, heuristic)
+            assert found.solutions and not found.timed_out, (rules, seed, heuristic)
             for solution in found.solutions:
                 assert_solves(puzzle, solution)
             assert found.complete or len(found.solutions) == 2
@@ -127,9 +127,9 @@ def test_puzzles_of_every_shape_solve(engine: str, rows: int, cols: int, keep: f
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("shape", [Shape(3, 4), Shape(4, 4)])
-def test_an_empty_grid_is_filled(engine: str, shape: Shape) -> None:
-    empty = Puzzle.empty(shape)
+@pytest.mark.parametrize("rules", [Rules.classic(3, 4), Rules.classic(4, 4)])
+def test_an_empty_grid_is_filled(engine: str, rules: Rules) -> None:
+    empty = Puzzle.empty(rules)
     found = DfsBackend(engine=engine).enumerate(empty, limit=1)
     assert len(found.solutions) == 1 and not found.complete
     assert_solves(empty, found.solutions[0])
@@ -137,7 +137,7 @@ def test_an_empty_grid_is_filled(engine: str, shape: Shape) -> None:
 
 @needs_numba
 def test_an_empty_25x25_grid_is_filled_by_the_compiled_engine() -> None:
-    empty = Puzzle.empty(Shape(5, 5))
+    empty = Puzzle.empty(Rules.classic(5, 5))
     found = DfsBackend(engine="compiled").enumerate(empty, limit=1, time_limit=20)
     assert_solves(empty, found.solutions[0])
 
@@ -179,7 +179,7 @@ def test_a_time_limit_gives_unknown_never_a_hang(engine: str) -> None:
 def test_a_timed_out_enumeration_keeps_the_solutions_found(engine: str, seconds: float) -> None:
     """The empty 6x6 grid has 28,200,960 solutions: far more than either engine lists in the time given
     (the limit bounds the memory should a machine be a hundred times faster)."""
-    empty = Puzzle.empty(Shape(2, 3))
+    empty = Puzzle.empty(Rules.classic(2, 3))
     found = DfsBackend(engine=engine).enumerate(empty, limit=10**6, time_limit=seconds)
     assert found.timed_out and not found.complete
     assert 1 <= len(found.solutions) < 10**6
@@ -194,9 +194,9 @@ def test_both_engines_explore_the_same_search_tree(heuristic: str) -> None:
     puzzles = [
         Puzzle.from_string(HARD_9X9),
         Puzzle.from_string(TWO_SOLUTIONS),
-        Puzzle.empty(Shape(2, 3)),
-        unsat_16x16() if heuristic != "first" else Puzzle.empty(Shape(3, 3)),
-        *(blanked(full_grid(Shape(3, 3), seed), 0.3, seed) for seed in range(5)),
+        Puzzle.empty(Rules.classic(2, 3)),
+        unsat_16x16() if heuristic != "first" else Puzzle.empty(Rules.classic(3, 3)),
+        *(blanked(full_grid(Rules.classic(3, 3), seed), 0.3, seed) for seed in range(5)),
     ]
     python, compiled = DfsBackend(heuristic=heuristic, engine="python"), DfsBackend(heuristic=heuristic)
     for puzzle in puzzles:
@@ -207,8 +207,8 @@ def test_both_engines_explore_the_same_search_tree(heuristic: str) -> None:
 
 def test_statistics_count_guesses_and_dead_ends() -> None:
     """A puzzle that propagation solves takes no guess; a search's nodes are the root plus its guesses."""
-    solution = full_grid(Shape(3, 3), 5)
-    easy = Puzzle(solution.shape, (0, *solution.cells[1:]))
+    solution = full_grid(Rules.classic(3, 3), 5)
+    easy = Puzzle(solution.rules, (0, *solution.cells[1:]))
     found = DfsBackend(engine="python").enumerate(easy, limit=2)
     assert found.solutions == (solution,) and found.complete
     assert (found.stats["guesses"], found.stats["backtracks"], found.stats["nodes"]) == (0, 0, 1)
@@ -217,30 +217,30 @@ def test_statistics_count_guesses_and_dead_ends() -> None:
     assert hard.stats["nodes"] == hard.stats["guesses"] + 1
 
 
-def _weight(cands: list[int], cell: int, shape: Shape) -> Fraction:
+def _weight(cands: list[int], cell: int, rules: Rules) -> Fraction:
     """The weighted heuristic's score of a cell, computed from its definition with exact fractions."""
     total = Fraction(0)
-    for u in shape.cell_units[cell]:
-        total += sum(Fraction(1, cands[c].bit_count()) for c in shape.units[u])
+    for u in rules.houses_of[cell]:
+        total += sum(Fraction(1, cands[c].bit_count()) for c in rules.houses[u])
     return total + Fraction(10, cands[cell].bit_count())
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_branch_cells_follow_the_heuristics_definitions(seed: int) -> None:
-    shape = Shape(3, 3)
-    puzzle = blanked(full_grid(shape, seed), 0.25, seed)
-    found = search(puzzle.cells, shape, limit=1)
+    rules = Rules.classic(3, 3)
+    puzzle = blanked(full_grid(rules, seed), 0.25, seed)
+    found = search(puzzle.cells, rules, limit=1)
     assert found.solutions
     # a propagated state: the root of the search, with candidates as the reference computes them
-    geo = _geometry(shape)
+    geo = _geometry(rules)
     cands = [1 << (d - 1) if d else geo.full for d in puzzle.cells]
     assert propagate(cands, [c for c, d in enumerate(puzzle.cells) if d], geo)
-    empty = [c for c in range(shape.ncells) if cands[c].bit_count() > 1]
+    empty = [c for c in range(rules.ncells) if cands[c].bit_count() > 1]
     assert empty
     assert choose_cell(cands, "first", geo) == empty[0]
     fewest = min(cands[c].bit_count() for c in empty)
     assert choose_cell(cands, "mrv", geo) == next(c for c in empty if cands[c].bit_count() == fewest)
-    weights = {c: _weight(cands, c, shape) for c in empty}
+    weights = {c: _weight(cands, c, rules) for c in empty}
     best = max(weights.values())
     assert choose_cell(cands, "weighted", geo) == next(c for c in empty if weights[c] == best)
 
@@ -255,7 +255,7 @@ def test_options_are_checked() -> None:
     with pytest.raises(UsageError, match="variant"):
         make_backend("dfs:gpu")
     with pytest.raises(UsageError, match="limit"):
-        DfsBackend(engine="python").enumerate(Puzzle.empty(Shape(2, 2)), limit=0)
+        DfsBackend(engine="python").enumerate(Puzzle.empty(Rules.classic(2, 2)), limit=0)
 
 
 def test_variants_name_the_engine() -> None:
@@ -292,8 +292,8 @@ def test_without_numba_the_backend_falls_back_to_the_reference() -> None:
 def test_random_partial_grids_are_solved_consistently(
     seed: int, keep: float, heuristic: str, rows: tuple[int, int]
 ) -> None:
-    shape = Shape(*rows)
-    full = full_grid(shape, seed)
+    rules = Rules.classic(*rows)
+    full = full_grid(rules, seed)
     puzzle = blanked(full, keep, seed + 1)
     python = DfsBackend(heuristic=heuristic, engine="python").enumerate(puzzle, limit=3)
     for solution in python.solutions:
@@ -313,18 +313,18 @@ def test_random_partial_grids_are_solved_consistently(
 def test_solve_array_matches_the_per_puzzle_search() -> None:
     from sudoku_cp.backends import dfs_compiled as dc
 
-    shape = Shape(3, 3)
+    rules = Rules.classic(3, 3)
     puzzles = [
         Puzzle.from_string(HARD_9X9),
         Puzzle.from_string(TWO_SOLUTIONS),
         Puzzle.from_string("11" + "." * 79),
-        Puzzle.empty(shape),
-        full_grid(shape, 3),
-        *(blanked(full_grid(shape, s), 0.35, s) for s in range(20)),
+        Puzzle.empty(rules),
+        full_grid(rules, 3),
+        *(blanked(full_grid(rules, s), 0.35, s) for s in range(20)),
     ]
     grids = np.array([p.cells for p in puzzles], np.uint8)
     for heuristic in HEURISTICS:
-        found = dc.solve_array(grids, shape, 2, heuristic)
+        found = dc.solve_array(grids, rules, 2, heuristic)
         backend = DfsBackend(heuristic=heuristic, engine="python")
         for i, puzzle in enumerate(puzzles):
             one = backend.enumerate(puzzle, limit=2)
@@ -347,15 +347,15 @@ def test_solve_array_matches_the_per_puzzle_search() -> None:
 def test_solve_array_counts_to_its_limit() -> None:
     from sudoku_cp.backends.dfs_compiled import EXHAUSTED, LIMIT_REACHED, solve_array
 
-    shape = Shape(2, 2)
+    rules = Rules.classic(2, 2)
     grids = np.zeros((3, 16), np.uint8)
     grids[2, :2] = (1, 2)  # fixing two digits of the first row leaves 288 / 12 = 24 solutions
-    found = solve_array(grids, shape, limit=1000)
+    found = solve_array(grids, rules, limit=1000)
     assert list(found.counts) == [288, 288, 24] and set(found.status) == {EXHAUSTED}
-    found = solve_array(grids, shape, limit=30)
+    found = solve_array(grids, rules, limit=30)
     assert list(found.counts) == [30, 30, 24]
     assert list(found.status) == [LIMIT_REACHED, LIMIT_REACHED, EXHAUSTED]
-    empty = solve_array(np.zeros((0, 16), np.uint8), shape, 2)
+    empty = solve_array(np.zeros((0, 16), np.uint8), rules, 2)
     assert empty.counts.shape == (0,) and empty.solutions.shape == (0, 16)
 
 
@@ -363,19 +363,19 @@ def test_solve_array_counts_to_its_limit() -> None:
 def test_solve_array_budgets_give_unknown() -> None:
     from sudoku_cp.backends.dfs_compiled import EXHAUSTED, OUT_OF_NODES, solve_array
 
-    full = full_grid(Shape(4, 4), 2)
-    hard, easy = unsat_16x16(), Puzzle(full.shape, (0, 0, *full.cells[2:]))  # easy has one solution
+    full = full_grid(Rules.classic(4, 4), 2)
+    hard, easy = unsat_16x16(), Puzzle(full.rules, (0, 0, *full.cells[2:]))  # easy has one solution
     grids = np.array([hard.cells, easy.cells], np.uint8)
-    found = solve_array(grids, hard.shape, 2, "first", max_nodes=500)
+    found = solve_array(grids, hard.rules, 2, "first", max_nodes=500)
     assert list(found.status) == [OUT_OF_NODES, EXHAUSTED] and found.nodes[0] == 501
     assert list(found.unknown) == [True, False]
     assert found.counts[1] == 1
-    assert_solves(easy, Puzzle(easy.shape, tuple(found.solutions[1])))
+    assert_solves(easy, Puzzle(easy.rules, tuple(found.solutions[1])))
     started = time.perf_counter()
-    found = solve_array(grids, hard.shape, 2, "first", time_limit=0.2)
+    found = solve_array(grids, hard.rules, 2, "first", time_limit=0.2)
     assert time.perf_counter() - started < 3
     assert list(found.status) == [OUT_OF_NODES, EXHAUSTED] and found.nodes[0] > 501
-    found = solve_array(grids, hard.shape, 2, "mrv", time_limit=5)
+    found = solve_array(grids, hard.rules, 2, "mrv", time_limit=5)
     assert list(found.status) == [EXHAUSTED, EXHAUSTED] and list(found.counts) == [0, 1]
 
 
@@ -383,12 +383,12 @@ def test_solve_array_budgets_give_unknown() -> None:
 def test_solve_array_rejects_bad_input() -> None:
     from sudoku_cp.backends.dfs_compiled import solve_array
 
-    shape = Shape(2, 2)
+    rules = Rules.classic(2, 2)
     with pytest.raises(ValueError, match=r"\(m, 16\)"):
-        solve_array(np.zeros((2, 15), np.uint8), shape, 1)
+        solve_array(np.zeros((2, 15), np.uint8), rules, 1)
     with pytest.raises(ValueError, match="above 4"):
-        solve_array(np.full((1, 16), 5, np.uint8), shape, 1)
+        solve_array(np.full((1, 16), 5, np.uint8), rules, 1)
     with pytest.raises(ValueError, match="limit"):
-        solve_array(np.zeros((1, 16), np.uint8), shape, 0)
+        solve_array(np.zeros((1, 16), np.uint8), rules, 0)
     with pytest.raises(ValueError, match="mrv, first, weighted"):
-        solve_array(np.zeros((1, 16), np.uint8), shape, 1, "dlx")
+        solve_array(np.zeros((1, 16), np.uint8), rules, 1, "dlx")

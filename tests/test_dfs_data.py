@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from conftest import assert_solves, shared
 
-from sudoku_cp import Puzzle, Shape, datasets
+from sudoku_cp import Puzzle, Rules, datasets
 from sudoku_cp.backends.dfs import DfsBackend
 from sudoku_cp.backends.dfs_reference import HEURISTICS
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.data
 needs_numba = pytest.mark.skipif(
     importlib.util.find_spec("numba") is None, reason="numba is not installed: the compiled engine is off"
 )
-SHAPE = Shape(3, 3)
+SHAPE = Rules.classic(3, 3)
 STATS = ("guesses", "backtracks", "nodes")
 EXCHANGE = [
     f"sudoku_exchange/{grade}_puzzle_and_solution.txt"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from sudoku_cp import Puzzle, Shape, solve
+from sudoku_cp import Puzzle, Rules, solve
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.grid import symbol
 
@@ -77,21 +77,23 @@ def test_candidates_of_a_puzzle_leave_out_its_peers_givens() -> None:
         Candidates(c.puzzle, (2, *c.masks[1:]))
 
 
-@pytest.mark.parametrize(("shape", "runs"), [(Shape(3, 3), 4), (Shape(2, 3), 3), (Shape(4, 4), 6)])
-def test_thick_lines_run_along_the_box_borders(shape: Shape, runs: int) -> None:
-    assert thick_runs(draw(Puzzle.empty(shape)).as_svg()) == runs
+@pytest.mark.parametrize(
+    ("rules", "runs"), [(Rules.classic(3, 3), 4), (Rules.classic(2, 3), 3), (Rules.classic(4, 4), 6)]
+)
+def test_thick_lines_run_along_the_box_borders(rules: Rules, runs: int) -> None:
+    assert thick_runs(draw(Puzzle.empty(rules)).as_svg()) == runs
 
 
 def test_jigsaw_regions_are_drawn_as_their_shapes() -> None:
     # four irregular regions of four cells; their borders, counted by hand, are 10 straight runs:
     # between rows 2, 1 and 2 runs, between columns 2, 1 and 2 runs
     regions = (0, 0, 0, 1, 2, 0, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3)
-    svg = draw(Puzzle.empty(Shape(2, 2)), regions=regions).as_svg()
+    svg = draw(Puzzle.empty(Rules.classic(2, 2)), regions=regions).as_svg()
     assert thick_runs(svg) == 10
 
 
-@pytest.mark.parametrize("box", [Shape(4, 4), Shape(5, 5)])
-def test_big_grids_use_letters(box: Shape) -> None:
+@pytest.mark.parametrize("box", [Rules.classic(4, 4), Rules.classic(5, 5)])
+def test_big_grids_use_letters(box: Rules) -> None:
     puzzle = Puzzle.empty(box).with_cells([(0, box.n), (box.n + 1, 10)])
     svg = draw(puzzle, candidates=Candidates.of(puzzle)).as_svg()
     assert symbol(box.n) in glyphs(svg) and "A" in glyphs(svg)

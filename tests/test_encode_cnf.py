@@ -16,11 +16,11 @@ from sudoku_cp.encode.cnf import (
     decode,
     default_amo,
     encode,
-    encode_shape,
+    encode_rules,
     given_literals,
     var,
 )
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.verify import is_solution
 
 CLASSIC = Puzzle.from_string(
@@ -43,16 +43,16 @@ def count_models(clauses: list[list[int]], puzzle: Puzzle, limit: int = 10_000) 
 
 @pytest.mark.parametrize(("encoding", "amo"), list(itertools.product(ENCODINGS, AMO_SCHEMES)))
 def test_empty_4x4_has_288_solutions_under_every_encoding_and_scheme(encoding: str, amo: str) -> None:
-    cnf = encode_shape(Shape(2, 2), encoding, amo)
-    assert count_models(cnf.clauses, Puzzle.empty(Shape(2, 2))) == 288
+    cnf = encode_rules(Rules.classic(2, 2), encoding, amo)
+    assert count_models(cnf.clauses, Puzzle.empty(Rules.classic(2, 2))) == 288
 
 
 def test_clause_counts_match_the_literature() -> None:
     # Lynce and Ouaknine 2006: 11,988 extended clauses and 8,829 minimal ones for the empty 9x9 grid.
-    assert len(encode_shape(Shape(3, 3), "extended", "pairwise").clauses) == 11_988
-    assert len(encode_shape(Shape(3, 3), "minimal", "pairwise").clauses) == 8_829
+    assert len(encode_rules(Rules.classic(3, 3), "extended", "pairwise").clauses) == 11_988
+    assert len(encode_rules(Rules.classic(3, 3), "minimal", "pairwise").clauses) == 8_829
     n = 25  # 4 n^2 groups of n literals, each one at-least-one clause and C(n, 2) pairs
-    assert len(encode_shape(Shape(5, 5), "extended", "pairwise").clauses) == 4 * n * n * (
+    assert len(encode_rules(Rules.classic(5, 5), "extended", "pairwise").clauses) == 4 * n * n * (
         1 + n * (n - 1) // 2
     )
 
@@ -72,7 +72,7 @@ def test_primary_variables_by_arithmetic() -> None:
 
 @pytest.mark.parametrize("amo", AMO_SCHEMES)
 def test_auxiliaries_live_above_the_primary_variables(amo: str) -> None:
-    cnf = encode_shape(Shape(2, 3), "extended", amo)
+    cnf = encode_rules(Rules.classic(2, 3), "extended", amo)
     n3 = 6**3
     lits = {abs(lit) for clause in cnf.clauses for lit in clause}
     assert set(range(1, n3 + 1)) <= lits  # every primary variable is used
@@ -83,7 +83,7 @@ def test_auxiliaries_live_above_the_primary_variables(amo: str) -> None:
 def test_default_scheme_is_pairwise_for_short_groups_and_a_counter_for_long_ones() -> None:
     assert default_amo(9) == default_amo(16) == "pairwise"
     assert default_amo(25) == "seqcounter"
-    _, nv = clause_families(Shape(5, 5), "extended")
+    _, nv = clause_families(Rules.classic(5, 5), "extended")
     assert nv > 25**3  # the counters' auxiliaries
 
 
@@ -95,16 +95,18 @@ def test_at_most_one_of_two_is_one_binary_clause_in_every_scheme() -> None:
         assert at_most_one([3], amo, IDPool(start_from=10)) == []
 
 
-@pytest.mark.parametrize("shape", [Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3)])
+@pytest.mark.parametrize(
+    "rules", [Rules.classic(2, 3), Rules.classic(3, 2), Rules.classic(2, 4), Rules.classic(3, 3)]
+)
 @pytest.mark.parametrize("encoding", ENCODINGS)
-def test_every_encoding_solves_a_puzzle_of_every_box_shape(shape: Shape, encoding: str) -> None:
-    n = shape.n
+def test_every_encoding_solves_a_puzzle_of_every_box_shape(rules: Rules, encoding: str) -> None:
+    n = rules.n
     grid = [
-        (shape.box_cols * (r % shape.box_rows) + r // shape.box_rows + c) % n + 1
+        (rules.box_cols * (r % rules.box_rows) + r // rules.box_rows + c) % n + 1
         for r in range(n)
         for c in range(n)
     ]
-    puzzle = Puzzle(shape, tuple(d if (i * 7) % 3 else 0 for i, d in enumerate(grid)))
+    puzzle = Puzzle(rules, tuple(d if (i * 7) % 3 else 0 for i, d in enumerate(grid)))
     with Solver(name="glucose4", bootstrap_with=encode(puzzle, encoding).clauses) as solver:
         assert solver.solve()
         assert is_solution(puzzle, decode(solver.get_model(), puzzle))
@@ -117,7 +119,7 @@ def test_reduced_leaves_out_what_the_givens_decide() -> None:
     for cell, d in CLASSIC.givens:
         assert not any(var(9, cell, e) in used for e in range(1, 10))
         assert free[cell] == 0
-        for peer in CLASSIC.shape.peers[cell]:
+        for peer in CLASSIC.rules.peers[cell]:
             assert var(9, peer, d) not in used
     assert "givens" not in families
 
@@ -183,7 +185,7 @@ def test_dimacs_text_round_trips_through_python_sat() -> None:
         with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
             assert solver.solve()
             assert is_solution(CLASSIC, decode(solver.get_model(), CLASSIC))
-    assert to_dimacs(Shape(2, 2), comments=False).splitlines()[0] == "p cnf 64 448"
+    assert to_dimacs(Rules.classic(2, 2), comments=False).splitlines()[0] == "p cnf 64 448"
 
 
 def test_the_encodings_catalogue_is_rebuilt_exactly_from_the_code() -> None:

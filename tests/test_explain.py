@@ -17,7 +17,7 @@ from sudoku_cp.explain import (
     render_givens,
     smallest_unique_clues,
 )
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import Status
 from sudoku_cp.verify import is_solution
 
@@ -34,7 +34,7 @@ def dfs():
 def assert_minimal_conflict(puzzle: Puzzle, conflict: tuple[tuple[int, int], ...], dfs) -> None:
     """The givens are the puzzle's, cannot all hold, and each one is needed (checked by dfs, not sat)."""
     assert conflict and set(conflict) <= set(puzzle.givens)
-    empty = Puzzle.empty(puzzle.shape)
+    empty = Puzzle.empty(puzzle.rules)
     assert not dfs.enumerate(empty.with_cells(conflict), 1).solutions
     for dropped in conflict:
         rest = [g for g in conflict if g != dropped]
@@ -53,7 +53,7 @@ def wrong_clue_puzzles(count: int, seed: int) -> list[Puzzle]:
             for cell in range(81)
             if not puzzle.cells[cell]
             for d in range(1, 10)
-            if d != solution.cells[cell] and all(puzzle.cells[p] != d for p in puzzle.shape.peers[cell])
+            if d != solution.cells[cell] and all(puzzle.cells[p] != d for p in puzzle.rules.peers[cell])
         ]
         out.append(puzzle.with_cells([rng.choice(options)]))
     return out
@@ -144,13 +144,13 @@ def test_a_unique_puzzle_says_so() -> None:
 
 
 def test_a_time_limit_makes_the_explanation_unknown() -> None:
-    explanation = explain(Puzzle.empty(Shape(3, 3)), time_limit=1e-9)
+    explanation = explain(Puzzle.empty(Rules.classic(3, 3)), time_limit=1e-9)
     assert explanation.status is Status.UNKNOWN and "time limit" in explanation.summary()
 
 
 def test_rendering() -> None:
     assert render_givens(CLASSIC, [(2, 5), (7, 5)]) == "r1c3=5 r1c8=5"
-    big = Puzzle.empty(Shape(4, 4))
+    big = Puzzle.empty(Rules.classic(4, 4))
     assert render_givens(big, [(255, 16)]) == "r16c16=16"
     text = str(
         Explanation(CLASSIC, Status.MULTIPLE, solutions=(CLASSIC, CLASSIC), differences=(0, 1), count=2)

@@ -28,7 +28,7 @@ from sudoku_cp.formats import (
 from sudoku_cp.formats.codec import codec
 from sudoku_cp.formats.detect import MAX_LINE
 from sudoku_cp.formats.reading import _record
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import SolveResult, Status
 
 CLASSIC_LINE = "5....7..6.6....5.4.834........182.4...1...9...7.369........543.1.5....9.7..2....1"
@@ -126,36 +126,36 @@ def test_a_real_collection_reads_like_the_loader() -> None:
 
 
 @pytest.mark.parametrize(
-    ("shape", "line"),
+    ("rules", "line"),
     [
-        (Shape(2, 2), SOLVED_4X4),
-        (Shape(2, 3), "123456456123231564564231312645645312"),
-        (Shape(3, 4), "1" + "." * 143),
-        (Shape(4, 4), "G" + "." * 254 + "a"),
-        (Shape(5, 5), "P" + "." * 624),
+        (Rules.classic(2, 2), SOLVED_4X4),
+        (Rules.classic(2, 3), "123456456123231564564231312645645312"),
+        (Rules.classic(3, 4), "1" + "." * 143),
+        (Rules.classic(4, 4), "G" + "." * 254 + "a"),
+        (Rules.classic(5, 5), "P" + "." * 624),
     ],
 )
-def test_line_layout_of_every_size(shape: Shape, line: str) -> None:
+def test_line_layout_of_every_size(rules: Rules, line: str) -> None:
     [record] = records(line + "\n")
     assert record.ok and record.puzzle is not None
-    assert record.puzzle.shape == shape
-    assert record.puzzle.cells[0] == shape.n if line[0] != "1" else 1
+    assert record.puzzle.rules == rules
+    assert record.puzzle.cells[0] == rules.n if line[0] != "1" else 1
 
 
 def test_explicit_shape_for_non_default_boxes() -> None:
     line = "123456789ABC" + "." * 132
-    [record] = records(line, shape=Shape(2, 6))
-    assert record.puzzle is not None and record.puzzle.shape == Shape(2, 6)
+    [record] = records(line, rules=Rules.classic(2, 6))
+    assert record.puzzle is not None and record.puzzle.rules == Rules.classic(2, 6)
     [default] = records(line)
-    assert default.puzzle is not None and default.puzzle.shape == Shape(3, 4)
+    assert default.puzzle is not None and default.puzzle.rules == Rules.classic(3, 4)
     # 1x5: a 5x5 grid has no default shape
     [bad] = records("12345" + "." * 20)
     assert bad.error is not None and "1x5" in bad.error.reason
-    [good] = records("12345" + "." * 20, shape=Shape(1, 5))
-    assert good.puzzle is not None and good.puzzle.shape == Shape(1, 5)
+    [good] = records("12345" + "." * 20, rules=Rules.classic(1, 5))
+    assert good.puzzle is not None and good.puzzle.rules == Rules.classic(1, 5)
     rows = "12345\n23451\n.....\n.....\n.....\n"
-    assert detect_format(rows.splitlines(), shape=Shape(1, 5)) == "grid"
-    [grid] = records(rows, shape=Shape(1, 5))
+    assert detect_format(rows.splitlines(), rules=Rules.classic(1, 5)) == "grid"
+    [grid] = records(rows, rules=Rules.classic(1, 5))
     assert grid.puzzle is not None and grid.puzzle.cells[5:10] == (2, 3, 4, 5, 1)
 
 
@@ -225,7 +225,7 @@ def test_spaced_16x16_with_numbers_or_letters() -> None:
     for text in (as_numbers, as_letters, as_numbers.replace(" 1 ", " 0 ")):
         [record] = records(text)
         assert record.ok and record.format == "spaced", record.error
-        assert record.puzzle is not None and record.puzzle.shape == Shape(4, 4)
+        assert record.puzzle is not None and record.puzzle.rules == Rules.classic(4, 4)
     assert records(as_numbers)[0].puzzle == puzzle
 
 
@@ -381,7 +381,7 @@ def test_line_errors_name_puzzle_and_line_and_the_rest_is_read() -> None:
     )
     assert "unknown symbol 'x' at r9c9" in str(errors[1]) and "puzzle 3" in str(errors[1])
     assert isinstance(errors[2], InvalidPuzzleError)
-    assert str(errors[2]) == "line 7, puzzle 5: digit 5 is given twice in one unit, at r1c1 and r1c2"
+    assert str(errors[2]) == "line 7, puzzle 5: digit 5 is given twice in one house, at r1c1 and r1c2"
     assert "3 fields" in errors[3].reason
     assert "the solution given with the puzzle: 80 symbols" in errors[4].reason
     assert got[1].text == CLASSIC_LINE[:-1]
@@ -397,7 +397,7 @@ def test_digit_twice_in_a_column_or_box() -> None:
 
 
 def test_explicit_shape_mismatch() -> None:
-    error = _single_error(SOLVED_4X4 + "\n", shape=Shape(3, 3), format="line")
+    error = _single_error(SOLVED_4X4 + "\n", rules=Rules.classic(3, 3), format="line")
     assert error.reason == "16 symbols, a 9x9 grid has 81"
 
 
@@ -640,13 +640,16 @@ def test_fast_record_equals_the_dataclass() -> None:
         fast.index = 5  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(3, 3), Shape(4, 4), Shape(1, 5), Shape(5, 5)])
-def test_codec_tables(shape: Shape) -> None:
-    c = codec(shape)
-    assert c.digits("." * shape.ncells) == bytes(shape.ncells)
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.classic(2, 2), Rules.classic(3, 3), Rules.classic(4, 4), Rules.classic(1, 5), Rules.classic(5, 5)],
+)
+def test_codec_tables(rules: Rules) -> None:
+    c = codec(rules)
+    assert c.digits("." * rules.ncells) == bytes(rules.ncells)
     assert c.digits("é") is None and c.digits("\x01") is None
-    full = bytes((r * shape.box_cols + r // shape.box_rows + col) % shape.n + 1 for r in range(shape.n)
-                 for col in range(shape.n))  # fmt: skip
+    full = bytes((r * rules.box_cols + r // rules.box_rows + col) % rules.n + 1 for r in range(rules.n)
+                 for col in range(rules.n))  # fmt: skip
     assert c.consistent(full)
-    assert Puzzle(shape, tuple(full)).conflicts() == []
+    assert Puzzle(rules, tuple(full)).conflicts() == []
     assert c.digits(c.symbols(tuple(full))) == full

@@ -23,18 +23,31 @@ from sudoku_cp.formats import (
     write_puzzles,
 )
 from sudoku_cp.formats.codec import codec
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import SolveResult, Status
 
-DEFAULT_SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(3, 4), Shape(4, 4), Shape(5, 5)]
+DEFAULT_SHAPES = [
+    Rules.classic(2, 2),
+    Rules.classic(2, 3),
+    Rules.classic(3, 3),
+    Rules.classic(3, 4),
+    Rules.classic(4, 4),
+    Rules.classic(5, 5),
+]
 #: shapes that must be given explicitly (not the default box shape of their size)
-EXPLICIT_SHAPES = [Shape(4, 3), Shape(2, 6), Shape(1, 5), Shape(1, 4), Shape(2, 4)]
+EXPLICIT_SHAPES = [
+    Rules.classic(4, 3),
+    Rules.classic(2, 6),
+    Rules.classic(1, 5),
+    Rules.classic(1, 4),
+    Rules.classic(2, 4),
+]
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def solved_grid(shape: Shape, rng: random.Random) -> list[int]:
+def solved_grid(rules: Rules, rng: random.Random) -> list[int]:
     """A random complete grid: the standard pattern, digits relabelled, rows shuffled within bands."""
-    n, br, bc = shape.n, shape.box_rows, shape.box_cols
+    n, br, bc = rules.n, rules.box_rows, rules.box_cols
     labels = list(range(1, n + 1))
     rng.shuffle(labels)
     rows = []
@@ -46,23 +59,23 @@ def solved_grid(shape: Shape, rng: random.Random) -> list[int]:
 
 
 @st.composite
-def puzzles(draw: st.DrawFn, shapes: list[Shape] = DEFAULT_SHAPES) -> Puzzle:
+def puzzles(draw: st.DrawFn, rules_list: list[Rules] = DEFAULT_SHAPES) -> Puzzle:
     """A partial grid with no digit twice in a unit (the givens of a complete grid)."""
-    shape = draw(st.sampled_from(shapes))
+    rules = draw(st.sampled_from(rules_list))
     rng = random.Random(draw(st.integers(0, 2**32)))
     density = draw(st.sampled_from([0.0, 0.2, 0.5, 1.0]))
-    full = solved_grid(shape, rng)
-    return Puzzle(shape, tuple(d if rng.random() < density else 0 for d in full))
+    full = solved_grid(rules, rng)
+    return Puzzle(rules, tuple(d if rng.random() < density else 0 for d in full))
 
 
 @st.composite
 def random_grids(draw: st.DrawFn) -> Puzzle:
     """Any digits anywhere, duplicates likely."""
-    shape = draw(st.sampled_from(DEFAULT_SHAPES + EXPLICIT_SHAPES))
+    rules = draw(st.sampled_from(DEFAULT_SHAPES + EXPLICIT_SHAPES))
     rng = random.Random(draw(st.integers(0, 2**32)))
     density = draw(st.sampled_from([0.05, 0.2, 0.6]))
     return Puzzle(
-        shape, tuple(rng.randint(1, shape.n) if rng.random() < density else 0 for _ in range(shape.ncells))
+        rules, tuple(rng.randint(1, rules.n) if rng.random() < density else 0 for _ in range(rules.ncells))
     )
 
 
@@ -85,9 +98,9 @@ def check_records(got: list[Record]) -> None:
 @given(puzzles(DEFAULT_SHAPES + EXPLICIT_SHAPES), st.sampled_from([*INPUT_FORMATS, "pretty"]))
 def test_parse_inverts_format(puzzle: Puzzle, format: str) -> None:
     text = format_puzzle(puzzle, format)
-    explicit = puzzle.shape not in DEFAULT_SHAPES
+    explicit = puzzle.rules not in DEFAULT_SHAPES
     layout = "grid" if format == "pretty" else format
-    assert parse(text, layout, shape=puzzle.shape) == [puzzle]
+    assert parse(text, layout, rules=puzzle.rules) == [puzzle]
     if not explicit:
         assert parse(text) == [puzzle]  # detected layout and shape
         assert parse(text + "\n", layout) == [puzzle]
@@ -99,14 +112,14 @@ def test_write_puzzles_reads_back(items: list[Puzzle], format: str) -> None:
     out = io.StringIO()
     assert write_puzzles(out, items, format) == len(items)
     assert parse(out.getvalue(), format) == items
-    if len({p.shape for p in items}) <= 1:
+    if len({p.rules for p in items}) <= 1:
         assert parse(out.getvalue()) == items
 
 
 @SETTINGS
 @given(st.lists(puzzles(), min_size=1, max_size=4), st.sampled_from(INPUT_FORMATS))
 def test_results_read_back_as_their_solutions(items: list[Puzzle], format: str) -> None:
-    grids = [Puzzle(p.shape, tuple(solved_grid(p.shape, random.Random(i)))) for i, p in enumerate(items)]
+    grids = [Puzzle(p.rules, tuple(solved_grid(p.rules, random.Random(i)))) for i, p in enumerate(items)]
     out = io.StringIO()
     writer = ResultWriter(out, format)
     for i, grid in enumerate(grids, start=1):
@@ -125,11 +138,11 @@ def test_results_read_back_as_their_solutions(items: list[Puzzle], format: str) 
 @settings(max_examples=300, deadline=None)
 @given(random_grids())
 def test_fast_check_agrees_with_conflicts(puzzle: Puzzle) -> None:
-    c = codec(puzzle.shape)
+    c = codec(puzzle.rules)
     assert c.consistent(bytes(puzzle.cells)) == (not puzzle.conflicts())
-    [record] = iter_records([format_puzzle(puzzle)], "line", shape=puzzle.shape)
+    [record] = iter_records([format_puzzle(puzzle)], "line", rules=puzzle.rules)
     assert (record.error is None) == (not puzzle.conflicts())
-    [lenient] = iter_records([format_puzzle(puzzle)], "line", shape=puzzle.shape, validate=False)
+    [lenient] = iter_records([format_puzzle(puzzle)], "line", rules=puzzle.rules, validate=False)
     assert lenient.puzzle == puzzle
 
 

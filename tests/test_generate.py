@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from sudoku_cp import Puzzle, Shape, UsageError, count_solutions, generate
+from sudoku_cp import Puzzle, Rules, UsageError, count_solutions, generate
 from sudoku_cp.generate import (
     SYMMETRIES,
     GenerationError,
@@ -30,9 +30,9 @@ def without(puzzle: Puzzle, cells: tuple[int, ...] | list[int]) -> Puzzle:
     return puzzle.with_cells((c, 0) for c in cells)
 
 
-def assert_sound(item, shape: Shape) -> None:
+def assert_sound(item, rules: Rules) -> None:
     """The puzzle is unique, its solution solves it, and the record says what it is."""
-    assert item.puzzle.shape == shape
+    assert item.puzzle.rules == rules
     assert not solution_problems(item.puzzle, item.solution)
     assert item.solution.is_complete()
     assert unique(item.puzzle), item.puzzle
@@ -69,41 +69,45 @@ def test_every_symmetry_is_tested() -> None:
     assert set(MAPS) == set(SYMMETRIES)
 
 
-@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3)], ids=str)
-def test_minimal_puzzles_are_unique_and_lose_uniqueness_without_any_clue(shape: Shape) -> None:
-    count = 12 if shape.n < 9 else 6
-    for item in generate(count, shape, seed=f"minimal-{shape}", rate=False):
-        assert_sound(item, shape)
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.classic(2, 2), Rules.classic(2, 3), Rules.classic(3, 2), Rules.classic(2, 4), Rules.classic(3, 3)],
+    ids=str,
+)
+def test_minimal_puzzles_are_unique_and_lose_uniqueness_without_any_clue(rules: Rules) -> None:
+    count = 12 if rules.n < 9 else 6
+    for item in generate(count, rules, seed=f"minimal-{rules}", rate=False):
+        assert_sound(item, rules)
         for cell, _ in item.puzzle.givens:
-            assert not unique(without(item.puzzle, [cell])), f"{item.puzzle}: {shape.name(cell)} can go"
+            assert not unique(without(item.puzzle, [cell])), f"{item.puzzle}: {rules.name(cell)} can go"
 
 
 @pytest.mark.parametrize("symmetry", list(SYMMETRIES))
 def test_symmetric_puzzles_keep_the_pattern_and_are_minimal_by_orbits(symmetry: str) -> None:
-    for shape in (Shape(3, 3), Shape(2, 3)):
-        for item in generate(3, shape, symmetry=symmetry, seed=symmetry, rate=False):
-            assert_sound(item, shape)
+    for rules in (Rules.classic(3, 3), Rules.classic(2, 3)):
+        for item in generate(3, rules, symmetry=symmetry, seed=symmetry, rate=False):
+            assert_sound(item, rules)
             assert pattern_keeps(item.puzzle, symmetry), (symmetry, item.puzzle)
             assert has_symmetry(item.puzzle, symmetry)
             assert item.symmetry == symmetry
-            for orbit in orbits(shape, symmetry):
+            for orbit in orbits(rules, symmetry):
                 if item.puzzle.cells[orbit[0]]:
                     assert not unique(without(item.puzzle, orbit)), (symmetry, orbit, item.puzzle)
 
 
 def test_orbits_partition_the_grid() -> None:
     for symmetry in SYMMETRIES:
-        cells = sorted(c for orbit in orbits(Shape(3, 3), symmetry) for c in orbit)
+        cells = sorted(c for orbit in orbits(Rules.classic(3, 3), symmetry) for c in orbit)
         assert cells == list(range(81))
-    assert {len(o) for o in orbits(Shape(3, 3), "rot90")} == {1, 4}
-    assert {len(o) for o in orbits(Shape(2, 2), "dihedral")} == {4, 8}
+    assert {len(o) for o in orbits(Rules.classic(3, 3), "rot90")} == {1, 4}
+    assert {len(o) for o in orbits(Rules.classic(2, 2), "dihedral")} == {4, 8}
 
 
 def test_clue_and_blank_targets_are_met_exactly() -> None:
-    shape = Shape(3, 3)
+    rules = Rules.classic(3, 3)
     for item in generate(4, clues=30, seed=1, rate=False):
         assert item.clues == 30
-        assert_sound(item, shape)
+        assert_sound(item, rules)
     for item in generate(3, blanks=50, seed=2, rate=False):
         assert item.clues == 31 and unique(item.puzzle)
     for level, (low, high) in {"easy": (33, 35), "medium": (36, 38), "hard": (39, 41)}.items():
@@ -112,7 +116,7 @@ def test_clue_and_blank_targets_are_met_exactly() -> None:
             assert unique(item.puzzle)
     for item in generate(3, clues=33, symmetry="rot90", seed=3, rate=False):
         assert item.clues == 33 and pattern_keeps(item.puzzle, "rot90") and unique(item.puzzle)
-    for item in generate(3, Shape(2, 3), clues=14, seed=4, rate=False):
+    for item in generate(3, Rules.classic(2, 3), clues=14, seed=4, rate=False):
         assert item.clues == 14 and unique(item.puzzle)
 
 
@@ -133,8 +137,8 @@ def test_minimal_with_a_target_is_both() -> None:
         ({"clues": 34, "symmetry": "rot90"}, "cannot have 34 clues"),
         ({"symmetry": "spiral"}, "unknown symmetry"),
         ({"difficulty": "impossible"}, "unknown difficulty"),
-        ({"shape": Shape(2, 2), "clues": 3}, "at least 4"),
-        ({"shape": Shape(4, 4), "clues": 14}, "at least 15"),
+        ({"rules": Rules.classic(2, 2), "clues": 3}, "at least 4"),
+        ({"rules": Rules.classic(4, 4), "clues": 14}, "at least 15"),
         ({"count": 0}, "at least 1"),
         ({"jobs": 0}, "at least 1"),
         ({"solver": "kissat404"}, "cannot use solver"),
@@ -149,11 +153,11 @@ def test_unreachable_targets_fail_after_the_attempts() -> None:
     with pytest.raises(GenerationError, match="no unique puzzle with 18 clues found in 3 grids"):
         next(generate(clues=18, seed=1, max_attempts=3, rate=False))
     with pytest.raises(GenerationError, match="no extreme puzzle"):
-        next(generate(shape=Shape(2, 2), difficulty="extreme", seed=1, max_attempts=20))
+        next(generate(rules=Rules.classic(2, 2), difficulty="extreme", seed=1, max_attempts=20))
 
 
 def test_same_seed_same_puzzles_whatever_the_jobs() -> None:
-    count = block_size(Shape(3, 3)) + 8  # two blocks, so two processes share the work
+    count = block_size(Rules.classic(3, 3)) + 8  # two blocks, so two processes share the work
     first = [g.to_dict() for g in generate(count, seed=42, rate=False)]
     assert first == [g.to_dict() for g in generate(count, seed=42, rate=False)]
     assert first == [g.to_dict() for g in generate(count, seed=42, rate=False, jobs=2)]
@@ -175,9 +179,9 @@ def test_string_seeds_and_fresh_seeds() -> None:
 
 
 def test_a_16x16_puzzle() -> None:
-    shape = Shape(4, 4)
-    [item] = generate(1, shape, blanks="hard", seed=16, rate=False)
-    assert_sound(item, shape)
+    rules = Rules.classic(4, 4)
+    [item] = generate(1, rules, blanks="hard", seed=16, rate=False)
+    assert_sound(item, rules)
     assert 256 - 130 <= item.clues <= 256 - 123  # 39-41 blanks of 81, scaled to 256 cells
 
 
@@ -192,7 +196,7 @@ def test_difficulty_is_met_and_items_are_rated() -> None:
 
 
 def test_records_are_json() -> None:
-    record = json.loads(json.dumps(next(generate(1, Shape(2, 3), seed=9)).to_dict()))
+    record = json.loads(json.dumps(next(generate(1, Rules.classic(2, 3), seed=9)).to_dict()))
     assert set(record) >= {"puzzle", "solution", "clues", "rating", "unique", "proved_by", "seed", "index"}
     assert record["unique"] is True and record["proved_by"] == "sat:cadical153"
     assert is_solution(Puzzle.from_string(record["puzzle"]), Puzzle.from_string(record["solution"]))
@@ -201,23 +205,23 @@ def test_records_are_json() -> None:
 
 def test_random_isomorphs_stay_valid_grids() -> None:
     rng = random.Random(0)
-    for shape in (Shape(2, 3), Shape(3, 3), Shape(2, 4)):
-        grid = next(generate(1, shape, seed=0, rate=False)).solution
+    for rules in (Rules.classic(2, 3), Rules.classic(3, 3), Rules.classic(2, 4)):
+        grid = next(generate(1, rules, seed=0, rate=False)).solution
         for _ in range(10):
-            image = Puzzle(shape, random_isomorph(grid.cells, shape, rng))
-            assert is_solution(Puzzle.empty(shape), image)
+            image = Puzzle(rules, random_isomorph(grid.cells, rules, rng))
+            assert is_solution(Puzzle.empty(rules), image)
 
 
 def test_oracle_cores_are_unique_clue_sets_and_models_second_solutions() -> None:
-    shape = Shape(3, 3)
-    with UniquenessOracle(shape) as oracle:
+    rules = Rules.classic(3, 3)
+    with UniquenessOracle(rules) as oracle:
         grid = oracle.full_grid(random.Random(5))
-        assert is_solution(Puzzle.empty(shape), Puzzle(shape, grid))
+        assert is_solution(Puzzle.empty(rules), Puzzle(rules, grid))
         oracle.fix(grid)
         cells = random.Random(6).sample(range(81), 45)
         is_unique, core = oracle.check(cells)
         assert is_unique and set(core) <= set(cells)
-        assert unique(Puzzle(shape, tuple(grid[c] if c in core else 0 for c in range(81))))
+        assert unique(Puzzle(rules, tuple(grid[c] if c in core else 0 for c in range(81))))
         is_unique, differ = oracle.check(cells[:10])
         assert not is_unique and differ and not set(differ) & set(cells[:10])
         assert oracle.proved_by == "sat:cadical153"

@@ -4,54 +4,54 @@ from __future__ import annotations
 
 import pytest
 
-from sudoku_cp import InvalidPuzzleError, ParseError, Puzzle, Shape, is_solution
+from sudoku_cp import InvalidPuzzleError, ParseError, Puzzle, Rules, is_solution
 from sudoku_cp.grid import digit_of, symbol
 from sudoku_cp.verify import solution_problems
 
 
-def test_9x9_has_27_units_and_20_peers_per_cell() -> None:
-    shape = Shape(3, 3)
-    assert len(shape.units) == 27
-    assert all(len(unit) == 9 for unit in shape.units)
-    assert {len(p) for p in shape.peers} == {20}
-    assert shape.peers[0][:8] == (1, 2, 3, 4, 5, 6, 7, 8)
+def test_9x9_has_27_houses_and_20_peers_per_cell() -> None:
+    rules = Rules.classic(3, 3)
+    assert len(rules.houses) == 27
+    assert all(len(unit) == 9 for unit in rules.houses)
+    assert {len(p) for p in rules.peers} == {20}
+    assert rules.peers[0][:8] == (1, 2, 3, 4, 5, 6, 7, 8)
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (2, 6), (4, 4), (5, 5)])
 def test_every_unit_is_a_permutation_of_the_cells(rows: int, cols: int) -> None:
-    shape = Shape(rows, cols)
-    n = shape.n
-    assert len(shape.units) == 3 * n
+    rules = Rules.classic(rows, cols)
+    n = rules.n
+    assert len(rules.houses) == 3 * n
     for family in range(3):
-        units = shape.units[family * n : (family + 1) * n]
+        units = rules.houses[family * n : (family + 1) * n]
         assert sorted(c for unit in units for c in unit) == list(range(n * n))
     # peers: row + column + box, less the overlaps and the cell itself
-    assert {len(p) for p in shape.peers} == {2 * (n - 1) + (rows - 1) * (cols - 1)}
+    assert {len(p) for p in rules.peers} == {2 * (n - 1) + (rows - 1) * (cols - 1)}
     for cell in range(n * n):
-        assert shape.box_of(cell) == shape.cell_units[cell][2] - 2 * n
+        assert rules.region_of[cell] == rules.houses_of[cell][2] - 2 * n
 
 
 @pytest.mark.parametrize(
     ("n", "expected"),
     [
-        (4, Shape(2, 2)),
-        (6, Shape(2, 3)),
-        (9, Shape(3, 3)),
-        (12, Shape(3, 4)),
-        (16, Shape(4, 4)),
-        (25, Shape(5, 5)),
+        (4, Rules.classic(2, 2)),
+        (6, Rules.classic(2, 3)),
+        (9, Rules.classic(3, 3)),
+        (12, Rules.classic(3, 4)),
+        (16, Rules.classic(4, 4)),
+        (25, Rules.classic(5, 5)),
     ],
 )
-def test_shape_from_n_is_the_most_square(n: int, expected: Shape) -> None:
-    assert Shape.from_n(n) == expected
-    assert Shape.parse(str(n)) == expected
-    assert Shape.parse(str(expected)) == expected
+def test_shape_from_n_is_the_most_square(n: int, expected: Rules) -> None:
+    assert Rules.from_n(n) == expected
+    assert Rules.parse(str(n)) == expected
+    assert Rules.parse(str(expected)) == expected
 
 
 @pytest.mark.parametrize("bad", ["7", "3x", "0x3", "x", "abc", "1"])
 def test_bad_shapes_are_value_errors(bad: str) -> None:
     with pytest.raises(ValueError):
-        Shape.parse(bad)
+        Rules.parse(bad)
 
 
 def test_symbols() -> None:
@@ -66,7 +66,7 @@ def test_symbols() -> None:
 def test_puzzle_from_string_and_back() -> None:
     text = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
     p = Puzzle.from_string(text)
-    assert p.shape == Shape(3, 3) and p.to_string() == text and str(p) == text
+    assert p.rules == Rules.classic(3, 3) and p.to_string() == text and str(p) == text
     assert len(p.givens) == 30 and p.givens[0] == (0, 5)
     assert Puzzle.from_rows(p.rows) == p
 
@@ -83,7 +83,7 @@ def test_puzzle_errors_name_the_problem() -> None:
 def test_conflicts_lists_each_clash() -> None:
     p = Puzzle.from_string("1.1.....1.......")
     clashes = p.conflicts()
-    assert {(d, cells) for _, d, cells in clashes} == {(1, (0, 2)), (1, (0, 8))}
+    assert {(v.rule, v.cells) for v in clashes} == {("house", (0, 2)), ("house", (0, 8))}
 
 
 def test_verifier_catches_each_kind_of_fault() -> None:
@@ -93,5 +93,5 @@ def test_verifier_catches_each_kind_of_fault() -> None:
     assert not is_solution(puzzle, puzzle)  # incomplete
     swapped = Puzzle.from_string("2134341221434321")  # breaks the given and the columns
     problems = solution_problems(puzzle, swapped)
-    assert any("given" in p for p in problems) and any("unit" in p for p in problems)
-    assert not is_solution(puzzle, Puzzle.empty(Shape(2, 3)))
+    assert any("given" in p for p in problems) and any("house" in p for p in problems)
+    assert not is_solution(puzzle, Puzzle.empty(Rules.classic(2, 3)))

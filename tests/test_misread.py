@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from sudoku_cp import ParseError, Shape, parse
+from sudoku_cp import ParseError, Rules, parse
 from sudoku_cp.samples import blanked, pattern_grid
 
 HEX = "0123456789ABCDEF"
@@ -15,7 +15,7 @@ HEX = "0123456789ABCDEF"
 
 def hex_puzzle(seed: int = 3) -> str:
     """A 16x16 puzzle in 0-F notation (0 is a digit, . a blank), as many tools write it."""
-    puzzle = blanked(pattern_grid(Shape(4, 4), seed=seed), 0.5, seed=seed)
+    puzzle = blanked(pattern_grid(Rules.classic(4, 4), seed=seed), 0.5, seed=seed)
     text = "".join("." if d == 0 else HEX[d - 1] for d in puzzle.cells)
     assert "0" in text and "F" in text
     return text
@@ -35,7 +35,7 @@ def test_the_library_refuses_it_too_and_reads_1_to_g_puzzles_as_before() -> None
     with pytest.raises(ParseError, match="0 and F but no G"):
         parse(hex_puzzle())
     ordinary = hex_puzzle().translate(str.maketrans(HEX, "123456789ABCDEFG"))
-    assert parse(ordinary)[0].shape == Shape(4, 4)
+    assert parse(ordinary)[0].rules == Rules.classic(4, 4)
     with_blanks_as_zero = ordinary.replace(".", "0")  # 0 as a blank and a G: 1-9A-G, unambiguous
     assert parse(with_blanks_as_zero)[0].cells == parse(ordinary)[0].cells
 

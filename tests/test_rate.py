@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import shared
 
-from sudoku_cp import Puzzle, Shape, generate, rate
+from sudoku_cp import Puzzle, Rules, generate, rate
 from sudoku_cp.rate import LEVELS, TECHNIQUES, Rating, level_of
 
 
@@ -19,7 +19,7 @@ def solved_by_naked_singles(puzzle: Puzzle) -> bool:
         progress = False
         for cell in range(len(cells)):
             if not cells[cell]:
-                left = digits - {cells[p] for p in puzzle.shape.peers[cell]}
+                left = digits - {cells[p] for p in puzzle.rules.peers[cell]}
                 if len(left) == 1:
                     cells[cell] = left.pop()
                     progress = True
@@ -83,7 +83,7 @@ def test_puzzles_without_one_solution_get_no_level() -> None:
 
 
 def test_ratings_of_other_shapes_and_their_fields() -> None:
-    for item in generate(4, Shape(2, 3), seed=2, rate=False):
+    for item in generate(4, Rules.classic(2, 3), seed=2, rate=False):
         rating = rate(item.puzzle)
         assert rating.level in LEVELS and rating.technique in TECHNIQUES
     rating = rate(Puzzle.from_string("12343412214343.."))

@@ -12,11 +12,17 @@ from pysat.solvers import Solver
 
 from sudoku_cp.encode.cnf import clause_families
 from sudoku_cp.encode.reduced_fast import ReducedTemplate
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.samples import blanked, pattern_grid
 from sudoku_cp.verify import is_solution
 
-SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(3, 4), Shape(4, 4)]
+SHAPES = [
+    Rules.classic(2, 2),
+    Rules.classic(2, 3),
+    Rules.classic(3, 3),
+    Rules.classic(3, 4),
+    Rules.classic(4, 4),
+]
 
 
 def _expected(puzzle: Puzzle) -> list[tuple[int, ...]]:
@@ -27,21 +33,21 @@ def _expected(puzzle: Puzzle) -> list[tuple[int, ...]]:
     return clauses + list(dict.fromkeys(tuple(c) for c in families["unit_at_most_one"]))
 
 
-def _random_puzzle(shape: Shape, rng: random.Random, share: float) -> Puzzle:
+def _random_puzzle(rules: Rules, rng: random.Random, share: float) -> Puzzle:
     """Givens at random: often clashing, sometimes leaving a cell or a unit-digit without a place."""
-    cells = [0] * shape.ncells
-    for cell in rng.sample(range(shape.ncells), int(share * shape.ncells)):
-        cells[cell] = rng.randint(1, shape.n)
-    return Puzzle(shape, tuple(cells))
+    cells = [0] * rules.ncells
+    for cell in rng.sample(range(rules.ncells), int(share * rules.ncells)):
+        cells[cell] = rng.randint(1, rules.n)
+    return Puzzle(rules, tuple(cells))
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(SHAPES), st.randoms(use_true_random=False), st.floats(0.0, 0.5))
 def test_the_cut_is_the_reduced_encoding_or_none_on_a_clash(
-    shape: Shape, rng: random.Random, share: float
+    rules: Rules, rng: random.Random, share: float
 ) -> None:
-    puzzle = _random_puzzle(shape, rng, share)
-    cut = ReducedTemplate.of(shape).clauses(puzzle)
+    puzzle = _random_puzzle(rules, rng, share)
+    cut = ReducedTemplate.of(rules).clauses(puzzle)
     if puzzle.conflicts():
         assert cut is None
         return
@@ -51,10 +57,10 @@ def test_the_cut_is_the_reduced_encoding_or_none_on_a_clash(
     assert free.sum() == sum(len(c) for c in clause_families(puzzle, "reduced")[0]["cell_at_least_one"])
 
 
-@pytest.mark.parametrize("shape", SHAPES)
-def test_models_of_the_cut_decode_to_solutions_and_block_them(shape: Shape) -> None:
-    puzzle = blanked(pattern_grid(shape, seed=shape.n), 0.6, seed=shape.n)
-    template = ReducedTemplate.of(shape)
+@pytest.mark.parametrize("rules", SHAPES)
+def test_models_of_the_cut_decode_to_solutions_and_block_them(rules: Rules) -> None:
+    puzzle = blanked(pattern_grid(rules, seed=rules.n), 0.6, seed=rules.n)
+    template = ReducedTemplate.of(rules)
     cut = template.clauses(puzzle)
     assert cut is not None
     clauses, free = cut
@@ -72,7 +78,7 @@ def test_models_of_the_cut_decode_to_solutions_and_block_them(shape: Shape) -> N
 
 def test_decode_ignores_variables_outside_the_formula_and_rejects_a_cell_without_a_digit() -> None:
     puzzle = Puzzle.from_string("1234341221434...")
-    template = ReducedTemplate.of(puzzle.shape)
+    template = ReducedTemplate.of(puzzle.rules)
     _, free = template.clauses(puzzle)
     model = list(range(1, 65))  # every variable true: only the three candidates count
     solution, block = template.decode(model, puzzle, free)
@@ -85,5 +91,5 @@ def test_decode_ignores_variables_outside_the_formula_and_rejects_a_cell_without
 def test_an_empty_clause_stands_for_a_digit_with_no_place() -> None:
     # row 1 needs a 4, but both its blanks share a box with the 4 given in row 2
     puzzle = Puzzle.from_string("12....4.........")
-    cut = ReducedTemplate.of(puzzle.shape).clauses(puzzle)
+    cut = ReducedTemplate.of(puzzle.rules).clauses(puzzle)
     assert cut is not None and [] in cut[0]

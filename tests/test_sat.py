@@ -12,7 +12,7 @@ from sudoku_cp.backends import make_backend
 from sudoku_cp.backends import sat as sat_module
 from sudoku_cp.backends.sat import DEFAULT_SOLVER, PROOF_SOLVERS, SOLVERS, SatBackend
 from sudoku_cp.errors import UnknownBackendError, UsageError
-from sudoku_cp.grid import Puzzle, Shape
+from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import Status
 from sudoku_cp.verify import is_solution
 
@@ -20,25 +20,25 @@ CLASSIC = Puzzle.from_string(
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 )
 CLASSIC_SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
-EMPTY_4X4 = Puzzle.empty(Shape(2, 2))
+EMPTY_4X4 = Puzzle.empty(Rules.classic(2, 2))
 MODES = [None, True, False]
 
 
-def full_grid(shape: Shape, seed: int) -> list[int]:
+def full_grid(rules: Rules, seed: int) -> list[int]:
     """A random-looking full grid of any box shape: the shifted-rows pattern, relabelled and shuffled."""
     rng = random.Random(seed)
-    r, c, n = shape.box_rows, shape.box_cols, shape.n
+    r, c, n = rules.box_rows, rules.box_cols, rules.n
     relabel = rng.sample(range(1, n + 1), n)
     rows = [band * r + i for band in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
     cols = [stack * c + j for stack in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
     return [relabel[(c * (row % r) + row // r + col) % n] for row in rows for col in cols]
 
 
-def blanked(shape: Shape, givens: float, seed: int) -> Puzzle:
+def blanked(rules: Rules, givens: float, seed: int) -> Puzzle:
     """A puzzle keeping a fraction of a full grid's cells (it has one solution or more)."""
-    grid = full_grid(shape, seed)
-    keep = set(random.Random(seed).sample(range(shape.ncells), int(givens * shape.ncells)))
-    return Puzzle(shape, tuple(d if i in keep else 0 for i, d in enumerate(grid)))
+    grid = full_grid(rules, seed)
+    keep = set(random.Random(seed).sample(range(rules.ncells), int(givens * rules.ncells)))
+    return Puzzle(rules, tuple(d if i in keep else 0 for i, d in enumerate(grid)))
 
 
 def test_registry_names_the_solvers_and_the_default_logs_proofs() -> None:
@@ -128,7 +128,7 @@ def test_a_puzzle_with_no_candidate_for_a_cell_has_no_solution() -> None:
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
 def test_a_time_limit_stops_the_search_without_a_wrong_answer(solver: str) -> None:
     backend = SatBackend(solver, incremental=True)
-    empty = Puzzle.empty(Shape(3, 3))
+    empty = Puzzle.empty(Rules.classic(3, 3))
     found = backend.enumerate(empty, limit=10**9, time_limit=0.3)
     assert found.timed_out and not found.complete
     assert 0 < len(found.solutions) < 10**9
@@ -143,9 +143,9 @@ def test_a_time_limit_stops_the_search_without_a_wrong_answer(solver: str) -> No
 
 def test_a_time_limit_stops_a_formula_per_puzzle_on_its_default_solver() -> None:
     backend = SatBackend(incremental=False)  # 9x9: PER_PUZZLE_SOLVER, stopped by a timer
-    found = backend.enumerate(Puzzle.empty(Shape(3, 3)), limit=10**9, time_limit=0.3)
+    found = backend.enumerate(Puzzle.empty(Rules.classic(3, 3)), limit=10**9, time_limit=0.3)
     assert found.timed_out and not found.complete and found.solutions and found.stats["time"] < 5
-    assert all(is_solution(Puzzle.empty(Shape(3, 3)), s) for s in found.solutions[:50])
+    assert all(is_solution(Puzzle.empty(Rules.classic(3, 3)), s) for s in found.solutions[:50])
     assert backend.enumerate(CLASSIC, 2, time_limit=30).solutions[0].to_string() == CLASSIC_SOLUTION
 
 
@@ -158,7 +158,7 @@ def test_solvers_that_cannot_stop_refuse_a_time_limit() -> None:
 def test_the_incremental_solver_is_rebuilt_and_stays_correct(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sat_module, "REBUILD_AFTER", 3)
     backend = SatBackend(incremental=True)
-    puzzles = [blanked(Shape(2, 2), 0.3, seed) for seed in range(12)]
+    puzzles = [blanked(Rules.classic(2, 2), 0.3, seed) for seed in range(12)]
     expected = [count_solutions(p, 300, "dfs") for p in puzzles]
     builds = 0
     for puzzle, count in zip(puzzles, expected, strict=True):
@@ -183,15 +183,18 @@ def test_statistics_per_puzzle() -> None:
 
 def test_by_default_a_shape_builds_the_incremental_solver_once_it_pays_then_measures_both_ways() -> None:
     backend = SatBackend()
-    modes = [backend.enumerate(blanked(Shape(3, 3), 0.4, seed), 2).stats["incremental"] for seed in range(40)]
+    modes = [
+        backend.enumerate(blanked(Rules.classic(3, 3), 0.4, seed), 2).stats["incremental"]
+        for seed in range(40)
+    ]
     built = modes.index(1)
     assert built > 0 and modes[:built] == [0] * built  # per puzzle until the time spent pays for a build
     assert modes[built : built + sat_module.EXPLORE_RUN] == [1] * sat_module.EXPLORE_RUN  # a first trial
-    state = backend._shapes[Shape(3, 3)]
+    state = backend._rules[Rules.classic(3, 3)]
     assert state.samples[True] >= sat_module.EXPLORE_RUN // 2 and state.samples[False] >= built - 1
 
 
-def _simulate(state: sat_module._ShapeState, cost: dict[bool, float], puzzles: int) -> list[bool]:
+def _simulate(state: sat_module._RulesState, cost: dict[bool, float], puzzles: int) -> list[bool]:
     """The ways ``state`` chooses for puzzles that take ``cost[way]`` seconds each."""
     ways = []
     for _ in range(puzzles):
@@ -208,27 +211,27 @@ def _trials(ways: list[bool], slower: bool) -> list[int]:
 
 
 def test_the_faster_way_is_chosen_and_the_slower_one_tried_in_short_runs_at_a_bounded_cost() -> None:
-    state = sat_module._ShapeState()
+    state = sat_module._RulesState()
     ways = _simulate(state, {True: 1.0, False: 2.0}, 8000)
     assert ways[: sat_module.EXPLORE_RUN] == [True] * sat_module.EXPLORE_RUN  # never measured: tried first
     runs = _trials(ways, slower=False)
     assert all(run == sat_module.EXPLORE_RUN for run in runs)
     extra = sum(runs) * (2.0 - 1.0) / (len(ways) * 1.0)
     assert extra <= 2 * sat_module.EXPLORE_SHARE  # the trials cost about EXPLORE_SHARE more time
-    close = sat_module._ShapeState()
+    close = sat_module._RulesState()
     ways = _simulate(close, {True: 1.0, False: 1.05}, 2000)
     assert len(_trials(ways, slower=False)) >= 2000 // (sat_module.EXPLORE_MIN + sat_module.EXPLORE_RUN) - 2
 
 
 def test_a_change_in_the_puzzles_moves_the_choice() -> None:
-    state = sat_module._ShapeState()
+    state = sat_module._RulesState()
     _simulate(state, {True: 1.0, False: 2.0}, 500)
     ways = _simulate(state, {True: 1.0, False: 0.4}, 6000)  # per puzzle becomes the faster way
     assert ways[-1] is False and ways[-1000:].count(False) > 950
 
 
 def test_the_first_puzzle_of_a_way_and_the_first_after_a_change_are_left_out() -> None:
-    state = sat_module._ShapeState()
+    state = sat_module._RulesState()
     state.observe(False, 100.0)  # the process warms up
     for seconds in (1.0, 2.0, 3.0):
         state.observe(False, seconds)
@@ -286,18 +289,18 @@ def test_clauses_go_in_through_python_sats_c_function(name: str, monkeypatch: py
 
 def test_large_grids_stay_per_puzzle_and_solve() -> None:
     backend = SatBackend()
-    for shape, seed in [(Shape(4, 4), 1), (Shape(5, 5), 2), (Shape(3, 4), 3)]:
-        puzzle = blanked(shape, 0.45, seed)
+    for rules, seed in [(Rules.classic(4, 4), 1), (Rules.classic(5, 5), 2), (Rules.classic(3, 4), 3)]:
+        puzzle = blanked(rules, 0.45, seed)
         found = backend.enumerate(puzzle, 2)
         assert found.solutions and all(is_solution(puzzle, s) for s in found.solutions)
-        if shape.n > 16:
+        if rules.n > 16:
             assert found.stats["incremental"] == 0
 
 
 def test_a_unique_16x16_puzzle_is_proved_unique() -> None:
-    shape = Shape(4, 4)
-    grid = full_grid(shape, 7)
-    puzzle = Puzzle(shape, tuple(d if i % 5 else 0 for i, d in enumerate(grid)))  # 80% givens
+    rules = Rules.classic(4, 4)
+    grid = full_grid(rules, 7)
+    puzzle = Puzzle(rules, tuple(d if i % 5 else 0 for i, d in enumerate(grid)))  # 80% givens
     found = SatBackend().enumerate(puzzle, 2)
     assert found.complete and [s.cells for s in found.solutions] == [tuple(grid)]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_cp import Shape
+from sudoku_cp import Rules
 from sudoku_cp.samples import blanked, pattern_grid
 
 #: Seconds after the start before the signal: the command is solving by then (start-up takes about one).
@@ -25,7 +25,7 @@ PROMPT = 1.5
 def hard(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 49x49 grid with 60% of its cells blank: none of the backends answers it within seconds."""
     path = tmp_path_factory.mktemp("hard") / "hard49.txt"
-    path.write_text(blanked(pattern_grid(Shape(7, 7), seed=1), 0.6, seed=1).to_string() + "\n")
+    path.write_text(blanked(pattern_grid(Rules.classic(7, 7), seed=1), 0.6, seed=1).to_string() + "\n")
     return path
 
 
@@ -88,13 +88,13 @@ def test_a_signal_while_kernels_compile_waits_for_them_and_ends_cleanly(tmp_path
     code = (
         "import os, signal, sys\n"
         "from sudoku_cp.backends import dfs_compiled\n"
-        "from sudoku_cp.grid import Shape\n"
+        "from sudoku_cp.rules import Rules\n"
         "import numpy as np\n"
         "signal.signal(signal.SIGTERM, lambda s, f: sys.exit(143))\n"
         "dfs_compiled.NOTICE_AFTER = 0\n"
         "import threading\n"
         "threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()\n"
-        "dfs_compiled.solve_array(np.zeros((1, 16), np.uint8), Shape(2, 2))\n"
+        "dfs_compiled.solve_array(np.zeros((1, 16), np.uint8), Rules.classic(2, 2))\n"
         "print('not stopped')\n"
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache: the kernels are compiled

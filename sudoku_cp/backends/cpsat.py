@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..encode.cpsat_model import CpSatModel, add_blocking, build_model, decode, free_domain, given_domains
 from ..errors import SudokuError, UsageError
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
 from .base import Backend
 
@@ -114,9 +114,9 @@ class CpSatBackend(Backend):
         self.presolve = presolve
         self.reuse = reuse
         self.enumeration = enumeration
-        self._models: dict[Shape, CpSatModel] = {}
+        self._models: dict[Rules, CpSatModel] = {}
         #: Variable indices whose domains the current puzzle narrowed, per shape: undone before the next one.
-        self._narrowed: dict[Shape, list[int]] = {}
+        self._narrowed: dict[Rules, list[int]] = {}
 
     def close(self) -> None:
         """Drop the models; the next puzzle of each shape builds its model again."""
@@ -125,7 +125,7 @@ class CpSatBackend(Backend):
 
     # -- choices ---------------------------------------------------------------------------------------
 
-    def workers_for(self, shape: Shape) -> int:
+    def workers_for(self, rules: Rules) -> int:
         """The number of CP-SAT workers for a grid: the user's, else 1 (measured best at every size)."""
         return self.workers or 1
 
@@ -151,16 +151,16 @@ class CpSatBackend(Backend):
 
     def _model_for(self, puzzle: Puzzle) -> CpSatModel:
         """The shape's model with this puzzle's givens fixed (the last puzzle's undone), built if needed."""
-        shape = puzzle.shape
-        model = self._models.get(shape) if self.reuse else None
+        rules = puzzle.rules
+        model = self._models.get(rules) if self.reuse else None
         if model is None:
-            model = build_model(shape, self.kind)
-            self._narrowed[shape] = []
+            model = build_model(rules, self.kind)
+            self._narrowed[rules] = []
             if self.reuse:
-                self._models[shape] = model
+                self._models[rules] = model
         variables = model.model.proto.variables
-        lo, hi = free_domain(self.kind, shape.n)
-        narrowed = self._narrowed[shape]
+        lo, hi = free_domain(self.kind, rules.n)
+        narrowed = self._narrowed[rules]
         for index in narrowed:
             domain = variables[index].domain
             domain[0], domain[1] = lo, hi
@@ -181,7 +181,7 @@ class CpSatBackend(Backend):
             raise UsageError(f"limit must be at least 1, not {limit}")
         start = time.perf_counter()
         model = self._model_for(puzzle)
-        workers = self.workers_for(puzzle.shape)
+        workers = self.workers_for(puzzle.rules)
         solving = time.perf_counter()
         deadline = None if time_limit is None else solving + max(0.0, time_limit)
         stats: Stats = {
@@ -203,7 +203,7 @@ class CpSatBackend(Backend):
                 model, puzzle, limit, deadline, workers, stats
             )
         stats["time"] = time.perf_counter() - solving
-        grids = tuple(Puzzle(puzzle.shape, cells) for cells in solutions)
+        grids = tuple(Puzzle(puzzle.rules, cells) for cells in solutions)
         return Enumeration(grids, complete, timed_out, stats)
 
     def _solve(
@@ -225,7 +225,7 @@ class CpSatBackend(Backend):
             if left <= 0:
                 return None, None
             solver.parameters.max_time_in_seconds = left
-        if model.shape.n >= INTERRUPTIBLE_FROM_N:
+        if model.rules.n >= INTERRUPTIBLE_FROM_N:
             with _sigint_stops(solver):
                 status = solver.solve(model.model, collector)
         else:
@@ -277,7 +277,7 @@ class CpSatBackend(Backend):
                 return solutions, True, False
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return solutions, False, True
-            cells = decode(list(solver.response_proto.solution), puzzle.shape, model.kind)
+            cells = decode(list(solver.response_proto.solution), puzzle.rules, model.kind)
             solutions.append(cells)
             if len(solutions) < limit:
                 if work is model:
@@ -345,7 +345,7 @@ def _collector_class() -> type:
             self.seen: set[tuple[int, ...]] = set()
 
         def on_solution_callback(self) -> None:
-            cells = decode(list(self.response_proto.solution), self.model.shape, self.model.kind)
+            cells = decode(list(self.response_proto.solution), self.model.rules, self.model.kind)
             if cells in self.seen:  # CP-SAT does not repeat a solution; this keeps the count safe if it did
                 return
             self.seen.add(cells)

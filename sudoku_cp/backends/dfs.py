@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..errors import BackendUnavailableError, UsageError
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from ..result import Enumeration
 from .base import Backend
 from .dfs_reference import HEURISTICS, SearchOutcome, search
@@ -67,16 +67,16 @@ class DfsBackend(Backend):
             raise BackendUnavailableError("the compiled dfs engine needs numba: pip install numba")
         #: The engine in use: ``compiled`` or ``python``.
         self.engine = "python" if self._compiled is None else "compiled"
-        self._searchers: dict[Shape, Any] = {}
+        self._searchers: dict[Rules, Any] = {}
 
     def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
         """Up to ``limit`` solutions in search order; ``complete`` once the search space is exhausted."""
         if limit < 1:
             raise UsageError(f"limit must be at least 1, not {limit}")
         found = self._search(puzzle, limit, time_limit)
-        shape = puzzle.shape
+        rules = puzzle.rules
         return Enumeration(
-            tuple(Puzzle(shape, cells) for cells in found.solutions),
+            tuple(Puzzle(rules, cells) for cells in found.solutions),
             found.complete,
             found.timed_out,
             found.stats,
@@ -84,10 +84,10 @@ class DfsBackend(Backend):
 
     def _search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> SearchOutcome:
         if self._compiled is None:
-            return search(puzzle.cells, puzzle.shape, limit, self.heuristic, time_limit)
-        searcher = self._searchers.get(puzzle.shape)
+            return search(puzzle.cells, puzzle.rules, limit, self.heuristic, time_limit)
+        searcher = self._searchers.get(puzzle.rules)
         if searcher is None:
-            searcher = self._searchers[puzzle.shape] = self._compiled.CompiledSearch(puzzle.shape)
+            searcher = self._searchers[puzzle.rules] = self._compiled.CompiledSearch(puzzle.rules)
         return searcher.search(puzzle.cells, limit, self.heuristic, time_limit)
 
     def close(self) -> None:

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..grid import Shape
+from ..grid import Rules
 from ..signals import signals_held
 from .dfs_reference import HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
 
@@ -81,13 +81,13 @@ class _Tables(NamedTuple):
 
 
 @cache
-def _tables(shape: Shape) -> _Tables:
+def _tables(rules: Rules) -> _Tables:
     return _Tables(
-        np.array(shape.units, dtype=np.int32),
-        np.array(shape.peers, dtype=np.int32),
-        np.array(shape.cell_units, dtype=np.int32),
-        np.array(weight_table(shape.n), dtype=np.int64),
-        (1 << shape.n) - 1,
+        np.array(rules.houses, dtype=np.int32),
+        np.array(rules.peers, dtype=np.int32),
+        np.array(rules.houses_of, dtype=np.int32),
+        np.array(weight_table(rules.n), dtype=np.int64),
+        (1 << rules.n) - 1,
     )
 
 
@@ -410,18 +410,18 @@ class BatchResult(NamedTuple):
         return self.status == OUT_OF_NODES
 
 
-def _as_grids(grids: np.ndarray, shape: Shape) -> np.ndarray:
+def _as_grids(grids: np.ndarray, rules: Rules) -> np.ndarray:
     grids = np.ascontiguousarray(grids, dtype=np.uint8)
-    if grids.ndim != 2 or grids.shape[1] != shape.ncells:
-        raise ValueError(f"grids must be (m, {shape.ncells}) for a {shape} box shape, not {grids.shape}")
-    if grids.size and int(grids.max()) > shape.n:
-        raise ValueError(f"a digit above {shape.n} in a grid of a {shape} box shape")
+    if grids.ndim != 2 or grids.shape[1] != rules.ncells:
+        raise ValueError(f"grids must be (m, {rules.ncells}) for a {rules} box shape, not {grids.shape}")
+    if grids.size and int(grids.max()) > rules.n:
+        raise ValueError(f"a digit above {rules.n} in a grid of a {rules} box shape")
     return grids
 
 
 def solve_array(
     grids: np.ndarray,
-    shape: Shape,
+    rules: Rules,
     limit: int = 1,
     heuristic: str = "mrv",
     max_nodes: int = 0,
@@ -440,8 +440,8 @@ def solve_array(
     time limit. Puzzles that need more than the first budget are rare and costly anyway (it is 20 ms of
     search), so the search done twice costs little. Givens that clash give count 0 with status EXHAUSTED.
 
-    >>> from sudoku_cp.grid import Shape
-    >>> r = solve_array(np.zeros((1, 16), np.uint8), Shape(2, 2), limit=1000)
+    >>> from sudoku_cp.rules import Rules
+    >>> r = solve_array(np.zeros((1, 16), np.uint8), Rules.classic(2, 2), limit=1000)
     >>> int(r.counts[0]), int(r.status[0]) == EXHAUSTED
     (288, True)
     """
@@ -449,8 +449,8 @@ def solve_array(
         raise ValueError(f"limit must be at least 1, not {limit}")
     _ensure_compiled()
     code = heuristic_code(heuristic)
-    grids = _as_grids(grids, shape)
-    t = _tables(shape)
+    grids = _as_grids(grids, rules)
+    t = _tables(rules)
     m, ncells = grids.shape
     result = BatchResult(
         np.zeros(m, np.int64),
@@ -463,10 +463,10 @@ def solve_array(
     )
     budget = max_nodes
     if budget <= 0:  # never one long compiled call: Python must get control back to stop on a signal
-        budget = _nodes_within(time_limit / 4 if time_limit is not None else SLICE_SECONDS, shape)
+        budget = _nodes_within(time_limit / 4 if time_limit is not None else SLICE_SECONDS, rules)
     _solve_batch(grids, limit, code, budget, t.units, t.peers, t.cell_units, t.weights, t.full, *result)
     if max_nodes <= 0:
-        searcher = CompiledSearch(shape)
+        searcher = CompiledSearch(rules)
         for i in np.flatnonzero(result.status == OUT_OF_NODES):
             found = searcher.search(grids[i], limit, heuristic, time_limit)
             result.counts[i] = len(found.solutions)
@@ -489,22 +489,22 @@ def solve_array(
 SLICE_SECONDS = 0.02
 
 
-def _nodes_within(seconds: float, shape: Shape) -> int:
+def _nodes_within(seconds: float, rules: Rules) -> int:
     """A rough node budget that a search of this shape gets through within ``seconds`` (at least 64).
 
     A node costs about one pass over the units, about 3 * ncells mask operations: ~1 microsecond on 9x9.
     """
-    per_second = 2.5e8 / (3 * shape.ncells)
+    per_second = 2.5e8 / (3 * rules.ncells)
     return max(64, int(seconds * per_second))
 
 
 class CompiledSearch:
     """The resumable compiled search for one puzzle at a time, with work arrays kept for its shape."""
 
-    def __init__(self, shape: Shape) -> None:
-        self.shape = shape
-        self.tables = _tables(shape)
-        ncells = shape.ncells
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.tables = _tables(rules)
+        ncells = rules.ncells
         self._stack = np.empty((ncells + 1, ncells), np.int64)
         self._branch = np.zeros(ncells + 1, np.int64)
         self._untried = np.zeros(ncells + 1, np.int64)
@@ -517,7 +517,7 @@ class CompiledSearch:
         """The solution buffer of ``rows`` rows, kept between calls (the kernel overwrites what it uses)."""
         buffer = self._buffers.get(rows)
         if buffer is None:
-            buffer = self._buffers[rows] = np.zeros((rows, self.shape.ncells), np.uint8)
+            buffer = self._buffers[rows] = np.zeros((rows, self.rules.ncells), np.uint8)
         return buffer
 
     def search(
@@ -539,10 +539,10 @@ class CompiledSearch:
             raise ValueError(f"limit must be at least 1, not {limit}")
         _ensure_compiled()
         if isinstance(cells, np.ndarray):
-            grid = _as_grids(cells.reshape(1, -1), self.shape)[0]
+            grid = _as_grids(cells.reshape(1, -1), self.rules)[0]
         else:  # a tuple of digits, as a Puzzle holds them: the quick way into an array
-            if len(cells) != self.shape.ncells or max(cells) > self.shape.n or min(cells) < 0:
-                raise ValueError(f"a {self.shape} grid takes {self.shape.ncells} digits 0..{self.shape.n}")
+            if len(cells) != self.rules.ncells or max(cells) > self.rules.n or min(cells) < 0:
+                raise ValueError(f"a {self.rules} grid takes {self.rules.ncells} digits 0..{self.rules.n}")
             grid = np.frombuffer(bytes(cells), np.uint8)
         t = self.tables
         ctr = self._ctr
@@ -632,8 +632,8 @@ def warm_up() -> float:
     global _READY
     _READY = True  # the calls below must not start another warm-up
     started = time.perf_counter()
-    shape = Shape(2, 2)
+    rules = Rules.classic(2, 2)
     for heuristic in HEURISTICS:
-        solve_array(np.zeros((1, shape.ncells), np.uint8), shape, 2, heuristic)
-        CompiledSearch(shape).search((0,) * shape.ncells, 2, heuristic, time_limit=10.0)
+        solve_array(np.zeros((1, rules.ncells), np.uint8), rules, 2, heuristic)
+        CompiledSearch(rules).search((0,) * rules.ncells, 2, heuristic, time_limit=10.0)
     return time.perf_counter() - started

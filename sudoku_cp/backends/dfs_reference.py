@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..grid import Shape
+from ..grid import Rules
 
 __all__ = ["HEURISTICS", "SearchOutcome", "search", "weight_table"]
 
@@ -69,9 +69,9 @@ class _Geometry:
 
 
 @cache
-def _geometry(shape: Shape) -> _Geometry:
+def _geometry(rules: Rules) -> _Geometry:
     return _Geometry(
-        shape.n, shape.units, shape.peers, shape.cell_units, (1 << shape.n) - 1, weight_table(shape.n)
+        rules.n, rules.houses, rules.peers, rules.houses_of, (1 << rules.n) - 1, weight_table(rules.n)
     )
 
 
@@ -167,7 +167,7 @@ def _digits(cands: list[int]) -> tuple[int, ...]:
 
 def search(
     cells: tuple[int, ...] | list[int],
-    shape: Shape,
+    rules: Rules,
     limit: int = 1,
     heuristic: str = "mrv",
     time_limit: float | None = None,
@@ -182,7 +182,7 @@ def search(
         raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join(HEURISTICS)}")
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    geo = _geometry(shape)
+    geo = _geometry(rules)
     solutions: list[tuple[int, ...]] = []
     nodes, guesses, backtracks = 1, 0, 0
 

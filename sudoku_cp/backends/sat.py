@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..encode.amo import at_most_one, check_scheme
 from ..encode.cnf import candidates, check_encoding, clause_families, decode, default_amo
 from ..errors import BackendUnavailableError, UnknownBackendError, UsageError
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
 from .base import Backend
 
@@ -225,12 +225,12 @@ def counters(solver: Any) -> dict[str, int]:
 class _Incremental:
     """One solver holding the empty grid of one shape; a puzzle's givens come as assumptions."""
 
-    def __init__(self, solver: str, shape: Shape, encoding: str, amo: str | None) -> None:
+    def __init__(self, solver: str, rules: Rules, encoding: str, amo: str | None) -> None:
         start = time.perf_counter()
-        families, self.nv = clause_families(shape, encoding, amo)
+        families, self.nv = clause_families(rules, encoding, amo)
         self.clauses = [c for group in families.values() for c in group]
-        self.primary = shape.n**3
-        self.bases = range(0, self.primary, shape.n)  # var(cell, d) = bases[cell] + d
+        self.primary = rules.n**3
+        self.bases = range(0, self.primary, rules.n)  # var(cell, d) = bases[cell] + d
         self.name = solver
         self.solver = new_solver(solver, self.clauses, incremental=True)
         self.top = self.nv
@@ -257,7 +257,7 @@ class _Incremental:
 
 
 @dataclass
-class _ShapeState:
+class _RulesState:
     """What the backend knows of a grid shape: its incremental solver, if built, the ski-rental tally, and
     the measured seconds per puzzle of each way (``True``: incremental) that choose between them."""
 
@@ -358,7 +358,7 @@ class SatBackend(Backend):
         elif encoding == "minimal" and incremental is None:
             incremental = True
         self.incremental = incremental
-        self._shapes: dict[Shape, _ShapeState] = {}
+        self._rules: dict[Rules, _RulesState] = {}
 
     # -- the Backend interface -------------------------------------------------------------------------
 
@@ -371,10 +371,10 @@ class SatBackend(Backend):
                 f"use sat:{DEFAULT_SOLVER} or drop the time limit"
             )
         deadline = None if time_limit is None else time.perf_counter() + time_limit
-        state = self._shapes.get(puzzle.shape)
+        state = self._rules.get(puzzle.rules)
         if state is None:
-            state = self._shapes[puzzle.shape] = _ShapeState()
-        incremental = self._use_incremental(puzzle.shape, state)
+            state = self._rules[puzzle.rules] = _RulesState()
+        incremental = self._use_incremental(puzzle.rules, state)
         if incremental:
             try:
                 found = self._enumerate_incremental(puzzle, limit, deadline, state)
@@ -391,10 +391,10 @@ class SatBackend(Backend):
         return found
 
     def close(self) -> None:
-        for state in self._shapes.values():
+        for state in self._rules.values():
             if state.engine is not None:
                 state.engine.delete()
-        self._shapes.clear()
+        self._rules.clear()
 
     # -- a service beyond the interface (used by sudoku_cp.explain) ------------------------------------
 
@@ -411,13 +411,13 @@ class SatBackend(Backend):
                 raise TimeoutError(f"sat:{self.solver_name} reached the time limit")
             return None if found.solutions else list(puzzle.givens)
         deadline = None if time_limit is None else time.perf_counter() + time_limit
-        engine = self._engine(puzzle.shape, self._shapes.setdefault(puzzle.shape, _ShapeState()))
+        engine = self._engine(puzzle.rules, self._rules.setdefault(puzzle.rules, _RulesState()))
         n = puzzle.n
         assumptions = [cell * n + d for cell, d in enumerate(puzzle.cells) if d]
         try:
             status = solve_call(engine.solver, self.solver_name, assumptions, deadline)
         except KeyboardInterrupt:
-            self._shapes[puzzle.shape].engine = None
+            self._rules[puzzle.rules].engine = None
             raise
         if status is None:
             raise TimeoutError(f"sat:{self.solver_name} reached the time limit")
@@ -428,46 +428,46 @@ class SatBackend(Backend):
 
     # -- internals ---------------------------------------------------------------------------------------
 
-    def _template(self, shape: Shape) -> ReducedTemplate | None:
+    def _template(self, rules: Rules) -> ReducedTemplate | None:
         """The shape's template of reduced formulas where every group is pairwise, else None (the formula is
         then built by ``clause_families``, as it is for givens that clash)."""
-        if shape.n > TEMPLATE_UP_TO or (self.amo or default_amo(shape.n)) != "pairwise":
+        if rules.n > TEMPLATE_UP_TO or (self.amo or default_amo(rules.n)) != "pairwise":
             return None
         from ..encode.reduced_fast import ReducedTemplate  # numpy loads only when a formula per puzzle is cut
 
-        return ReducedTemplate.of(shape)
+        return ReducedTemplate.of(rules)
 
-    def _use_incremental(self, shape: Shape, state: _ShapeState) -> bool:
+    def _use_incremental(self, rules: Rules, state: _RulesState) -> bool:
         """Whether this puzzle goes to the shape's incremental solver, when not forced: per puzzle until
         their time would have paid for building it (ski rental), then the way measured faster."""
         if self.incremental is not None:
             return self.incremental
         if state.engine is not None:
             return state.choose()
-        if shape.n > INCREMENTAL_UP_TO or not state.clause_seconds:
+        if rules.n > INCREMENTAL_UP_TO or not state.clause_seconds:
             return False
         per_clause = sum(state.clause_seconds) / len(state.clause_seconds)
-        return state.rent >= per_clause * _full_clauses(shape, self.encoding, self.amo)
+        return state.rent >= per_clause * _full_clauses(rules, self.encoding, self.amo)
 
-    def _engine(self, shape: Shape, state: _ShapeState) -> _Incremental:
+    def _engine(self, rules: Rules, state: _RulesState) -> _Incremental:
         engine = state.engine
         if engine is None:
             encoding = "extended" if self.encoding == "reduced" else self.encoding
-            engine = state.engine = _Incremental(self.solver_name, shape, encoding, self.amo)
+            engine = state.engine = _Incremental(self.solver_name, rules, encoding, self.amo)
         elif engine.blocked >= REBUILD_AFTER:
             engine.renew()
         return engine
 
     def _enumerate_incremental(
-        self, puzzle: Puzzle, limit: int, deadline: float | None, state: _ShapeState
+        self, puzzle: Puzzle, limit: int, deadline: float | None, state: _RulesState
     ) -> Enumeration:
         start = time.perf_counter()
-        shape, cells = puzzle.shape, puzzle.cells
-        engine = self._engine(shape, state)
+        rules, cells = puzzle.rules, puzzle.cells
+        engine = self._engine(rules, state)
         solver, name, bases = engine.solver, self.solver_name, engine.bases
         before = counters(solver)
         assumptions = [base + d for base, d in zip(bases, cells, strict=True) if d]
-        primary, ncells = engine.primary, shape.ncells
+        primary, ncells = engine.primary, rules.ncells
         solutions: list[Puzzle] = []
         complete = timed_out = forced = False
         unit_proof = name in UNIT_PROOF and bool(assumptions)
@@ -483,7 +483,7 @@ class SatBackend(Backend):
             true = [v for v in solver.get_model()[:primary] if v > 0]  # one per cell, in cell order
             if len(true) != ncells:  # both encodings force exactly one digit per cell
                 raise RuntimeError(f"sat:{name} returned a model without one digit per cell")
-            solutions.append(Puzzle(shape, tuple(map(sub, true, bases))))
+            solutions.append(Puzzle(rules, tuple(map(sub, true, bases))))
             if len(solutions) >= limit:
                 break
             if unit_proof and len(solutions) == 1 and counters(solver)["decisions"] == before["decisions"]:
@@ -511,7 +511,7 @@ class SatBackend(Backend):
         """A solver for this puzzle alone: the reduced formula, or the full one with the givens as units."""
         encoding = "reduced" if self.encoding == "extended" else self.encoding
         name = self.variant or PER_PUZZLE_SOLVER.get(puzzle.n, self.solver_name)
-        template = self._template(puzzle.shape) if encoding == "reduced" else None  # built once, untimed
+        template = self._template(puzzle.rules) if encoding == "reduced" else None  # built once, untimed
         start = time.perf_counter()
         cut = template.clauses(puzzle) if template is not None else None
         if template is not None and cut is not None:
@@ -591,11 +591,11 @@ def _tristate(value: bool | str | None) -> bool | None:
     raise UsageError(f"incremental must be auto, true or false, not {value!r}")
 
 
-def _full_clauses(shape: Shape, encoding: str, amo: str | None) -> int:
+def _full_clauses(rules: Rules, encoding: str, amo: str | None) -> int:
     """The number of clauses of the empty grid's encoding, from the size of one group's at-most-one."""
     from pysat.formula import IDPool
 
-    n = shape.n
+    n = rules.n
     per_group = len(at_most_one(list(range(1, n + 1)), amo or default_amo(n), IDPool(start_from=n + 1)))
     groups = n * n
     if encoding == "minimal":

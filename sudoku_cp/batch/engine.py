@@ -19,7 +19,7 @@ import numpy as np
 
 from ..backends import DEFAULT_BACKEND, Backend, make_backend
 from ..errors import ParseError, UsageError
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
 from . import worker
 from .chunks import ChunkSizer
@@ -31,7 +31,7 @@ __all__ = ["SMALL_INPUT", "check_backend", "compiled_dfs", "resolve_jobs", "run_
 U = TypeVar("U")
 
 #: A chunk: each item's puzzle, or its result when it is an input error; and the task for a worker.
-_Chunk = tuple[list[Puzzle | SolveResult], tuple[str, list[tuple[Shape, np.ndarray]]]]
+_Chunk = tuple[list[Puzzle | SolveResult], tuple[str, list[tuple[Rules, np.ndarray]]]]
 
 
 def resolve_jobs(jobs: int | None) -> int:
@@ -104,7 +104,7 @@ def _solve_many(
         yield from _results(items, answers)
 
 
-def _task(chunk: _Chunk) -> tuple[str, list[tuple[Shape, np.ndarray]]]:
+def _task(chunk: _Chunk) -> tuple[str, list[tuple[Rules, np.ndarray]]]:
     return chunk[1]
 
 
@@ -195,11 +195,11 @@ def _chunks(source: Iterator[Any], sizer: ChunkSizer) -> Iterator[_Chunk]:
         items = [_item(x) for x in itertools.islice(source, sizer.next_size())]
         if not items:
             return
-        groups: dict[Shape, list[tuple[int, ...]]] = {}
+        groups: dict[Rules, list[tuple[int, ...]]] = {}
         for item in items:
             if isinstance(item, Puzzle):
-                groups.setdefault(item.shape, []).append(item.cells)
-        task = [(shape, np.array(rows, dtype=np.uint8)) for shape, rows in groups.items()]
+                groups.setdefault(item.rules, []).append(item.cells)
+        task = [(rules, np.array(rows, dtype=np.uint8)) for rules, rows in groups.items()]
         yield items, ("grids", task)
 
 
@@ -224,18 +224,18 @@ def _item(x: Any) -> Puzzle | SolveResult:
 
 def _results(items: list[Puzzle | SolveResult], answers: list[ChunkAnswer]) -> Iterator[SolveResult]:
     """The chunk's results in input order: each shape group's answers taken in turn."""
-    by_shape = {}
-    order: list[Shape] = []
+    by_rules = {}
+    order: list[Rules] = []
     for item in items:
-        if isinstance(item, Puzzle) and item.shape not in by_shape:
-            by_shape[item.shape] = None
-            order.append(item.shape)
+        if isinstance(item, Puzzle) and item.rules not in by_rules:
+            by_rules[item.rules] = None
+            order.append(item.rules)
     cursor = dict.fromkeys(order, 0)
     answer_of = dict(zip(order, answers, strict=True))
     for item in items:
         if isinstance(item, SolveResult):
             yield item
             continue
-        i = cursor[item.shape]
-        cursor[item.shape] = i + 1
-        yield answer_of[item.shape].result(i, item)
+        i = cursor[item.rules]
+        cursor[item.rules] = i + 1
+        yield answer_of[item.rules].result(i, item)

@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import InvalidPuzzleError, ParseError
 from ..formats import format_puzzle, iter_records
 from ..formats.codec import INVALID, codec, shape_for_cells, shape_for_n
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from .solver import ERROR, NO_SOLUTION, SOLVED, STATUSES, UNKNOWN, Solver
 
 __all__ = ["RAW_INPUTS", "RAW_OUTPUTS", "RawAnswer", "RawTask", "run_raw_task", "split_chunks"]
@@ -46,7 +46,7 @@ class RawTask:
 
     data: bytes
     layout: str  # the input layout, one of RAW_INPUTS
-    shape: Shape | None  # the box shape given by the user; None: each puzzle's size gives it
+    rules: Rules | None  # the box shape given by the user; None: each puzzle's size gives it
     output: str  # the output layout, one of RAW_OUTPUTS
 
 
@@ -86,7 +86,7 @@ class _Parsed:
     shape's grids (or its index in ``errors``), ``line[i]`` the line where it starts (from 1).
     """
 
-    shapes: list[Shape]
+    rules_list: list[Rules]
     grids: list[np.ndarray]
     group: np.ndarray
     row: np.ndarray
@@ -94,13 +94,13 @@ class _Parsed:
     errors: list[ParseError]
 
 
-def _decode_table(shape: Shape) -> np.ndarray:
-    return np.frombuffer(codec(shape).decode_table, np.uint8)
+def _decode_table(rules: Rules) -> np.ndarray:
+    return np.frombuffer(codec(rules).decode_table, np.uint8)
 
 
-def _zero_or_blank(symbols: np.ndarray, shape: Shape) -> np.ndarray:
+def _zero_or_blank(symbols: np.ndarray, rules: Rules) -> np.ndarray:
     """Per row of symbol bytes, ``formats.codec.zero_or_blank``: a 16x16 row with 0 and F and no G."""
-    if shape.n != 16 or not len(symbols):
+    if rules.n != 16 or not len(symbols):
         return np.zeros(len(symbols), bool)
 
     def has(*chars: str) -> np.ndarray:
@@ -109,12 +109,12 @@ def _zero_or_blank(symbols: np.ndarray, shape: Shape) -> np.ndarray:
     return has("0") & has("F", "f") & ~has("G", "g")
 
 
-def _regular_lines(data: bytes, shape: Shape | None) -> _Parsed | None:
+def _regular_lines(data: bytes, rules: Rules | None) -> _Parsed | None:
     """Every line exactly one puzzle of one shape, ``\\n`` ends: one reshape and one table lookup."""
     first = data.find(b"\n")
     width = first if first >= 0 else len(data)
-    shape = shape or shape_for_cells(width)
-    if shape is None or width != shape.ncells:
+    rules = rules or shape_for_cells(width)
+    if rules is None or width != rules.ncells:
         return None
     if not data.endswith(b"\n"):
         data += b"\n"
@@ -123,16 +123,16 @@ def _regular_lines(data: bytes, shape: Shape | None) -> _Parsed | None:
     view = np.frombuffer(data, np.uint8).reshape(-1, width + 1)
     if not (view[:, width] == _NL).all():
         return None
-    if _zero_or_blank(view[:, :width], shape).any():
+    if _zero_or_blank(view[:, :width], rules).any():
         return None  # such lines are refused: the slow path words the error
-    grids = _decode_table(shape)[view[:, :width]]
+    grids = _decode_table(rules)[view[:, :width]]
     if (grids == INVALID).any():
         return None
     m = len(grids)
-    return _Parsed([shape], [grids], np.zeros(m, np.int8), np.arange(m), np.arange(1, m + 1), [])
+    return _Parsed([rules], [grids], np.zeros(m, np.int8), np.arange(m), np.arange(1, m + 1), [])
 
 
-def _mixed_lines(data: bytes, shape: Shape | None) -> _Parsed:
+def _mixed_lines(data: bytes, rules: Rules | None) -> _Parsed:
     """``line`` input with a few irregular lines: those go through ``formats``, the others the fast way."""
     if not data.endswith(b"\n"):
         data += b"\n"
@@ -144,24 +144,24 @@ def _mixed_lines(data: bytes, shape: Shape | None) -> _Parsed:
     crlf = (ends > starts) & (buf[np.maximum(ends - 1, 0)] == _CR)
     ends = ends - crlf
     lengths = ends - starts
-    given = shape
-    if shape is None:  # the fast shape: that of the first line of a puzzle's length
+    given = rules
+    if rules is None:  # the fast shape: that of the first line of a puzzle's length
         sized = [shape_for_cells(int(k)) for k in np.unique(lengths[: min(len(lengths), 64)])]
         sized = [s for s in sized if s is not None]
         fits = [int(np.argmax(lengths == s.ncells)) for s in sized]
-        shape = sized[int(np.argmin(fits))] if sized else None
+        rules = sized[int(np.argmin(fits))] if sized else None
     fast_lines = np.zeros(0, np.int64)
-    grids = np.zeros((0, shape.ncells if shape else 0), np.uint8)
-    if shape is not None:
-        candidates = np.flatnonzero(lengths == shape.ncells)
-        symbols = buf[starts[candidates, None] + np.arange(shape.ncells)]
-        digits = _decode_table(shape)[symbols]
-        valid = ~(digits == INVALID).any(axis=1) & ~_zero_or_blank(symbols, shape)
+    grids = np.zeros((0, rules.ncells if rules else 0), np.uint8)
+    if rules is not None:
+        candidates = np.flatnonzero(lengths == rules.ncells)
+        symbols = buf[starts[candidates, None] + np.arange(rules.ncells)]
+        digits = _decode_table(rules)[symbols]
+        valid = ~(digits == INVALID).any(axis=1) & ~_zero_or_blank(symbols, rules)
         fast_lines, grids = candidates[valid], digits[valid]
     slow = np.ones(len(ends), bool)
     slow[fast_lines] = False
-    shapes = [shape] if shape is not None else []
-    rows: list[list[tuple[int, ...]]] = [[]] if shape is not None else []
+    rules_list = [rules] if rules is not None else []
+    rows: list[list[tuple[int, ...]]] = [[]] if rules is not None else []
     group = np.zeros(len(fast_lines), np.int8)
     row = np.arange(len(fast_lines))
     errors: list[ParseError] = []
@@ -178,34 +178,34 @@ def _mixed_lines(data: bytes, shape: Shape | None) -> _Parsed:
                 errors.append(type(record.error)(record.error.reason, line=k + 1))
                 continue
             assert record.puzzle is not None
-            g = _group_of(record.puzzle.shape, shapes, rows)
+            g = _group_of(record.puzzle.rules, rules_list, rows)
             extra_group.append(g)
             extra_row.append(len(grids) + len(rows[g]) if g == 0 else len(rows[g]))
             rows[g].append(record.puzzle.cells)
-    if shape is not None and rows[0]:
+    if rules is not None and rows[0]:
         grids = np.concatenate([grids, np.array(rows[0], np.uint8)])
-    all_grids = [grids] if shape is not None else []
+    all_grids = [grids] if rules is not None else []
     all_grids += [np.array(r, np.uint8) for r in rows[len(all_grids) :]]
     lines = np.concatenate([fast_lines, np.array(extra_lines, np.int64)])
     order = np.argsort(lines, kind="stable")
     group = np.concatenate([group, np.array(extra_group, np.int8)])[order]
     row = np.concatenate([row, np.array(extra_row, np.int64)])[order]
-    return _Parsed(shapes, all_grids, group, row, lines[order] + 1, errors)
+    return _Parsed(rules_list, all_grids, group, row, lines[order] + 1, errors)
 
 
-def _group_of(shape: Shape, shapes: list[Shape], rows: list[list[tuple[int, ...]]]) -> int:
-    if shape not in shapes:
-        shapes.append(shape)
+def _group_of(rules: Rules, rules_list: list[Rules], rows: list[list[tuple[int, ...]]]) -> int:
+    if rules not in rules_list:
+        rules_list.append(rules)
         rows.append([])
-    return shapes.index(shape)
+    return rules_list.index(rules)
 
 
-def _regular_blocks(data: bytes, layout: str, shape: Shape | None) -> _Parsed | None:
+def _regular_blocks(data: bytes, layout: str, rules: Rules | None) -> _Parsed | None:
     """Blocks of n rows of equal width (n symbols, or n symbols and n - 1 spaces), one empty line apart."""
     first_blank = data.find(b"\n\n")
-    n = shape.n if shape is not None else data.count(b"\n", 0, first_blank + 1) if first_blank > 0 else 0
-    shape = shape or shape_for_n(n)
-    if shape is None or n == 0 or (layout == "spaced" and n > 9):
+    n = rules.n if rules is not None else data.count(b"\n", 0, first_blank + 1) if first_blank > 0 else 0
+    rules = rules or shape_for_n(n)
+    if rules is None or n == 0 or (layout == "spaced" and n > 9):
         return None
     width = n if layout == "grid" else 2 * n - 1
     size = n * (width + 1) + 1
@@ -226,24 +226,24 @@ def _regular_blocks(data: bytes, layout: str, shape: Shape | None) -> _Parsed | 
         symbols = rows[:, :, 0:width:2]
     else:
         symbols = rows[:, :, :width]
-    flat = symbols.reshape(len(view), shape.ncells)
-    if _zero_or_blank(flat, shape).any():
+    flat = symbols.reshape(len(view), rules.ncells)
+    if _zero_or_blank(flat, rules).any():
         return None
-    grids = _decode_table(shape)[flat]
+    grids = _decode_table(rules)[flat]
     if (grids == INVALID).any():
         return None
     m = len(grids)
-    return _Parsed([shape], [grids], np.zeros(m, np.int8), np.arange(m), np.arange(m) * (n + 1) + 1, [])
+    return _Parsed([rules], [grids], np.zeros(m, np.int8), np.arange(m), np.arange(m) * (n + 1) + 1, [])
 
 
-def _by_formats(data: bytes, layout: str, shape: Shape | None) -> _Parsed:
+def _by_formats(data: bytes, layout: str, rules: Rules | None) -> _Parsed:
     """Any chunk, record by record through ``formats`` (universal newlines, comments, bad puzzles)."""
     text = io.StringIO(data.decode("utf-8", "surrogateescape"), newline=None)
-    shapes: list[Shape] = []
+    rules_list: list[Rules] = []
     rows: list[list[tuple[int, ...]]] = []
     group, row, line = [], [], []
     errors: list[ParseError] = []
-    for record in iter_records(text, layout, shape):
+    for record in iter_records(text, layout, rules):
         line.append(record.line)
         if record.error is not None:
             group.append(-1)
@@ -251,12 +251,12 @@ def _by_formats(data: bytes, layout: str, shape: Shape | None) -> _Parsed:
             errors.append(record.error)
         else:
             assert record.puzzle is not None
-            g = _group_of(record.puzzle.shape, shapes, rows)
+            g = _group_of(record.puzzle.rules, rules_list, rows)
             group.append(g)
             row.append(len(rows[g]))
             rows[g].append(record.puzzle.cells)
     return _Parsed(
-        shapes,
+        rules_list,
         [np.array(r, np.uint8) for r in rows],
         np.array(group, np.int8),
         np.array(row, np.int64),
@@ -265,26 +265,26 @@ def _by_formats(data: bytes, layout: str, shape: Shape | None) -> _Parsed:
     )
 
 
-def parse_chunk(data: bytes, layout: str, shape: Shape | None) -> _Parsed:
+def parse_chunk(data: bytes, layout: str, rules: Rules | None) -> _Parsed:
     """The records of a chunk of whole records, the fastest way its text allows."""
     if b"\r" in data:
         if data.count(b"\r") != data.count(b"\r\n"):
-            return _by_formats(data, layout, shape)  # lone CRs end lines too: let formats count them
+            return _by_formats(data, layout, rules)  # lone CRs end lines too: let formats count them
         data = data.replace(b"\r\n", b"\n")
     if layout == "line":
-        return _regular_lines(data, shape) or _mixed_lines(data, shape)
-    return _regular_blocks(data, layout, shape) or _by_formats(data, layout, shape)
+        return _regular_lines(data, rules) or _mixed_lines(data, rules)
+    return _regular_blocks(data, layout, rules) or _by_formats(data, layout, rules)
 
 
 # -- writing ---------------------------------------------------------------------------------------------
 
 
-def _render(solutions: np.ndarray, shape: Shape, layout: str) -> np.ndarray | None:
+def _render(solutions: np.ndarray, rules: Rules, layout: str) -> np.ndarray | None:
     """Each solution's output record as one row of bytes, or None if the layout needs ``formats`` here."""
-    m, n = len(solutions), shape.n
-    symbols = np.frombuffer(codec(shape).symbol_table, np.uint8)[solutions]
+    m, n = len(solutions), rules.n
+    symbols = np.frombuffer(codec(rules).symbol_table, np.uint8)[solutions]
     if layout == "line":
-        out = np.empty((m, shape.ncells + 1), np.uint8)
+        out = np.empty((m, rules.ncells + 1), np.uint8)
         out[:, :-1] = symbols
         out[:, -1] = _NL
         return out
@@ -314,18 +314,18 @@ def _record_text(status: int, solution: Puzzle | None, layout: str) -> bytes:
 
 def run_raw_task(task: RawTask, solver: Solver) -> RawAnswer:
     """Parse, solve and write one chunk (in a worker, or in the parent with ``jobs=1``)."""
-    parsed = parse_chunk(task.data, task.layout, task.shape)
+    parsed = parse_chunk(task.data, task.layout, task.rules)
     m = len(parsed.group)
     status = np.full(m, ERROR, np.uint8)
     rendered: list[np.ndarray | None] = []
     solutions: list[np.ndarray] = []
-    for g, (shape, grids) in enumerate(zip(parsed.shapes, parsed.grids, strict=True)):
-        answer = solver.solve(grids, shape)
+    for g, (rules, grids) in enumerate(zip(parsed.rules_list, parsed.grids, strict=True)):
+        answer = solver.solve(grids, rules)
         code = answer.status
-        _invalid_as_errors(code, grids, shape, g, parsed)
+        _invalid_as_errors(code, grids, rules, g, parsed)
         mine = parsed.group == g
         status[mine] = code[parsed.row[mine]]
-        rendered.append(_render(answer.first, shape, task.output))
+        rendered.append(_render(answer.first, rules, task.output))
         solutions.append(answer.first)
     errors = []
     for i in np.flatnonzero(parsed.group == -1).tolist():
@@ -337,19 +337,19 @@ def run_raw_task(task: RawTask, solver: Solver) -> RawAnswer:
     return RawAnswer(out, m, count_lines(task.data), tuple(int(c) for c in counts), errors)
 
 
-def _invalid_as_errors(code: np.ndarray, grids: np.ndarray, shape: Shape, g: int, parsed: _Parsed) -> None:
+def _invalid_as_errors(code: np.ndarray, grids: np.ndarray, rules: Rules, g: int, parsed: _Parsed) -> None:
     """Puzzles whose givens clash become error records, as ``formats`` validates them.
 
     Only puzzles without a solution (or cut short by a time limit) can clash, since clashing givens never
     have one, so the check runs on a handful of rows.
     """
-    c = codec(shape)
+    c = codec(rules)
     for r in np.flatnonzero((code == NO_SOLUTION) | (code == UNKNOWN)).tolist():
         digits = grids[r].tobytes()
         if c.consistent(digits):
             continue
         try:
-            Puzzle(shape, tuple(digits)).validate()
+            Puzzle(rules, tuple(digits)).validate()
         except InvalidPuzzleError as exc:
             k = int(np.flatnonzero((parsed.group == g) & (parsed.row == r))[0])
             parsed.group[k] = -1
@@ -388,7 +388,9 @@ def _assemble(
         for i in range(a, b):
             g, r = int(group[i]), int(row[i])
             code = int(status[i])
-            solution = Puzzle(parsed.shapes[g], tuple(solutions[g][r].tolist())) if code == SOLVED else None
+            solution = (
+                Puzzle(parsed.rules_list[g], tuple(solutions[g][r].tolist())) if code == SOLVED else None
+            )
             pieces.append(_record_text(code, solution, layout))
     return b"".join(pieces)
 

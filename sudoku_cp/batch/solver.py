@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..backends import Backend, make_backend
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
 from ..solving import result_of
 
@@ -69,12 +69,12 @@ class ChunkAnswer(NamedTuple):
     def result(self, i: int, puzzle: Puzzle) -> SolveResult:
         """Puzzle i's answer as the SolveResult that ``solving.solve`` gives for it."""
         status = STATUSES[int(self.status[i])]
-        shape = puzzle.shape
+        rules = puzzle.rules
         sols: tuple[Puzzle, ...] = ()
         if self.first[i].any():
-            sols = (Puzzle(shape, tuple(self.first[i].tolist())),)
+            sols = (Puzzle(rules, tuple(self.first[i].tolist())),)
             if self.second[i].any():
-                sols += (Puzzle(shape, tuple(self.second[i].tolist())),)
+                sols += (Puzzle(rules, tuple(self.second[i].tolist())),)
         unique = None
         if self.unique and status is Status.MULTIPLE:
             unique = False
@@ -96,14 +96,14 @@ class Solver:
         """True when chunks go to the compiled dfs kernel in one call."""
         return self._kernel is not None
 
-    def solve(self, grids: np.ndarray, shape: Shape) -> ChunkAnswer:
+    def solve(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
         """Solve every row of ``grids`` (digits of one shape) and return the answers as arrays."""
-        grids = np.ascontiguousarray(grids, dtype=np.uint8).reshape(-1, shape.ncells)
+        grids = np.ascontiguousarray(grids, dtype=np.uint8).reshape(-1, rules.ncells)
         if self._kernel is not None:
-            return self._solve_compiled(grids, shape)
-        return self._solve_each(grids, shape)
+            return self._solve_compiled(grids, rules)
+        return self._solve_each(grids, rules)
 
-    def _solve_compiled(self, grids: np.ndarray, shape: Shape) -> ChunkAnswer:
+    def _solve_compiled(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
         """One kernel call for the chunk; complete grids that are valid skip it (nothing to search)."""
         kernel = self._kernel
         cfg = self.config
@@ -112,7 +112,7 @@ class Solver:
         first = np.zeros_like(grids)
         second = np.zeros_like(grids)
         stats = {name: np.zeros(m, np.int64) for name in ("guesses", "backtracks", "nodes")}
-        filled = valid_complete(grids, shape)
+        filled = valid_complete(grids, rules)
         status[filled] = SOLVED
         first[filled] = grids[filled]
         stats["nodes"][filled] = 1  # the root, as the kernel counts it: propagation finds nothing to do
@@ -120,7 +120,7 @@ class Solver:
         if len(rest):
             found = kernel.solve_array(
                 grids if len(rest) == m else grids[rest],
-                shape,
+                rules,
                 cfg.limit,
                 self.backend.heuristic,
                 time_limit=cfg.time_limit,
@@ -141,15 +141,15 @@ class Solver:
                 stats[name][rest] = values
         return ChunkAnswer(status, first, second, stats, self.backend.spec, cfg.unique)
 
-    def _solve_each(self, grids: np.ndarray, shape: Shape) -> ChunkAnswer:
+    def _solve_each(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
         cfg = self.config
         m = len(grids)
         status = np.empty(m, np.uint8)
-        first = np.zeros((m, shape.ncells), np.uint8)
-        second = np.zeros((m, shape.ncells), np.uint8)
+        first = np.zeros((m, rules.ncells), np.uint8)
+        second = np.zeros((m, rules.ncells), np.uint8)
         stats: list[dict[str, Any]] = []
         for i, row in enumerate(grids.tolist()):
-            puzzle = Puzzle(shape, tuple(row))
+            puzzle = Puzzle(rules, tuple(row))
             found = self.backend.enumerate(puzzle, limit=cfg.limit, time_limit=cfg.time_limit)
             result = result_of(puzzle, found, self.backend.spec, cfg.unique)
             status[i] = CODES[result.status]
@@ -159,14 +159,14 @@ class Solver:
         return ChunkAnswer(status, first, second, stats, self.backend.spec, cfg.unique)
 
 
-def valid_complete(grids: np.ndarray, shape: Shape) -> np.ndarray:
+def valid_complete(grids: np.ndarray, rules: Rules) -> np.ndarray:
     """True for each row that is a complete, valid grid: its own only solution, found without a search.
 
     A complete unit holds n digits; the sum of ``2**(d - 1)`` over them is ``2**n - 1`` exactly when they
     are all different (n powers of two reach a number with n one bits only without carries). Rows, columns
     and boxes are sums over axes of reshaped views: no gather, a few passes over the chunk.
     """
-    m, n = len(grids), shape.n
+    m, n = len(grids), rules.n
     result = np.zeros(m, bool)
     if n > 58 or not m:
         return result
@@ -178,7 +178,7 @@ def valid_complete(grids: np.ndarray, shape: Shape) -> np.ndarray:
     powers[1:] = np.left_shift(dtype(1), np.arange(n, dtype=dtype))
     cells = powers[grids[filled] if len(filled) < m else grids].reshape(-1, n, n)
     target = dtype(2**n - 1)
-    br, bc = shape.box_rows, shape.box_cols
+    br, bc = rules.box_rows, rules.box_cols
     ok = (cells.sum(axis=2, dtype=dtype) == target).all(axis=1)
     ok &= (cells.sum(axis=1, dtype=dtype) == target).all(axis=1)
     boxes = cells.reshape(-1, n // br, br, n // bc, bc).sum(axis=(2, 4), dtype=dtype)

@@ -29,7 +29,7 @@ from ..errors import UsageError
 from ..formats import Record, ResultWriter, iter_records
 from ..formats.detect import MAX_LINE, classify
 from ..formats.sources import Input, open_input
-from ..grid import Shape
+from ..grid import Rules
 from ..result import SolveResult, Status
 from .chunks import ChunkSizer
 from .engine import run_ordered
@@ -128,10 +128,10 @@ def whole_writes(stream: TextIO) -> Iterator[TextIO]:
 class _Output:
     """The output stream as seen by both paths: raw bytes, or results through one ``ResultWriter``."""
 
-    def __init__(self, stream: TextIO, layout: str | None, shape: Shape | None) -> None:
+    def __init__(self, stream: TextIO, layout: str | None, rules: Rules | None) -> None:
         self.stream = stream
         self.layout = layout
-        self.shape = shape
+        self.rules = rules
         self.written = 0  # output records so far
         self._writer: ResultWriter | None = None
         self._binary: BinaryIO | None = getattr(stream, "buffer", None)
@@ -151,7 +151,7 @@ class _Output:
     def result(self, index: int, result: SolveResult, record: Record) -> None:
         if self._writer is None:
             assert self.layout is not None
-            self._writer = ResultWriter(self.stream, self.layout, self.shape)
+            self._writer = ResultWriter(self.stream, self.layout, self.rules)
         self._writer.count = self.written  # records the fast path wrote count for the separators
         self._writer.write(index, result, record)
         self.written += 1
@@ -178,7 +178,7 @@ def solve_stream(
     jobs: int = 1,
     input_format: str | None = None,
     output_format: str | None = None,
-    shape: Shape | None = None,
+    rules: Rules | None = None,
     guard: InterruptGuard | None = None,
     progress: Progress | None = None,
     warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr),
@@ -208,12 +208,12 @@ def solve_stream(
     done_bytes = 0
 
     with whole_writes(out) as whole:
-        output = _Output(whole, output_format, shape)
+        output = _Output(whole, output_format, rules)
         units = _units(
             paths or ["-"],
             config,
             input_format,
-            shape,
+            rules,
             output,
             raw_sizer,
             record_sizer,
@@ -310,21 +310,21 @@ def _write_records(
     warn: Callable[[str], None],
 ) -> None:
     """Write a ``grids`` task's results in record order (its valid puzzles were solved grouped by shape)."""
-    shapes: list[Shape] = []
+    rules_list: list[Rules] = []
     for record in records:
-        if record.puzzle is not None and record.puzzle.shape not in shapes:
-            shapes.append(record.puzzle.shape)
-    answer_of = dict(zip(shapes, answers, strict=True))
-    cursor = dict.fromkeys(shapes, 0)
+        if record.puzzle is not None and record.puzzle.rules not in rules_list:
+            rules_list.append(record.puzzle.rules)
+    answer_of = dict(zip(rules_list, answers, strict=True))
+    cursor = dict.fromkeys(rules_list, 0)
     for record in records:
         if record.error is not None:
             warn(str(record.error))
             result = SolveResult(None, Status.ERROR, error=record.error.reason)
         else:
             assert record.puzzle is not None
-            shape = record.puzzle.shape
-            result = answer_of[shape].result(cursor[shape], record.puzzle)
-            cursor[shape] += 1
+            rules = record.puzzle.rules
+            result = answer_of[rules].result(cursor[rules], record.puzzle)
+            cursor[rules] += 1
         output.result(record.index, result, record)
         tally.add(result.status)
     source.index = records[-1].index if records else source.index
@@ -334,7 +334,7 @@ def _units(
     paths: list[Input],
     config: SolverConfig,
     input_format: str | None,
-    shape: Shape | None,
+    rules: Rules | None,
     output: _Output,
     raw_sizer: ChunkSizer,
     record_sizer: ChunkSizer,
@@ -355,7 +355,7 @@ def _units(
             continue
         try:
             head = stream.read(HEAD_BYTES)
-            layout = input_format or _detect(head, shape)
+            layout = input_format or _detect(head, rules)
             if output.layout is None and head.strip(b"\xef\xbb\xbf \t\r\n"):
                 output.layout = layout
             if skip.left and output.layout not in RESUMABLE_OUTPUTS:
@@ -366,7 +366,7 @@ def _units(
                 stream, head = skip.lines(head, stream, source)  # type: ignore[assignment]
             if raw and not (skip.left and layout != "line"):
                 for data in split_chunks(stream, layout, raw_sizer.next_size, head):
-                    task = RawTask(data, layout, shape, output.layout)  # type: ignore[arg-type]
+                    task = RawTask(data, layout, rules, output.layout)  # type: ignore[arg-type]
                     yield _Unit(source, ("raw", task), len(data))
             else:
                 text = io.TextIOWrapper(
@@ -375,7 +375,7 @@ def _units(
                     errors="surrogateescape",
                     newline=None,
                 )
-                records = skip.records(iter_records(text, layout, shape, source=source.label))
+                records = skip.records(iter_records(text, layout, rules, source=source.label))
                 yield from _record_units(records, source, record_sizer)
         except (OSError, UnicodeError) as exc:
             warn(f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}")
@@ -397,22 +397,22 @@ def _record_units(records: Iterator[Record], source: _Source, sizer: ChunkSizer)
                 break
         if not chunk:
             return
-        groups: dict[Shape, list[tuple[int, ...]]] = {}
+        groups: dict[Rules, list[tuple[int, ...]]] = {}
         for record in chunk:
             if record.puzzle is not None:
-                groups.setdefault(record.puzzle.shape, []).append(record.puzzle.cells)
+                groups.setdefault(record.puzzle.rules, []).append(record.puzzle.cells)
         task = [(s, np.array(rows, dtype=np.uint8)) for s, rows in groups.items()]
         yield _Unit(source, ("grids", task), sum(len(r.text) + 1 for r in chunk), chunk)
 
 
-def _detect(head: bytes, shape: Shape | None) -> str:
+def _detect(head: bytes, rules: Rules | None) -> str:
     """The layout of an input that begins with ``head``, as ``formats`` detects it."""
     text = head.decode("utf-8", "surrogateescape").lstrip("\ufeff")
     lines = io.StringIO(text, newline=None).readlines()
     if len(head) == HEAD_BYTES and lines and not lines[-1].endswith("\n"):
         lines.pop()  # a line cut by the end of the head
-    decided = classify(lines, shape, final=len(head) < HEAD_BYTES)
-    return decided or classify(lines, shape, final=True) or "line"
+    decided = classify(lines, rules, final=len(head) < HEAD_BYTES)
+    return decided or classify(lines, rules, final=True) or "line"
 
 
 def _lone_cr(head: bytes) -> bool:

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from .solver import Solver
 
 __all__ = ["TASK_KINDS", "Count", "run_task"]
@@ -56,14 +56,14 @@ def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[C
     """The compiled dfs: one kernel call per shape among the puzzles, no Python work per search."""
     from ..backends import dfs_compiled
 
-    groups: dict[Shape, list[int]] = {}
+    groups: dict[Rules, list[int]] = {}
     for i, puzzle in enumerate(puzzles):
-        groups.setdefault(puzzle.shape, []).append(i)
+        groups.setdefault(puzzle.rules, []).append(i)
     counts: list[Count | None] = [None] * len(puzzles)
-    for shape, members in groups.items():
+    for rules, members in groups.items():
         grids = np.array([puzzles[i].cells for i in members], dtype=np.uint8)
         found = dfs_compiled.solve_array(
-            grids, shape, limit, engine.backend.heuristic, time_limit=engine.config.time_limit
+            grids, rules, limit, engine.backend.heuristic, time_limit=engine.config.time_limit
         )
         for i, k, status in zip(members, found.counts.tolist(), found.status.tolist(), strict=True):
             counts[i] = Count(k, status == dfs_compiled.EXHAUSTED, status == dfs_compiled.OUT_OF_NODES)

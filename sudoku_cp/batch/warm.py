@@ -11,6 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import dfs_compiled
-from ..grid import Shape
+from ..grid import Rules
 
-dfs_compiled.solve_array(np.zeros((1, 16), np.uint8), Shape(2, 2), 2)
+dfs_compiled.solve_array(np.zeros((1, 16), np.uint8), Rules.classic(2, 2), 2)

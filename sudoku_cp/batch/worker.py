@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..grid import Shape
+from ..grid import Rules
 from .solver import Solver, SolverConfig
 
 __all__ = ["handle", "init", "solver"]
@@ -38,7 +38,7 @@ def init(config: SolverConfig) -> None:
     _CONFIG = config
     _SOLVER = Solver(config)
     if _SOLVER.compiled:
-        _SOLVER.solve(np.zeros((1, 16), np.uint8), Shape(2, 2))
+        _SOLVER.solve(np.zeros((1, 16), np.uint8), Rules.classic(2, 2))
 
 
 def solver() -> Solver:
@@ -58,7 +58,7 @@ def handle(task: tuple[str, Any], engine: Solver | None = None) -> tuple[Any, fl
     kind, payload = task
     engine = engine or solver()
     if kind == "grids":
-        answer: Any = [engine.solve(grids, shape) for shape, grids in payload]
+        answer: Any = [engine.solve(grids, rules) for rules, grids in payload]
     elif kind == "raw":
         from .rawio import run_raw_task
 

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from ..backends import DEFAULT_BACKEND, backend_names
-from ..grid import Shape
+from ..grid import Rules
 from .options import add_run_options
 from .options import positive_float as _positive_float
 from .options import positive_int as _positive_int
@@ -39,9 +39,9 @@ def warn(message: str) -> None:
     print(f"sudoku-cp: {message}", file=sys.stderr, flush=True)
 
 
-def _shape(text: str) -> Shape:
+def _rules_key(text: str) -> Rules:
     try:
-        return Shape.parse(text)
+        return Rules.parse(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -69,7 +69,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "--input-format", choices=INPUT_FORMATS, help="the input layout (default: detected from the input)"
     )
     parser.add_argument(
-        "--box", type=_shape, metavar="RxC", help="box shape, such as 2x3 (default: from the puzzle size)"
+        "--box", type=_rules_key, metavar="RxC", help="box shape, such as 2x3 (default: from the puzzle size)"
     )
 
 
@@ -110,5 +110,5 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return {k: getattr(args, k) for k in _BACKEND_OPTIONS if getattr(args, k, None) is not None}
 
 
-def shape_of(args: argparse.Namespace) -> Shape | None:
+def rules_of(args: argparse.Namespace) -> Rules | None:
     return getattr(args, "box", None)

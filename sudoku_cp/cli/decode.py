@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     puzzle = puzzle_of_dimacs(Path(args.formula).read_text(encoding="utf-8"))
     text = sys.stdin.read() if args.model == "-" else Path(args.model).read_text(encoding="utf-8")
     try:
-        model = model_of_solver_output(text, puzzle.shape.ncells * puzzle.n)
+        model = model_of_solver_output(text, puzzle.rules.ncells * puzzle.n)
         solution = decode(model, puzzle)
     except (ParseError, ValueError) as exc:
         warn(f"{args.model}: {exc}")

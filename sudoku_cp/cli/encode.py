@@ -17,7 +17,7 @@ from ..dimacs import to_dimacs
 from ..encode.amo import AMO_SCHEMES
 from ..encode.cnf import ENCODINGS
 from ..errors import UsageError
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
 from .common import add_input_options, output_stream, warn
 from .inputs import Inputs
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if args.empty:
         if args.files:
             raise UsageError("--empty takes no input file")
-        puzzle: Puzzle | Shape | None = args.box or Shape(3, 3)
+        puzzle: Puzzle | Rules | None = args.box or Rules.classic(3, 3)
     else:
         puzzle = _the_puzzle(args)
     if puzzle is None:

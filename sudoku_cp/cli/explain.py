@@ -80,7 +80,7 @@ def _fields(explanation: Explanation) -> dict[str, Any]:
         fields["grids"] = [explanation.solutions[0].to_string()]
     elif status is Status.MULTIPLE:
         fields["solutions"] = explanation.solutions_text if explanation.capped else explanation.count
-        fields["differences"] = [puzzle.shape.name(c) for c in explanation.differences]
+        fields["differences"] = [puzzle.rules.name(c) for c in explanation.differences]
         fields["grids"] = [s.to_string() for s in explanation.solutions]
         fields["unique_with"] = render_givens(puzzle, explanation.unique_with).split()
         fields["unique_with_is_smallest"] = explanation.minimum

@@ -18,7 +18,7 @@ from ..backends import sat_solver_name
 from ..formats.writing import OUTPUT_FORMATS
 from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, generate
 from ..generate.oracle import DEFAULT_SOLVER
-from ..grid import Shape
+from ..grid import Rules
 from ..rate import LEVELS
 from . import EXIT_FAILED, EXIT_OK, exit_codes
 from .common import output_stream, warn
@@ -63,9 +63,9 @@ def _seed(text: str) -> int | str:
         return text
 
 
-def _shape(text: str) -> Shape:
+def _rules_key(text: str) -> Rules:
     try:
-        return Shape.parse(text)
+        return Rules.parse(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -78,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog=exit_codes("every puzzle generated", "some puzzle could not be generated"),
     )
     p.add_argument("-n", "--count", type=_count, default=1, metavar="N", help="puzzles to make (default 1)")
-    p.add_argument("--box", type=_shape, metavar="RxC", help="box shape (default 3x3, the 9x9 grid)")
+    p.add_argument("--box", type=_rules_key, metavar="RxC", help="box shape (default 3x3, the 9x9 grid)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--clues", type=_clues, metavar="C", help="exactly C givens")
     size.add_argument(
@@ -123,11 +123,11 @@ def run(args: argparse.Namespace) -> int:
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.progress import Tally
 
-    shape = args.box or Shape(3, 3)
+    rules = args.box or Rules.classic(3, 3)
     fmt = args.output_format
     puzzles = generate(
         args.count,
-        shape,
+        rules,
         clues=args.clues,
         blanks=args.blanks,
         difficulty=args.difficulty,
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             progress.close()
     if not args.quiet and (tally.total or stop):
         seed = [f"seed {made[0].seed}"] if made else []
-        line = tally.summary(stop, verb="generated", of=None, kind=f"{shape.n}x{shape.n}", notes=seed)
+        line = tally.summary(stop, verb="generated", of=None, kind=f"{rules.n}x{rules.n}", notes=seed)
         print(line, file=sys.stderr, flush=True)
     return status
 

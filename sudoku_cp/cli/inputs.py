@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..formats import Record, iter_records, open_records
 from ..formats.sources import Inline, Input, expand_inputs
-from .common import input_names, shape_of, warn
+from .common import input_names, rules_of, warn
 
 __all__ = ["Inputs"]
 
@@ -64,7 +64,7 @@ class Inputs:
             label = source if len(paths) > 1 or path != "-" else None
             options = {
                 "format": self.args.input_format,
-                "shape": shape_of(self.args),
+                "rules": rules_of(self.args),
                 "validate": self.validate,
             }
             try:

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
                     jobs=resolve_jobs(args.jobs),
                     input_format=args.input_format,
                     output_format=args.output_format,
-                    shape=args.box,
+                    rules=args.box,
                     guard=guard,
                     progress=progress,
                     warn=warn,

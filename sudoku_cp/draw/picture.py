@@ -81,11 +81,15 @@ def draw(
     """
     dw = drawsvg_module()
     n = puzzle.n
-    if solution is not None and solution.shape != puzzle.shape:
-        raise UsageError(f"a {solution.shape} solution cannot be drawn over a {puzzle.shape} puzzle")
-    if candidates is not None and candidates.puzzle.shape != puzzle.shape:
-        raise UsageError(f"{candidates.puzzle.shape} candidates cannot be drawn on a {puzzle.shape} puzzle")
-    regions = tuple(regions) if regions is not None else tuple(map(puzzle.shape.box_of, range(n * n)))
+    if solution is not None and solution.rules != puzzle.rules:
+        raise UsageError(f"a {solution.rules} solution cannot be drawn over a {puzzle.rules} puzzle")
+    if candidates is not None and candidates.puzzle.rules != puzzle.rules:
+        raise UsageError(f"{candidates.puzzle.rules} candidates cannot be drawn on a {puzzle.rules} puzzle")
+    regions = (
+        tuple(regions)
+        if regions is not None
+        else tuple(map(puzzle.rules.region_of.__getitem__, range(n * n)))
+    )
     if len(regions) != n * n:
         raise UsageError(f"{len(regions)} region numbers for a grid of {n * n} cells")
     s = size or cell_size(n)

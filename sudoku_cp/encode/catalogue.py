@@ -20,14 +20,19 @@ from itertools import chain
 from pathlib import Path
 
 from ..dimacs import to_dimacs
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from .amo import AMO_SCHEMES
 from .cnf import ENCODINGS, clause_families
 
 __all__ = ["FAMILIES", "GRIDS", "SAMPLE", "build", "count_rows", "counts_csv", "main"]
 
 #: The empty grids the counts cover.
-GRIDS: tuple[Shape, ...] = (Shape(2, 2), Shape(3, 3), Shape(4, 4), Shape(5, 5))
+GRIDS: tuple[Rules, ...] = (
+    Rules.classic(2, 2),
+    Rules.classic(3, 3),
+    Rules.classic(4, 4),
+    Rules.classic(5, 5),
+)
 #: The 9x9 puzzle of the sample rows and of sample_9x9_reduced.cnf (17 givens, one solution).
 SAMPLE = Puzzle.from_string(
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -69,11 +74,11 @@ def _row(puzzle: Puzzle, name: str, encoding: str, amo: str) -> dict[str, str | 
     }
 
 
-def count_rows(grids: Sequence[Shape] = GRIDS) -> list[dict[str, str | int]]:
+def count_rows(grids: Sequence[Rules] = GRIDS) -> list[dict[str, str | int]]:
     """One row per grid x encoding x scheme (empty grids, then the sample puzzle)."""
     rows = [
-        _row(Puzzle.empty(shape), "empty", encoding, amo)
-        for shape in grids
+        _row(Puzzle.empty(rules), "empty", encoding, amo)
+        for rules in grids
         for encoding in ENCODINGS
         for amo in AMO_SCHEMES
     ]
@@ -112,13 +117,13 @@ def _fill(card: str, table: str) -> str:
     return f"{head}{BEGIN}\n{table}{END}{tail}"
 
 
-def build(directory: Path, grids: Sequence[Shape] = GRIDS) -> dict[str, str]:
+def build(directory: Path, grids: Sequence[Rules] = GRIDS) -> dict[str, str]:
     """The generated files by name (cards filled from their current text in ``directory``)."""
     rows = count_rows(grids)
     files = {
         "counts.csv": counts_csv(rows),
-        "empty_4x4_extended.cnf": to_dimacs(Shape(2, 2), "extended", "pairwise"),
-        "empty_4x4_minimal.cnf": to_dimacs(Shape(2, 2), "minimal", "pairwise"),
+        "empty_4x4_extended.cnf": to_dimacs(Rules.classic(2, 2), "extended", "pairwise"),
+        "empty_4x4_minimal.cnf": to_dimacs(Rules.classic(2, 2), "minimal", "pairwise"),
         "sample_9x9_reduced.cnf": to_dimacs(SAMPLE, "reduced", "pairwise"),
     }
     for encoding in ENCODINGS:

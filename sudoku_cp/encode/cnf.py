@@ -14,8 +14,8 @@ Three encodings:
   of digits a peer already holds, satisfied clauses and false literals (Kwon and Jain, *Optimized CNF
   Encoding for Sudoku Puzzles*, LPAR 2006). About a quarter of the extended size for a 9x9 puzzle.
 
->>> from sudoku_cp.grid import Shape
->>> cnf = encode_shape(Shape(3, 3), "extended", "pairwise")
+>>> from sudoku_cp.rules import Rules
+>>> cnf = encode_rules(Rules.classic(3, 3), "extended", "pairwise")
 >>> cnf.nv, len(cnf.clauses)
 (729, 11988)
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from .amo import AMO_SCHEMES, at_most_one, check_scheme
 
 if TYPE_CHECKING:
@@ -90,27 +90,27 @@ def cell_digit(n: int, variable: int) -> tuple[int, int]:
 
 def given_literals(puzzle: Puzzle) -> list[int]:
     """The primary literals of the givens, the assumptions of an incremental solver."""
-    n = puzzle.shape.n
+    n = puzzle.rules.n
     return [cell * n + d for cell, d in enumerate(puzzle.cells) if d]
 
 
-def _pool(shape: Shape) -> IDPool:
+def _pool(rules: Rules) -> IDPool:
     from pysat.formula import IDPool
 
-    return IDPool(start_from=shape.n**3 + 1)
+    return IDPool(start_from=rules.n**3 + 1)
 
 
 def _grid_families(
-    shape: Shape, exact: bool, amo: str | None, pool: IDPool
+    rules: Rules, exact: bool, amo: str | None, pool: IDPool
 ) -> Iterator[tuple[str, list[list[int]]]]:
     """The clause families of the empty grid: cell and unit at-least-one and at-most-one."""
-    n = shape.n
+    n = rules.n
     digits = range(1, n + 1)
-    cells = [[cell * n + d for d in digits] for cell in range(shape.ncells)]
+    cells = [[cell * n + d for d in digits] for cell in range(rules.ncells)]
     yield "cell_at_least_one", cells
     if exact:
         yield "cell_at_most_one", [c for lits in cells for c in _amo(lits, amo, pool)]
-    groups = [[cell * n + d for cell in unit] for unit in shape.units for d in digits]
+    groups = [[cell * n + d for cell in unit] for unit in rules.houses for d in digits]
     if exact:
         yield "unit_at_least_one", groups
     yield "unit_at_most_one", [c for lits in groups for c in _amo(lits, amo, pool)]
@@ -119,16 +119,16 @@ def _grid_families(
 def candidates(puzzle: Puzzle) -> tuple[list[int], list[int]]:
     """Bit masks of what the givens leave open: per cell the digits no peer holds (bit d for digit d; 0 for
     a filled cell), and per unit the digits it already holds."""
-    shape, cells, n = puzzle.shape, puzzle.cells, puzzle.shape.n
-    placed = [0] * len(shape.units)
-    for u, unit in enumerate(shape.units):
+    rules, cells, n = puzzle.rules, puzzle.cells, puzzle.rules.n
+    placed = [0] * len(rules.houses)
+    for u, unit in enumerate(rules.houses):
         for cell in unit:
             if cells[cell]:
                 placed[u] |= 1 << cells[cell]
     full = (1 << (n + 1)) - 2
     free = [
         0 if cells[cell] else full & ~(placed[a] | placed[b] | placed[c])
-        for cell, (a, b, c) in enumerate(shape.cell_units)
+        for cell, (a, b, c) in enumerate(rules.houses_of)
     ]
     return free, placed
 
@@ -139,7 +139,7 @@ def _reduced_families(puzzle: Puzzle, amo: str | None, pool: IDPool) -> Iterator
     Givens that clash (a digit twice in a unit) decide nothing consistent; the formula is then the clash
     itself, the clashing givens as unit clauses and their at-most-one clause, which is unsatisfiable.
     """
-    shape, cells, n = puzzle.shape, puzzle.cells, puzzle.shape.n
+    rules, cells, n = puzzle.rules, puzzle.cells, puzzle.rules.n
     if clashes := puzzle.conflicts():
         units: dict[int, None] = {}  # ordered sets: a clash in a row and a box is one clash
         pairs: dict[tuple[int, ...], None] = {}
@@ -152,11 +152,11 @@ def _reduced_families(puzzle: Puzzle, amo: str | None, pool: IDPool) -> Iterator
         return
     free, placed = candidates(puzzle)
     digits = range(1, n + 1)
-    blanks = [cell for cell in range(shape.ncells) if not cells[cell]]
+    blanks = [cell for cell in range(rules.ncells) if not cells[cell]]
     cell_groups = [[cell * n + d for d in digits if free[cell] >> d & 1] for cell in blanks]
     unit_groups = [
         [cell * n + d for cell in unit if free[cell] >> d & 1]
-        for u, unit in enumerate(shape.units)
+        for u, unit in enumerate(rules.houses)
         for d in digits
         if not placed[u] >> d & 1
     ]
@@ -167,29 +167,29 @@ def _reduced_families(puzzle: Puzzle, amo: str | None, pool: IDPool) -> Iterator
 
 
 def clause_families(
-    puzzle: Puzzle | Shape, encoding: str = "extended", amo: str | None = None
+    puzzle: Puzzle | Rules, encoding: str = "extended", amo: str | None = None
 ) -> tuple[dict[str, list[list[int]]], int]:
     """The clauses of an encoding by family name, and the number of variables (primary plus auxiliary).
 
     Families: ``cell_at_least_one``, ``cell_at_most_one``, ``unit_at_least_one``, ``unit_at_most_one``
     (those the encoding has) and, for a puzzle under ``minimal`` or ``extended``, ``givens`` (one unit
-    clause per given). A ``Shape`` stands for its empty grid, where ``reduced`` equals ``extended``.
+    clause per given). A ``Rules`` value stands for its empty grid, where ``reduced`` equals ``extended``.
     """
     check_encoding(encoding)
-    puzzle = Puzzle.empty(puzzle) if isinstance(puzzle, Shape) else puzzle
-    shape = puzzle.shape
+    puzzle = Puzzle.empty(puzzle) if isinstance(puzzle, Rules) else puzzle
+    rules = puzzle.rules
     amo = check_scheme(amo) if amo is not None else None
-    pool = _pool(shape)
+    pool = _pool(rules)
     if encoding == "reduced":
         families = dict(_reduced_families(puzzle, amo, pool))
     else:
-        families = dict(_grid_families(shape, encoding == "extended", amo, pool))
+        families = dict(_grid_families(rules, encoding == "extended", amo, pool))
         if puzzle.givens:
             families["givens"] = [[lit] for lit in given_literals(puzzle)]
-    return families, max(pool.top, shape.n**3)
+    return families, max(pool.top, rules.n**3)
 
 
-def encode(puzzle: Puzzle | Shape, encoding: str = "extended", amo: str | None = None) -> CNF:
+def encode(puzzle: Puzzle | Rules, encoding: str = "extended", amo: str | None = None) -> CNF:
     """The CNF of a puzzle (its givens as unit clauses, or removed under ``reduced``) or of an empty grid.
 
     ``amo`` is an at-most-one scheme of ``AMO_SCHEMES``; None picks ``default_amo`` per group. ``nv`` of the
@@ -203,9 +203,9 @@ def encode(puzzle: Puzzle | Shape, encoding: str = "extended", amo: str | None =
     return cnf
 
 
-def encode_shape(shape: Shape, encoding: str = "extended", amo: str | None = None) -> CNF:
+def encode_rules(rules: Rules, encoding: str = "extended", amo: str | None = None) -> CNF:
     """The CNF of the empty grid of ``shape``: what an incremental solver holds (givens as assumptions)."""
-    return encode(shape, encoding, amo)
+    return encode(rules, encoding, amo)
 
 
 def decode(model: Sequence[int], puzzle: Puzzle, free: list[int] | None = None) -> Puzzle:
@@ -216,7 +216,7 @@ def decode(model: Sequence[int], puzzle: Puzzle, free: list[int] | None = None) 
     formula, free to take any value, are ignored. ``ValueError`` when a blank cell has no true candidate
     or several.
     """
-    shape, cells, n = puzzle.shape, puzzle.cells, puzzle.shape.n
+    rules, cells, n = puzzle.rules, puzzle.cells, puzzle.rules.n
     if free is None:
         free = candidates(puzzle)[0]
     out = list(cells)
@@ -226,6 +226,6 @@ def decode(model: Sequence[int], puzzle: Puzzle, free: list[int] | None = None) 
         base, mask = cell * n, free[cell]
         true = [e for e in range(1, n + 1) if mask >> e & 1 and model[base + e - 1] > 0]
         if len(true) != 1:
-            raise ValueError(f"the model gives {shape.name(cell)} {len(true)} digits")
+            raise ValueError(f"the model gives {rules.name(cell)} {len(true)} digits")
         out[cell] = true[0]
-    return Puzzle(shape, tuple(out))
+    return Puzzle(rules, tuple(out))

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -54,58 +54,58 @@ class CpSatModel:
     """
 
     kind: str
-    shape: Shape
+    rules: Rules
     model: cp_model.CpModel
     variables: int
     constraints: int
 
 
-def int_model(shape: Shape) -> CpSatModel:
+def int_model(rules: Rules) -> CpSatModel:
     """One IntVar 1..n per cell and AllDifferent on each of the 3n units (rows, columns, boxes).
 
-    >>> m = int_model(Shape(2, 2))
+    >>> m = int_model(Rules.classic(2, 2))
     >>> m.variables, m.constraints
     (16, 12)
     """
     from ortools.sat.python import cp_model
 
-    n = shape.n
+    n = rules.n
     model = cp_model.CpModel()
-    cells = [model.new_int_var(1, n, shape.name(cell)) for cell in range(shape.ncells)]
-    for unit in shape.units:
+    cells = [model.new_int_var(1, n, rules.name(cell)) for cell in range(rules.ncells)]
+    for unit in rules.houses:
         model.add_all_different([cells[cell] for cell in unit])
-    return CpSatModel("int", shape, model, shape.ncells, len(shape.units))
+    return CpSatModel("int", rules, model, rules.ncells, len(rules.houses))
 
 
-def bool_model(shape: Shape) -> CpSatModel:
+def bool_model(rules: Rules) -> CpSatModel:
     """One literal per cell and digit, ExactlyOne per cell and per digit in each unit (4 n^2 constraints).
 
-    >>> m = bool_model(Shape(2, 2))
+    >>> m = bool_model(Rules.classic(2, 2))
     >>> m.variables, m.constraints
     (64, 64)
     """
     from ortools.sat.python import cp_model
 
-    n = shape.n
+    n = rules.n
     model = cp_model.CpModel()
     lits = [
-        [model.new_bool_var(f"{shape.name(cell)}={d}") for d in range(1, n + 1)]
-        for cell in range(shape.ncells)
+        [model.new_bool_var(f"{rules.name(cell)}={d}") for d in range(1, n + 1)]
+        for cell in range(rules.ncells)
     ]
     for cell_lits in lits:
         model.add_exactly_one(cell_lits)
-    for unit in shape.units:
+    for unit in rules.houses:
         for d in range(n):
             model.add_exactly_one([lits[cell][d] for cell in unit])
-    return CpSatModel("bool", shape, model, shape.ncells * n, shape.ncells + len(shape.units) * n)
+    return CpSatModel("bool", rules, model, rules.ncells * n, rules.ncells + len(rules.houses) * n)
 
 
-def build_model(shape: Shape, kind: str = "int") -> CpSatModel:
+def build_model(rules: Rules, kind: str = "int") -> CpSatModel:
     """The model of ``kind`` (one of :data:`KINDS`) for ``shape``."""
     if kind == "int":
-        return int_model(shape)
+        return int_model(rules)
     if kind == "bool":
-        return bool_model(shape)
+        return bool_model(rules)
     raise ValueError(f"unknown CP-SAT model {kind!r}; valid: {', '.join(KINDS)}")
 
 
@@ -129,12 +129,12 @@ def free_domain(kind: str, n: int) -> tuple[int, int]:
     return (1, n) if kind == "int" else (0, 1)
 
 
-def decode(values: Sequence[int], shape: Shape, kind: str) -> tuple[int, ...]:
+def decode(values: Sequence[int], rules: Rules, kind: str) -> tuple[int, ...]:
     """The cells of the grid a solution's variable values describe (the variables in model order)."""
     if kind == "int":
-        return tuple(values[: shape.ncells])
-    n = shape.n
-    return tuple(i % n + 1 for i, v in enumerate(values[: shape.ncells * n]) if v)
+        return tuple(values[: rules.ncells])
+    n = rules.n
+    return tuple(i % n + 1 for i, v in enumerate(values[: rules.ncells * n]) if v)
 
 
 def add_blocking(model: CpSatModel, puzzle: Puzzle, solution: Sequence[int]) -> None:

@@ -9,7 +9,7 @@ order, except that a pair repeated by two units (two cells sharing a row and a b
 
 >>> from sudoku_cp.grid import Puzzle
 >>> puzzle = Puzzle.from_string("1234341221434...")  # r4c2, r4c3, r4c4 blank: variables 55, 58, 61
->>> clauses, free = ReducedTemplate.of(puzzle.shape).clauses(puzzle)
+>>> clauses, free = ReducedTemplate.of(puzzle.rules).clauses(puzzle)
 >>> clauses[:3], len(clauses)
 ([[55], [58], [61]], 12)
 """
@@ -21,7 +21,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 
 __all__ = ["ReducedTemplate"]
 
@@ -29,12 +29,12 @@ __all__ = ["ReducedTemplate"]
 class ReducedTemplate:
     """The full pairwise encoding of one shape as arrays, from which each puzzle's reduced formula is cut."""
 
-    def __init__(self, shape: Shape) -> None:
-        n, ncells = shape.n, shape.ncells
-        self.shape = shape
+    def __init__(self, rules: Rules) -> None:
+        n, ncells = rules.n, rules.ncells
+        self.rules = rules
         var = np.arange(1, ncells * n + 1, dtype=np.int64).reshape(ncells, n)  # var[cell, digit - 1]
-        self.units = np.array(shape.units, dtype=np.intp)  # (3n, n) cells
-        self.cell_units = np.array(shape.cell_units, dtype=np.intp)  # (ncells, 3)
+        self.units = np.array(rules.houses, dtype=np.intp)  # (3n, n) cells
+        self.cell_units = np.array(rules.houses_of, dtype=np.intp)  # (ncells, 3)
         self.cell_vars = var  # the at-least-one group of each cell
         self.unit_vars = var[self.units].transpose(0, 2, 1).reshape(-1, n)  # group (unit, digit): unit-major
         first, second = np.triu_indices(n, 1)  # the pairs of a group in python-sat's pairwise order
@@ -49,15 +49,15 @@ class ReducedTemplate:
         self._unit_clauses = (-self._unit_ends.T).tolist()
 
     @staticmethod
-    def of(shape: Shape) -> ReducedTemplate:
+    def of(rules: Rules) -> ReducedTemplate:
         """The template of ``shape``, built once per process."""
-        return _template(shape)
+        return _template(rules)
 
     def open_variables(self, puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray] | None:
         """``(free, placed)``: ``free[v]`` when variable v is a candidate (a blank cell, a digit no peer is
         given), ``placed[g]`` when group g (unit, digit) holds the digit among the givens; None when two
         givens clash (a digit twice in a unit)."""
-        n = self.shape.n
+        n = self.rules.n
         grid = np.asarray(puzzle.cells, dtype=np.intp)
         holds = np.zeros((grid.size, n + 1), dtype=bool)
         holds[np.arange(grid.size), grid] = True
@@ -91,7 +91,7 @@ class ReducedTemplate:
         """The grid a model of the puzzle's formula assigns, and the clause that blocks it (the negated
         digits of the blank cells). Variables outside the formula are ignored, whatever their value.
         ``ValueError`` unless every blank cell gets exactly one digit."""
-        n, ncells = self.shape.n, self.shape.ncells
+        n, ncells = self.rules.n, self.rules.ncells
         values = np.array(model[: ncells * n], dtype=np.int64)
         true = np.flatnonzero((values > 0) & free[1 : values.size + 1])  # variable - 1
         cells, digits = np.divmod(true, n)
@@ -99,7 +99,7 @@ class ReducedTemplate:
         if not np.array_equal(np.bincount(cells, minlength=ncells), grid == 0):
             raise ValueError("the model does not give every blank cell exactly one digit")
         grid[cells] = digits + 1
-        return Puzzle(self.shape, tuple(grid.tolist())), (-(true + 1)).tolist()
+        return Puzzle(self.rules, tuple(grid.tolist())), (-(true + 1)).tolist()
 
 
 def _groups(groups: np.ndarray, free: np.ndarray) -> list[list[int]]:
@@ -117,5 +117,5 @@ def _pairs(ends: np.ndarray, clauses: list[list[int]], free: np.ndarray) -> list
 
 
 @cache
-def _template(shape: Shape) -> ReducedTemplate:
-    return ReducedTemplate(shape)
+def _template(rules: Rules) -> ReducedTemplate:
+    return ReducedTemplate(rules)

@@ -14,12 +14,12 @@ from functools import cache
 from typing import Any
 
 from ..errors import ParseError
-from ..grid import BLANKS, SYMBOLS, Puzzle, Shape
+from ..grid import BLANKS, SYMBOLS, Puzzle, Rules
 
 __all__ = [
     "INVALID",
     "TWO_LAYOUTS",
-    "ShapeCodec",
+    "RulesCodec",
     "codec",
     "shape_error",
     "shape_for_cells",
@@ -33,7 +33,7 @@ __all__ = [
 INVALID = 255
 
 
-class ShapeCodec:
+class RulesCodec:
     """Tables of one shape: symbol byte -> digit, digit -> symbol byte, and the bit masks of its units.
 
     ``consistent`` tells whether any digit is given twice in a unit without a loop over cells: each cell
@@ -51,16 +51,16 @@ class ShapeCodec:
         "lanes_per_cell",
         "n",
         "ncells",
-        "shape",
+        "rules",
         "spaced_table",
         "symbol_table",
     )
 
-    def __init__(self, shape: Shape) -> None:
-        n = shape.n
-        self.shape = shape
+    def __init__(self, rules: Rules) -> None:
+        n = rules.n
+        self.rules = rules
         self.n = n
-        self.ncells = shape.ncells
+        self.ncells = rules.ncells
         decode = bytearray([INVALID]) * 256
         for d in range(1, n + 1):
             ch = SYMBOLS[d - 1]
@@ -87,12 +87,12 @@ class ShapeCodec:
         )
         width = 8 * k
         lane = (1 << n) - 1
-        units = shape.units
+        units = rules.houses
         kinds = (units[:n], units[n : 2 * n], units[2 * n :])
         steps = (
             _doubling(1, n),
             _doubling(n, n),
-            _doubling(1, shape.box_cols) + _doubling(n, shape.box_rows),
+            _doubling(1, rules.box_cols) + _doubling(n, rules.box_rows),
         )
         self._folds = tuple(
             (tuple(s * width for s in shifts), sum(lane << (min(unit) * width) for unit in kind))
@@ -110,7 +110,7 @@ class ShapeCodec:
 
     def puzzle(self, digits: bytes) -> Puzzle:
         """The puzzle of a digit string that ``digits`` accepted."""
-        return Puzzle(self.shape, tuple(digits))
+        return Puzzle(self.rules, tuple(digits))
 
     def symbols(self, cells: tuple[int, ...], blank: str = ".") -> str:
         """One symbol per cell (``blank`` for 0): the line layout of a grid."""
@@ -158,9 +158,9 @@ def _doubling(step: int, count: int) -> tuple[int, ...]:
 
 
 @cache
-def codec(shape: Shape) -> ShapeCodec:
+def codec(rules: Rules) -> RulesCodec:
     """The (cached) codec of a shape."""
-    return ShapeCodec(shape)
+    return RulesCodec(rules)
 
 
 def zero_or_blank(text: str, n: int) -> bool:
@@ -189,10 +189,10 @@ def symbol_range(n: int) -> str:
 
 
 @cache
-def shape_for_n(n: int) -> Shape | None:
+def shape_for_n(n: int) -> Rules | None:
     """The default shape of an n x n grid, or None if it has none (a prime n needs an explicit 1xn)."""
     try:
-        return Shape.from_n(n)
+        return Rules.from_n(n)
     except ValueError:
         return None
 
@@ -203,13 +203,13 @@ TWO_LAYOUTS = {n**3: n for n in (4, 9, 16, 25)}
 
 
 @cache
-def shape_for_cells(cells: int) -> Shape | None:
+def shape_for_cells(cells: int) -> Rules | None:
     """The default shape of a grid of ``cells`` cells, or None if no grid has that many, or if the length
     fits two layouts (``TWO_LAYOUTS``: the user's ``--box`` then says it is a puzzle)."""
     if cells in TWO_LAYOUTS:
         return None
     try:
-        return Shape.from_cell_count(cells)
+        return Rules.from_cell_count(cells)
     except ValueError:
         return None
 
@@ -218,7 +218,7 @@ def shape_error(cells: int) -> ParseError:
     """Why ``cells`` symbols on one line are not a puzzle."""
     if (marks := TWO_LAYOUTS.get(cells)) is not None:
         m = math.isqrt(cells)
-        box = Shape.from_n(m)
+        box = Rules.from_n(m)
         return ParseError(
             f"{cells} symbols: a {marks}x{marks} pencilmark grid ({marks * marks} cells x {marks} "
             f"candidates), which is not read yet, or {'an' if m == 8 else 'a'} {m}x{m} puzzle: "
@@ -227,7 +227,7 @@ def shape_error(cells: int) -> ParseError:
     n = math.isqrt(cells)
     if n * n == cells and n > 1:
         try:
-            Shape.from_n(n)
+            Rules.from_n(n)
         except ValueError as exc:
             return ParseError(f"{cells} symbols: {exc}")
     return ParseError(

@@ -13,7 +13,7 @@ import csv
 import math
 from collections.abc import Sequence
 
-from ..grid import Shape
+from ..grid import Rules
 from .codec import shape_for_n
 
 __all__ = ["MAX_LINE", "CsvHeader", "classify", "csv_header", "detect_format"]
@@ -62,15 +62,15 @@ def _is_csv(line: str) -> bool:
     return "," in line or csv_header(line).puzzle is not None
 
 
-def _row_length(length: int, shape: Shape | None) -> bool:
-    return length == shape.n if shape else shape_for_n(length) is not None
+def _row_length(length: int, rules: Rules | None) -> bool:
+    return length == rules.n if rules else shape_for_n(length) is not None
 
 
 def _is_separator(line: str) -> bool:
     return set(line) <= SEPARATOR_CHARS | {" ", "\t"}
 
 
-def classify(lines: Sequence[str], shape: Shape | None = None, final: bool = True) -> str | None:
+def classify(lines: Sequence[str], rules: Rules | None = None, final: bool = True) -> str | None:
     """The layout of an input beginning with ``lines``; None when more lines are needed and not ``final``.
 
     ``final`` says that ``lines`` holds the whole input (or all that may be looked at).
@@ -93,9 +93,9 @@ def classify(lines: Sequence[str], shape: Shape | None = None, final: bool = Tru
     fields = text.split()
     length = len(fields[0])
     # n*n symbols for some n >= 4 (without a default shape for n = 5 or 7: then the error asks for one)
-    square = length == shape.ncells if shape else length >= 16 and math.isqrt(length) ** 2 == length
+    square = length == rules.ncells if rules else length >= 16 and math.isqrt(length) ** 2 == length
     if len(fields) <= 2 and square and (len(fields) == 1 or len(fields[1]) == length):
-        if len(fields) == 2 or not _row_length(length, shape):
+        if len(fields) == 2 or not _row_length(length, rules):
             return "line"
         # 16, 25, 36 or 49 symbols: a whole puzzle, or the first row of a grid of that size?
         rows = 0
@@ -115,12 +115,12 @@ def classify(lines: Sequence[str], shape: Shape | None = None, final: bool = Tru
         return "grid"
     if len(fields) > 1:
         return "spaced"
-    if _row_length(length, shape):
+    if _row_length(length, rules):
         return "grid"
     return "line"  # nothing fits: read line by line, so each bad line is reported with its number
 
 
-def detect_format(first_lines: list[str], shape: Shape | None = None) -> str:
+def detect_format(first_lines: list[str], rules: Rules | None = None) -> str:
     """The input layout (``line``, ``grid``, ``spaced`` or ``csv``) of an input starting with ``first_lines``.
 
     An input with no content is ``line`` (it has no records either way); so is one that fits no layout, so
@@ -131,6 +131,6 @@ def detect_format(first_lines: list[str], shape: Shape | None = None) -> str:
     >>> [detect_format(lines) for lines in (["5 3 0 0 7 0 0 0 0"], ["5????7??6", "?6????5?4"], ["Puzzle"])]
     ['spaced', 'grid', 'csv']
     """
-    result = classify(first_lines, shape, final=True)
+    result = classify(first_lines, rules, final=True)
     assert result is not None  # classify decides when final
     return result

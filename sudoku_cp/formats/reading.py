@@ -6,7 +6,7 @@ right numbers. Nothing here reads a whole input into memory: lines are consumed 
 keeps at most a few hundred lines, and a file is read with a bounded ``readline`` so that even a line of
 gigabytes costs a megabyte of memory.
 
-The common case (a well-formed line, or a well-formed grid or spaced block) goes through ``ShapeCodec``
+The common case (a well-formed line, or a well-formed grid or spaced block) goes through ``RulesCodec``
 without a per-character Python loop; anything else takes a slow path that finds the exact fault.
 """
 
@@ -23,10 +23,10 @@ from itertools import chain
 from typing import Any
 
 from ..errors import ParseError, UsageError
-from ..grid import BLANKS, Puzzle, Shape
+from ..grid import BLANKS, Puzzle, Rules
 from .codec import (
     INVALID,
-    ShapeCodec,
+    RulesCodec,
     codec,
     shape_error,
     shape_for_cells,
@@ -108,7 +108,7 @@ def _check_format(format: str | None) -> None:
 def iter_records(
     lines: Iterable[str],
     format: str | None = None,
-    shape: Shape | None = None,
+    rules: Rules | None = None,
     validate: bool = True,
     source: str | None = None,
 ) -> Iterator[Record]:
@@ -126,13 +126,13 @@ def iter_records(
     [(1, 1, True), (2, 2, False), (3, 3, True)]
     """
     _check_format(format)
-    return _records(iter(lines), format, shape, validate, source, False)
+    return _records(iter(lines), format, rules, validate, source, False)
 
 
 def open_records(
     path: str | os.PathLike[str] | None,
     format: str | None = None,
-    shape: Shape | None = None,
+    rules: Rules | None = None,
     validate: bool = True,
     source: str | None = None,
 ) -> Iterator[Record]:
@@ -144,9 +144,9 @@ def open_records(
     """
     _check_format(format)
     if path is None or os.fspath(path) == "-":
-        return _read_stdin(format, shape, validate, source or "<stdin>")
+        return _read_stdin(format, rules, validate, source or "<stdin>")
     stream = open(path, **_TEXT)  # noqa: SIM115 - closed by _read_stream when done
-    return _read_stream(stream, format, shape, validate, source or os.fspath(path))
+    return _read_stream(stream, format, rules, validate, source or os.fspath(path))
 
 
 #: How files are decoded: a BOM dropped, undecodable bytes kept (as surrogates) to be reported, any line end.
@@ -154,30 +154,30 @@ _TEXT: dict[str, Any] = {"encoding": "utf-8-sig", "errors": "surrogateescape", "
 
 
 def _read_stream(
-    stream: io.TextIOWrapper, format: str | None, shape: Shape | None, validate: bool, source: str
+    stream: io.TextIOWrapper, format: str | None, rules: Rules | None, validate: bool, source: str
 ) -> Iterator[Record]:
     with stream:
         lines = iter(partial(stream.readline, MAX_LINE), "")
-        yield from _records(lines, format, shape, validate, source, True)
+        yield from _records(lines, format, rules, validate, source, True)
 
 
-def _read_stdin(format: str | None, shape: Shape | None, validate: bool, source: str) -> Iterator[Record]:
+def _read_stdin(format: str | None, rules: Rules | None, validate: bool, source: str) -> Iterator[Record]:
     """Standard input as bytes, decoded like a file; wrapped only once reading starts, and unwrapped at
     the end, so that ``sys.stdin.buffer`` is never closed."""
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # standard input replaced by a text stream (as in tests): read it as it is
-        yield from _records(iter(sys.stdin), format, shape, validate, source, False)
+        yield from _records(iter(sys.stdin), format, rules, validate, source, False)
         return
     stream = io.TextIOWrapper(buffer, **_TEXT)
     try:
         lines = iter(partial(stream.readline, MAX_LINE), "")
-        yield from _records(lines, format, shape, validate, source, True)
+        yield from _records(lines, format, rules, validate, source, True)
     finally:
         stream.detach()
 
 
 def parse(
-    text: str, format: str | None = None, shape: Shape | None = None, validate: bool = True
+    text: str, format: str | None = None, rules: Rules | None = None, validate: bool = True
 ) -> list[Puzzle]:
     """Every puzzle of ``text`` in any input layout; raises the first ``ParseError`` (with its position).
 
@@ -185,7 +185,7 @@ def parse(
     ['12343412214343..']
     """
     puzzles = []
-    for record in iter_records(text.splitlines(), format, shape, validate):
+    for record in iter_records(text.splitlines(), format, rules, validate):
         if record.error is not None:
             raise record.error
         assert record.puzzle is not None
@@ -199,7 +199,7 @@ def parse(
 def _records(
     it: Iterator[str],
     format: str | None,
-    shape: Shape | None,
+    rules: Rules | None,
     validate: bool,
     source: str | None,
     bounded: bool,
@@ -213,16 +213,16 @@ def _records(
         )
     head = [first[1:] if first.startswith("\ufeff") else first]
     if format is None:
-        format = _peek_format(head, it, shape)
+        format = _peek_format(head, it, rules)
     reader = _READERS[format]
-    yield from reader(chain(head, it), format, shape, validate, source, bounded)
+    yield from reader(chain(head, it), format, rules, validate, source, bounded)
 
 
-def _peek_format(head: list[str], it: Iterator[str], shape: Shape | None) -> str:
+def _peek_format(head: list[str], it: Iterator[str], rules: Rules | None) -> str:
     """Read lines into ``head`` until ``classify`` can decide (or the look-ahead limit is reached)."""
     size = len(head[0])
     while True:
-        decided = classify(head, shape, final=False)
+        decided = classify(head, rules, final=False)
         if decided is not None:
             return decided
         if len(head) >= PEEK_LINES or size >= PEEK_CHARS:
@@ -232,7 +232,7 @@ def _peek_format(head: list[str], it: Iterator[str], shape: Shape | None) -> str
             break
         head.append(nxt)
         size += len(nxt)
-    decided = classify(head, shape, final=True)
+    decided = classify(head, rules, final=True)
     assert decided is not None
     return decided
 
@@ -295,27 +295,27 @@ def _bad_symbol(symbol: str, n: int, place: str) -> ParseError:
 # -- the line layout -------------------------------------------------------------------------------------
 
 
-def parse_symbols(text: str, shape: Shape | None, validate: bool) -> Puzzle:
+def parse_symbols(text: str, rules: Rules | None, validate: bool) -> Puzzle:
     """One puzzle written as one symbol per cell (``text`` stripped); ``ParseError`` says what is wrong."""
     length = len(text)
-    wrong_length = length != shape.ncells if shape else shape_for_cells(length) is None
+    wrong_length = length != rules.ncells if rules else shape_for_cells(length) is None
     if wrong_length and not text.isascii():
         for i, ch in enumerate(text):  # garbled bytes explain a wrong length better than the length does
             if 0xDC80 <= ord(ch) <= 0xDCFF:
                 raise _bad_symbol(ch, 0, f"character {i + 1} of the puzzle")
-    if shape is None:
-        shape = shape_for_cells(length)
-        if shape is None:
+    if rules is None:
+        rules = shape_for_cells(length)
+        if rules is None:
             raise shape_error(length)
-    elif length != shape.ncells:
-        raise ParseError(f"{length} symbols, a {shape.n}x{shape.n} grid has {shape.ncells}")
-    if zero_or_blank(text, shape.n):
+    elif length != rules.ncells:
+        raise ParseError(f"{length} symbols, a {rules.n}x{rules.n} grid has {rules.ncells}")
+    if zero_or_blank(text, rules.n):
         raise zero_or_blank_error()
-    c = codec(shape)
+    c = codec(rules)
     d = c.digits(text)
     if d is None:
-        raise _symbol_error(text, c.decode_table, shape.n, shape.name)
-    puzzle = Puzzle(shape, tuple(d))
+        raise _symbol_error(text, c.decode_table, rules.n, rules.name)
+    puzzle = Puzzle(rules, tuple(d))
     if validate and not c.consistent(d):
         puzzle.validate()
     return puzzle
@@ -326,18 +326,18 @@ def _puzzle_record(
     solution: str,
     index: int,
     line: int,
-    shape: Shape | None,
+    rules: Rules | None,
     validate: bool,
     source: str | None,
     fmt: str,
 ) -> Record:
     """The record of one puzzle text and an optional known solution (the slow, exact path)."""
     try:
-        puzzle = parse_symbols(text, shape, validate)
+        puzzle = parse_symbols(text, rules, validate)
         known = None
         if solution:
             try:
-                known = parse_symbols(solution, puzzle.shape, False)
+                known = parse_symbols(solution, puzzle.rules, False)
             except ParseError as exc:
                 raise ParseError(f"the solution given with the puzzle: {exc.reason}") from None
             if blanks := known.cells.count(0):
@@ -348,12 +348,12 @@ def _puzzle_record(
 
 
 def _line_records(
-    lines: Iterable[str], fmt: str, shape: Shape | None, validate: bool, source: str | None, bounded: bool
+    lines: Iterable[str], fmt: str, rules: Rules | None, validate: bool, source: str | None, bounded: bool
 ) -> Iterator[Record]:
     """``line``: one puzzle per line, optionally followed by its solution; ``#`` and empty lines skipped."""
-    codecs: dict[int, ShapeCodec] = {}
-    if shape is not None:
-        codecs[shape.ncells] = codec(shape)
+    codecs: dict[int, RulesCodec] = {}
+    if rules is not None:
+        codecs[rules.ncells] = codec(rules)
     index = 0
     it = iter(lines)
     for lineno, raw in enumerate(it, start=1):
@@ -368,12 +368,12 @@ def _line_records(
             continue
         index += 1
         c = codecs.get(len(s))
-        if c is None and shape is None and (found := shape_for_cells(len(s))) is not None:
+        if c is None and rules is None and (found := shape_for_cells(len(s))) is not None:
             c = codecs[len(s)] = codec(found)
         if c is not None and s.isascii() and not zero_or_blank(s, c.n):
             d = s.encode().translate(c.decode_table)
             if INVALID not in d and (not validate or c.consistent(d)):
-                yield _record(index, lineno, Puzzle(c.shape, tuple(d)), None, None, s, fmt)
+                yield _record(index, lineno, Puzzle(c.rules, tuple(d)), None, None, s, fmt)
                 continue
         parts = s.split()
         if len(parts) > 2:
@@ -383,7 +383,7 @@ def _line_records(
             yield _error_record(index, lineno, error, s, fmt, source)
         else:
             yield _puzzle_record(
-                parts[0], parts[1] if len(parts) == 2 else "", index, lineno, shape, validate, source, fmt
+                parts[0], parts[1] if len(parts) == 2 else "", index, lineno, rules, validate, source, fmt
             )
 
 
@@ -391,7 +391,7 @@ def _line_records(
 
 
 def _block_records(
-    lines: Iterable[str], fmt: str, shape: Shape | None, validate: bool, source: str | None, bounded: bool
+    lines: Iterable[str], fmt: str, rules: Rules | None, validate: bool, source: str | None, bounded: bool
 ) -> Iterator[Record]:
     """``grid`` and ``spaced``: a puzzle is a block of non-empty lines; ``#`` lines skipped.
 
@@ -400,9 +400,9 @@ def _block_records(
     A block of n well-formed rows is read in a few string operations; any other goes to ``parse_block``.
     """
     it = iter(lines)
-    codecs: dict[int, ShapeCodec | None] = {}
-    if shape is not None:
-        codecs[shape.n] = codec(shape)
+    codecs: dict[int, RulesCodec | None] = {}
+    if rules is not None:
+        codecs[rules.n] = codec(rules)
     block: list[str | int] = []  # the block's stripped lines; an int stands for an over-long line
     regular = True  # no comment, over-long or surplus line in the block: the fast path may apply
     surplus = 0
@@ -434,7 +434,7 @@ def _block_records(
         if regular:
             m = len(block)
             c = codecs.get(m)
-            if c is None and shape is None and m not in codecs:
+            if c is None and rules is None and m not in codecs:
                 c = codecs[m] = _codec_for_n(m)
             if c is not None:
                 joined = "\n".join(block)  # type: ignore[arg-type]  # a regular block holds strings
@@ -453,10 +453,10 @@ def _block_records(
                     d = cells.encode().translate(c.decode_table)
                     if INVALID not in d and (not validate or c.consistent(d)):
                         index += 1
-                        yield _record(index, first, Puzzle(c.shape, tuple(d)), None, None, joined, fmt)
+                        yield _record(index, first, Puzzle(c.rules, tuple(d)), None, None, joined, fmt)
                         block = []
                         continue
-        record = _block_record(block, surplus, index + 1, first, fmt, shape, validate, source)
+        record = _block_record(block, surplus, index + 1, first, fmt, rules, validate, source)
         if record is not None:  # None: a block of box separators only, like a comment
             index += 1
             yield record
@@ -474,7 +474,7 @@ def _block_record(
     index: int,
     first: int,
     fmt: str,
-    shape: Shape | None,
+    rules: Rules | None,
     validate: bool,
     source: str | None,
 ) -> Record | None:
@@ -484,15 +484,15 @@ def _block_record(
         return None
     text = "\n".join(s if isinstance(s, str) else "..." for s in block)
     try:
-        puzzle = parse_block(block, first, surplus, shape, validate)
+        puzzle = parse_block(block, first, surplus, rules, validate)
     except ParseError as exc:
         return _error_record(index, first, exc, text, fmt, source)
     return _record(index, first, puzzle, None, None, text, fmt)
 
 
-def _codec_for_n(n: int) -> ShapeCodec | None:
-    shape = shape_for_n(n)
-    return codec(shape) if shape is not None else None
+def _codec_for_n(n: int) -> RulesCodec | None:
+    rules = shape_for_n(n)
+    return codec(rules) if rules is not None else None
 
 
 def _is_dash_line(s: str) -> bool:
@@ -523,7 +523,7 @@ def _token_count(tokens: list[str] | None, chars: list[str]) -> int:
 
 
 def parse_block(
-    block: list[str | int], first: int, surplus: int, shape: Shape | None, validate: bool
+    block: list[str | int], first: int, surplus: int, rules: Rules | None, validate: bool
 ) -> Puzzle:
     """One grid written as a block of lines (starting at line ``first``); ``ParseError`` says what is wrong.
 
@@ -541,7 +541,7 @@ def parse_block(
         if s[0] != "#":
             lines.append((first + offset, s))
     plain = [(ln, s) for ln, s in lines if not _is_dash_line(s)]
-    expected = shape.n if shape is not None else (_token_count(*_readings(plain[0][1])) if plain else None)
+    expected = rules.n if rules is not None else (_token_count(*_readings(plain[0][1])) if plain else None)
     rows: list[tuple[int, list[str] | None, list[str]]] = []
     for ln, s in lines:
         tokens, chars = _readings(s)
@@ -551,7 +551,7 @@ def parse_block(
     if not rows:
         raise ParseError("a block of box separators without any row")
     m = len(rows)
-    n = shape.n if shape is not None else m
+    n = rules.n if rules is not None else m
     symbols: list[list[str]] = []
     for k, (ln, tokens, chars) in enumerate(rows, start=1):
         if tokens is not None and len(tokens) == n:
@@ -560,16 +560,16 @@ def parse_block(
             symbols.append(chars)
         else:
             count = _token_count(tokens, chars)
-            if shape is None and k == 1:
+            if rules is None and k == 1:
                 raise ParseError(f"{m} rows of {count} symbols: a grid has as many rows as symbols in a row")
             raise ParseError(f"row {k} has {count} symbols, a {n}x{n} grid has {n}").located(line=ln)
-    if shape is None:
-        shape = shape_for_n(n)
-        if shape is None:
+    if rules is None:
+        rules = shape_for_n(n)
+        if rules is None:
             raise ParseError(f"a {n}x{n} grid: " + _why_no_shape(n))
-    if zero_or_blank("".join(sym for row in symbols for sym in row if len(sym) == 1), shape.n):
+    if zero_or_blank("".join(sym for row in symbols for sym in row if len(sym) == 1), rules.n):
         raise zero_or_blank_error().located(line=first)
-    c = codec(shape)
+    c = codec(rules)
     cells: list[int] = []
     for r, (ln, *_) in enumerate(rows):
         for col, sym in enumerate(symbols[r]):
@@ -578,9 +578,9 @@ def parse_block(
             else:
                 d = int(sym) if sym.isascii() and sym.isdigit() and int(sym) <= n else INVALID
             if d == INVALID:
-                raise _bad_symbol(sym, n, shape.name(r * n + col)).located(line=ln)
+                raise _bad_symbol(sym, n, rules.name(r * n + col)).located(line=ln)
             cells.append(d)
-    puzzle = Puzzle(shape, tuple(cells))
+    puzzle = Puzzle(rules, tuple(cells))
     if validate:
         puzzle.validate()
     return puzzle
@@ -588,7 +588,7 @@ def parse_block(
 
 def _why_no_shape(n: int) -> str:
     try:
-        Shape.from_n(n)
+        Rules.from_n(n)
     except ValueError as exc:
         return str(exc)
     return "no box shape"  # pragma: no cover - only called when from_n failed
@@ -598,7 +598,7 @@ def _why_no_shape(n: int) -> str:
 
 
 def _csv_records(
-    lines: Iterable[str], fmt: str, shape: Shape | None, validate: bool, source: str | None, bounded: bool
+    lines: Iterable[str], fmt: str, rules: Rules | None, validate: bool, source: str | None, bounded: bool
 ) -> Iterator[Record]:
     """``csv``: a header naming a ``quizzes``/``puzzle``/``puzzles`` column, maybe a ``solution(s)`` one.
 
@@ -668,7 +668,7 @@ def _csv_records(
         solution = (
             row[head.solution].strip() if head.solution is not None and head.solution < len(row) else ""
         )
-        yield _puzzle_record(text, solution, index, start, shape, validate, source, fmt)
+        yield _puzzle_record(text, solution, index, start, rules, validate, source, fmt)
 
 
 _READERS = {"line": _line_records, "grid": _block_records, "spaced": _block_records, "csv": _csv_records}

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ..errors import UsageError
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
 from .codec import codec
 from .reading import INPUT_FORMATS, Record
@@ -34,7 +34,7 @@ def _check_format(format: str) -> str:
 
 def line_text(puzzle: Puzzle) -> str:
     """The puzzle on one line, ``.`` for blanks."""
-    return codec(puzzle.shape).symbols(puzzle.cells)
+    return codec(puzzle.rules).symbols(puzzle.cells)
 
 
 def grid_text(puzzle: Puzzle) -> str:
@@ -52,23 +52,23 @@ def spaced_text(puzzle: Puzzle) -> str:
         if template is None:
             template = _SPACED_TEMPLATES[n] = ((b"0 " * (n - 1) + b"0\n") * n)[:-1]
         buf = bytearray(template)
-        buf[::2] = bytes(puzzle.cells).translate(codec(puzzle.shape).spaced_table)
+        buf[::2] = bytes(puzzle.cells).translate(codec(puzzle.rules).spaced_table)
         return buf.decode("ascii")
     return "\n".join(" ".join(map(str, row)) for row in puzzle.rows)
 
 
-def pretty_text(puzzle: Puzzle, shape: Shape | None = None) -> str:
+def pretty_text(puzzle: Puzzle, rules: Rules | None = None) -> str:
     """A boxed grid: ``+-------+`` lines between bands of boxes, ``|`` between boxes, ``.`` for blanks."""
-    shape = shape or puzzle.shape
+    rules = rules or puzzle.rules
     n = puzzle.n
     text = line_text(puzzle)
-    bar = "+" + "+".join(["-" * (2 * shape.box_cols + 1)] * (n // shape.box_cols)) + "+"
+    bar = "+" + "+".join(["-" * (2 * rules.box_cols + 1)] * (n // rules.box_cols)) + "+"
     lines = [bar]
     for r in range(n):
         row = text[r * n : (r + 1) * n]
-        boxes = [" ".join(row[c : c + shape.box_cols]) for c in range(0, n, shape.box_cols)]
+        boxes = [" ".join(row[c : c + rules.box_cols]) for c in range(0, n, rules.box_cols)]
         lines.append("| " + " | ".join(boxes) + " |")
-        if (r + 1) % shape.box_rows == 0:
+        if (r + 1) % rules.box_rows == 0:
             lines.append(bar)
     return "\n".join(lines)
 
@@ -140,10 +140,10 @@ class ResultWriter:
     'error\\n'
     """
 
-    def __init__(self, stream: TextIO, format: str, shape: Shape | None = None) -> None:
+    def __init__(self, stream: TextIO, format: str, rules: Rules | None = None) -> None:
         self.stream = stream
         self.format = _check_format(format)
-        self.shape = shape
+        self.rules = rules
         self.count = 0
         self._out = stream.write
         self._csv = csv.writer(stream, lineterminator="\n") if format == "csv" else None
@@ -228,12 +228,12 @@ class ResultWriter:
             head += f" by {result.backend}"
         solution = self._solution(result)
         if solution is not None:
-            body = pretty_text(solution, self.shape)
+            body = pretty_text(solution, self.rules)
         elif result.status == Status.MULTIPLE and result.solutions:
             head += f", {len(result.solutions)} solutions shown" if len(result.solutions) > 1 else ""
-            body = "\n\n".join(pretty_text(s, self.shape) for s in result.solutions[:2])
+            body = "\n\n".join(pretty_text(s, self.rules) for s in result.solutions[:2])
         elif result.puzzle is not None:
-            body = pretty_text(result.puzzle, self.shape)
+            body = pretty_text(result.puzzle, self.rules)
         else:
             body = result.error or (str(record.error.reason) if record and record.error else "")
         self._out(("\n" if self.count else "") + head + "\n" + body + "\n")

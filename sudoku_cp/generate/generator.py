@@ -9,7 +9,7 @@ run's seed and ``i`` (no global state, no clock), and the puzzles of one block (
 shape) share one fresh solver, so the output is a function of the seed and the options only, whatever
 ``jobs`` runs the blocks in parallel.
 
->>> [g.clues for g in generate(2, Shape(2, 2), seed=7)] == [g.clues for g in generate(2, Shape(2, 2), seed=7)]
+>>> [g.clues for g in generate(2, Rules.classic(2, 2), seed=7)] == [g.clues for g in generate(2, Rules.classic(2, 2), seed=7)]
 True
 """
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SudokuError, UsageError
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 from ..rate import LEVELS, Rating
 from ..rate import rate as rate_puzzle
 from .oracle import DEFAULT_SOLVER, SOLVERS, UniquenessOracle
@@ -48,7 +48,12 @@ BLANK_LEVELS: dict[str, tuple[int, int]] = {"easy": (33, 35), "medium": (36, 38)
 #: The fewest clues a uniquely solvable puzzle can have, where proved: 9x9 by McGuire, Tugemann and
 #: Civario (There is no 16-clue Sudoku, Experimental Mathematics 2014); 4x4 and 6x6 by exhaustive search.
 #: Any grid needs at least n - 1 clues (with two digits absent, swapping them gives a second solution).
-KNOWN_MINIMUM_CLUES: dict[Shape, int] = {Shape(2, 2): 4, Shape(2, 3): 8, Shape(3, 2): 8, Shape(3, 3): 17}
+KNOWN_MINIMUM_CLUES: dict[Rules, int] = {
+    Rules.classic(2, 2): 4,
+    Rules.classic(2, 3): 8,
+    Rules.classic(3, 2): 8,
+    Rules.classic(3, 3): 17,
+}
 
 #: Grids tried per puzzle before giving up on a clue target or a difficulty.
 MAX_ATTEMPTS = 1000
@@ -87,7 +92,7 @@ class Generated:
             "index": self.index,
             "puzzle": self.puzzle.to_string(),
             "solution": self.solution.to_string(),
-            "shape": str(self.puzzle.shape),
+            "shape": str(self.puzzle.rules),
             "clues": self.clues,
             "symmetry": self.symmetry,
             "rating": self.rating.to_dict() if self.rating else None,
@@ -101,7 +106,7 @@ class Generated:
 class _Request:
     """The options of a run, checked; what each worker process receives."""
 
-    shape: Shape
+    rules: Rules
     targets: tuple[int, ...] | None  # clue counts to draw from; None: as few as a minimal set has
     minimal: bool
     difficulty: str | None
@@ -111,16 +116,16 @@ class _Request:
     max_attempts: int
 
 
-def block_size(shape: Shape) -> int:
+def block_size(rules: Rules) -> int:
     """Puzzles that share one solver: enough to repay its build on small grids, 1 where puzzles cost more."""
-    if shape.n <= 9:
+    if rules.n <= 9:
         return 32
-    return 4 if shape.n <= 12 else 1
+    return 4 if rules.n <= 12 else 1
 
 
 def generate(
     count: int = 1,
-    shape: Shape | None = None,
+    rules: Rules | None = None,
     *,
     clues: int | None = None,
     blanks: int | str | None = None,
@@ -154,11 +159,11 @@ def generate(
         raise UsageError(f"count must be at least 1, not {count}")
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
-    shape = shape or Shape(3, 3)
-    request = _request(shape, clues, blanks, difficulty, symmetry, minimal, solver, rate, max_attempts)
+    rules = rules or Rules.classic(3, 3)
+    request = _request(rules, clues, blanks, difficulty, symmetry, minimal, solver, rate, max_attempts)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    step = block_size(shape)
+    step = block_size(rules)
     blocks = [(start, min(start + step, count)) for start in range(0, count, step)]
     return _run(request, seed, blocks, jobs)
 
@@ -190,7 +195,7 @@ def _run(request: _Request, seed: int | str, blocks: list[tuple[int, int]], jobs
 
 
 def _request(
-    shape: Shape,
+    rules: Rules,
     clues: int | None,
     blanks: int | str | None,
     difficulty: str | None,
@@ -211,35 +216,35 @@ def _request(
         raise UsageError(f"the generator cannot use solver {solver!r}; valid: {', '.join(SOLVERS)}")
     if max_attempts < 1:
         raise UsageError(f"max_attempts must be at least 1, not {max_attempts}")
-    ncells = shape.ncells
-    sizes = pattern_sizes(shape, symmetry)
+    ncells = rules.ncells
+    sizes = pattern_sizes(rules, symmetry)
     targets: tuple[int, ...] | None
     if isinstance(blanks, str):
-        targets = _level_targets(shape, blanks, sizes)
+        targets = _level_targets(rules, blanks, sizes)
     elif blanks is not None:
         if not 0 <= blanks <= ncells:
             raise UsageError(
-                f"a {shape.n}x{shape.n} grid has {ncells} cells, so 0 to {ncells} blanks, not {blanks}"
+                f"a {rules.n}x{rules.n} grid has {ncells} cells, so 0 to {ncells} blanks, not {blanks}"
             )
         targets = (ncells - blanks,)
     elif clues is not None:
         targets = (clues,)
     elif difficulty == "easy" and not minimal:
-        targets = _level_targets(shape, "easy", sizes)
+        targets = _level_targets(rules, "easy", sizes)
     else:
         targets = None
     if targets is not None and len(targets) == 1:
-        _check_target(shape, targets[0], symmetry, sizes)
+        _check_target(rules, targets[0], symmetry, sizes)
     return _Request(
-        shape, targets, minimal, difficulty, symmetry, solver, rate or bool(difficulty), max_attempts
+        rules, targets, minimal, difficulty, symmetry, solver, rate or bool(difficulty), max_attempts
     )
 
 
-def _level_targets(shape: Shape, level: str, sizes: frozenset[int]) -> tuple[int, ...]:
+def _level_targets(rules: Rules, level: str, sizes: frozenset[int]) -> tuple[int, ...]:
     """The clue counts of a named blank level, scaled to the grid and kept to what the symmetry allows."""
     if level not in BLANK_LEVELS:
         raise UsageError(f"unknown blank level {level!r}; valid: {', '.join(BLANK_LEVELS)} or a number")
-    ncells = shape.ncells
+    ncells = rules.ncells
     low, high = (round(b * ncells / 81) for b in BLANK_LEVELS[level])
     counts = tuple(ncells - b for b in range(low, high + 1) if ncells - b in sizes)
     if not counts:  # the symmetry allows none: the nearest allowed count
@@ -248,15 +253,15 @@ def _level_targets(shape: Shape, level: str, sizes: frozenset[int]) -> tuple[int
     return counts
 
 
-def _check_target(shape: Shape, target: int, symmetry: str, sizes: frozenset[int]) -> None:
+def _check_target(rules: Rules, target: int, symmetry: str, sizes: frozenset[int]) -> None:
     """``UsageError`` for a clue count no unique puzzle (with this symmetry) can have."""
-    n, ncells = shape.n, shape.ncells
+    n, ncells = rules.n, rules.ncells
     if not 0 <= target <= ncells:
         raise UsageError(f"a {n}x{n} grid has {ncells} cells, so 0 to {ncells} clues, not {target}")
-    fewest = KNOWN_MINIMUM_CLUES.get(shape, n - 1)
+    fewest = KNOWN_MINIMUM_CLUES.get(rules, n - 1)
     if target < fewest:
         why = (
-            "the proved minimum" if shape in KNOWN_MINIMUM_CLUES else "two digits missing would allow a swap"
+            "the proved minimum" if rules in KNOWN_MINIMUM_CLUES else "two digits missing would allow a swap"
         )
         raise UsageError(
             f"no {n}x{n} puzzle with {target} clues has a unique solution: it needs at least {fewest} ({why})"
@@ -284,7 +289,7 @@ def _run_block(request: _Request, seed: int | str, start: int, stop: int) -> lis
 
 def _block(request: _Request, seed: int | str, start: int, stop: int) -> Iterator[Generated]:
     """Puzzles ``start + 1`` to ``stop`` (numbered from 1) of a run, from one fresh solver."""
-    with UniquenessOracle(request.shape, request.solver) as oracle:
+    with UniquenessOracle(request.rules, request.solver) as oracle:
         for index in range(start + 1, stop + 1):
             yield _one(oracle, request, seed, index)
 
@@ -292,8 +297,8 @@ def _block(request: _Request, seed: int | str, start: int, stop: int) -> Iterato
 def _one(oracle: UniquenessOracle, request: _Request, seed: int | str, index: int) -> Generated:
     """Puzzle ``index``: draw grids until one meets the request."""
     rng = random.Random(f"sudoku-cp:{seed}:{index}")
-    shape = request.shape
-    cell_orbits = orbits(shape, request.symmetry)
+    rules = request.rules
+    cell_orbits = orbits(rules, request.symmetry)
     for attempt in range(1, request.max_attempts + 1):
         target = rng.choice(request.targets) if request.targets else None
         grid = oracle.full_grid(rng)
@@ -301,17 +306,17 @@ def _one(oracle: UniquenessOracle, request: _Request, seed: int | str, index: in
         kept = reduce_clues(oracle, cell_orbits, rng, minimal=request.minimal, target=target)
         if kept is None:
             continue
-        cells = [0] * shape.ncells
+        cells = [0] * rules.ncells
         for cell in kept:
             cells[cell] = grid[cell]
-        puzzle = Puzzle(shape, tuple(cells))
+        puzzle = Puzzle(rules, tuple(cells))
         rating = rate_puzzle(puzzle) if request.rate else None
         if request.difficulty and (rating is None or rating.level != request.difficulty):
             continue
         oracle.release()
         return Generated(
             puzzle,
-            Puzzle(shape, grid),
+            Puzzle(rules, grid),
             rating,
             True,
             oracle.proved_by,

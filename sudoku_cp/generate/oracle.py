@@ -13,8 +13,8 @@ and a transposition when boxes are square) mixes it further. Every random choice
 ``random.Random``; the solver is deterministic, so the same calls give the same answers on any machine.
 
 >>> import random
->>> from sudoku_cp.grid import Shape
->>> with UniquenessOracle(Shape(2, 2)) as oracle:
+>>> from sudoku_cp.rules import Rules
+>>> with UniquenessOracle(Rules.classic(2, 2)) as oracle:
 ...     grid = oracle.full_grid(random.Random(1))
 ...     oracle.fix(grid)
 ...     unique, cells = oracle.check(range(16))
@@ -30,7 +30,7 @@ from functools import cache
 from typing import Any
 
 from ..errors import SudokuError
-from ..grid import Shape
+from ..grid import Rules
 
 __all__ = ["DEFAULT_SOLVER", "SOLVERS", "UniquenessOracle", "random_isomorph"]
 
@@ -48,19 +48,19 @@ SOLVERS = (
 
 
 @cache
-def _empty_grid(shape: Shape) -> tuple[list[list[int]], int]:
+def _empty_grid(rules: Rules) -> tuple[list[list[int]], int]:
     """The empty grid's clauses and variable count, kept per process: encoding a 16x16 grid takes a
     quarter of a second, loading the clauses into a solver a sixth of that."""
-    from ..encode.cnf import encode_shape
+    from ..encode.cnf import encode_rules
 
-    cnf = encode_shape(shape)
+    cnf = encode_rules(rules)
     return cnf.clauses, cnf.nv
 
 
-def random_isomorph(grid: tuple[int, ...], shape: Shape, rng: random.Random) -> tuple[int, ...]:
+def random_isomorph(grid: tuple[int, ...], rules: Rules, rng: random.Random) -> tuple[int, ...]:
     """A random grid equivalent to ``grid``: digits relabelled, bands, rows in bands, stacks and columns in
     stacks permuted, and transposed (when boxes are square) with probability 1/2. Valid grids stay valid."""
-    n, br, bc = shape.n, shape.box_rows, shape.box_cols
+    n, br, bc = rules.n, rules.box_rows, rules.box_cols
     bands = list(range(bc))  # bc bands of br rows each
     rng.shuffle(bands)
     rows = []
@@ -91,18 +91,18 @@ class UniquenessOracle:
     start a fresh oracle for each fixed batch of work.
     """
 
-    def __init__(self, shape: Shape, solver: str = DEFAULT_SOLVER) -> None:
+    def __init__(self, rules: Rules, solver: str = DEFAULT_SOLVER) -> None:
         from pysat.solvers import NoSuchSolverError, Solver
 
-        self.shape = shape
+        self.rules = rules
         self.solver_name = solver
-        clauses, nv = _empty_grid(shape)
+        clauses, nv = _empty_grid(rules)
         try:
             self._solver: Any = Solver(name=solver, bootstrap_with=clauses)
         except NoSuchSolverError:
             raise SudokuError(f"python-sat has no solver {solver!r}") from None
         self._top = nv
-        self._primary = shape.n**3
+        self._primary = rules.n**3
         self._grid: tuple[int, ...] | None = None
         self._lits: list[int] = []
         self._active = 0
@@ -117,27 +117,27 @@ class UniquenessOracle:
     def full_grid(self, rng: random.Random) -> tuple[int, ...]:
         """A random complete grid (a solution of the empty grid), as digits per cell."""
         self.release()
-        n, shape = self.shape.n, self.shape
+        n, rules = self.rules.n, self.rules
         phases = []
-        for cell in range(shape.ncells):
+        for cell in range(rules.ncells):
             pick = rng.randrange(n)
             base = cell * n
             phases += [base + d + 1 if d == pick else -(base + d + 1) for d in range(n)]
         self._solver.set_phases(phases)
         self.calls += 1
         if not self._solver.solve():
-            raise SudokuError(f"the empty {shape} grid has no solution: the solver is broken")
-        grid = [0] * shape.ncells
+            raise SudokuError(f"the empty {rules} grid has no solution: the solver is broken")
+        grid = [0] * rules.ncells
         for lit in self._solver.get_model()[: self._primary]:
             if lit > 0:
                 cell, d = divmod(lit - 1, n)
                 grid[cell] = d + 1
-        return random_isomorph(tuple(grid), shape, rng)
+        return random_isomorph(tuple(grid), rules, rng)
 
     def fix(self, grid: tuple[int, ...]) -> None:
         """Make ``grid`` the reference: add the guarded clause "some cell differs from it"."""
         self.release()
-        n = self.shape.n
+        n = self.rules.n
         self._grid = grid
         self._lits = [cell * n + d for cell, d in enumerate(grid)]
         self._top += 1

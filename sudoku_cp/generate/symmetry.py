@@ -4,8 +4,8 @@ A symmetric puzzle's givens are a union of orbits (the classes of cells the symm
 each other), so the generator removes and keeps whole orbits. Only the pattern of filled cells is
 symmetric, not the digits, as in published puzzles.
 
->>> from sudoku_cp.grid import Shape
->>> [len(o) for o in orbits(Shape(2, 2), "rot90")]
+>>> from sudoku_cp.rules import Rules
+>>> [len(o) for o in orbits(Rules.classic(2, 2), "rot90")]
 [4, 4, 4, 4]
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, Rules
 
 __all__ = ["SYMMETRIES", "check_symmetry", "has_symmetry", "orbits", "pattern_sizes"]
 
@@ -53,13 +53,13 @@ def check_symmetry(name: str) -> str:
 
 
 @cache
-def orbits(shape: Shape, name: str = "none") -> tuple[tuple[int, ...], ...]:
+def orbits(rules: Rules, name: str = "none") -> tuple[tuple[int, ...], ...]:
     """The orbits of the cells under the symmetry ``name``: sorted cell tuples, by their first cell."""
-    n = shape.n
+    n = rules.n
     maps = [_MAPS[g] for g in SYMMETRIES[check_symmetry(name)][1]]
     seen: set[int] = set()
     found = []
-    for start in range(shape.ncells):
+    for start in range(rules.ncells):
         if start in seen:
             continue
         orbit, todo = {start}, [start]
@@ -77,15 +77,15 @@ def orbits(shape: Shape, name: str = "none") -> tuple[tuple[int, ...], ...]:
 
 
 @cache
-def pattern_sizes(shape: Shape, name: str = "none") -> frozenset[int]:
+def pattern_sizes(rules: Rules, name: str = "none") -> frozenset[int]:
     """Every clue count a pattern with this symmetry can have (the sums of orbit sizes)."""
     reachable = 1  # bit k set: k clues reachable
-    for orbit in orbits(shape, name):
+    for orbit in orbits(rules, name):
         reachable |= reachable << len(orbit)
-    return frozenset(k for k in range(shape.ncells + 1) if reachable >> k & 1)
+    return frozenset(k for k in range(rules.ncells + 1) if reachable >> k & 1)
 
 
 def has_symmetry(puzzle: Puzzle, name: str) -> bool:
     """True when the puzzle's filled cells are a union of the symmetry's orbits."""
     cells = puzzle.cells
-    return all(len({bool(cells[c]) for c in orbit}) == 1 for orbit in orbits(puzzle.shape, name))
+    return all(len({bool(cells[c]) for c in orbit}) == 1 for orbit in orbits(puzzle.rules, name))

@@ -1,0 +1,23 @@
+"""The grid model: ``Rules`` (houses, groups, pairs, sums and orders) and its constraint values."""
+
+from __future__ import annotations
+
+from .constraints import Arrow, Cage, Constraint, Pair, Thermo, pill_value
+from .model import MAX_N, Rules, Violation, boxes_of
+from .named import ALIASES, NAMED, expand_names
+
+__all__ = [
+    "ALIASES",
+    "MAX_N",
+    "NAMED",
+    "Arrow",
+    "Cage",
+    "Constraint",
+    "Pair",
+    "Rules",
+    "Thermo",
+    "Violation",
+    "boxes_of",
+    "expand_names",
+    "pill_value",
+]

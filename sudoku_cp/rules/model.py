@@ -1,0 +1,398 @@
+"""``Rules``: one immutable value that says what a valid grid is, as data.
+
+Houses (rows, columns, boxes or jigsaw regions, and extra houses such as diagonals) hold every digit once;
+groups (killer cages) hold different digits; pairs relate two cells (anti-knight, kropki, XV); cages,
+thermometers and arrows constrain sums and orders. Peers and each cell's houses are derived, of any
+length. The classic rules of a box shape (3x3 gives 9x9) are one value of it, ``Rules.classic(3, 3)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
+
+from .constraints import Arrow, Cage, Constraint, Pair, Thermo, cell_name
+from .named import NAMED, expand_names
+
+__all__ = ["MAX_N", "Rules", "Violation", "boxes_of"]
+
+#: The largest grid: digits 1-9, A-Z, a-z.
+MAX_N = 61
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One rule a grid breaks: what (``rule``), where (``cells``) and a sentence for the user."""
+
+    rule: str
+    cells: tuple[int, ...]
+    message: str
+
+
+@cache
+def boxes_of(box_rows: int, box_cols: int) -> tuple[tuple[int, ...], ...]:
+    """The boxes of a grid of ``box_rows`` x ``box_cols`` boxes, in reading order."""
+    n = box_rows * box_cols
+    return tuple(
+        tuple((br * box_rows + r) * n + bc * box_cols + c for r in range(box_rows) for c in range(box_cols))
+        for br in range(box_cols)  # there are n // box_rows == box_cols bands of boxes
+        for bc in range(box_rows)
+    )
+
+
+@dataclass(frozen=True, eq=True)
+class Rules:
+    """What makes a grid of ``n`` digits valid.
+
+    >>> rules = Rules.classic(3, 3)
+    >>> rules.n, len(rules.houses), len(rules.peers[0]), rules.is_classic
+    (9, 27, 20, True)
+    >>> x = rules.with_named("x,anti-knight")
+    >>> str(x), len(x.houses), len(x.peers[0]), x.is_classic
+    ('3x3 diagonal- diagonal+ anti-knight', 29, 26, False)
+
+    ``regions`` are the n houses beside rows and columns (boxes, or a jigsaw's regions; ``box`` is the box
+    shape when they are boxes). ``named`` holds grid-wide rules by name (``diagonal+``, ``anti-knight``,
+    ...), ``extra_regions`` f-puzzles' extra regions, ``dots`` the explicit pair marks (kropki, XV) and
+    ``negative`` the mark kinds (``difference``, ``ratio``, ``xv``) that are all shown.
+    """
+
+    n: int
+    regions: tuple[tuple[int, ...], ...]
+    box: tuple[int, int] | None = None
+    named: tuple[str, ...] = ()
+    extra_regions: tuple[tuple[int, ...], ...] = ()
+    cages: tuple[Cage, ...] = ()
+    thermos: tuple[Thermo, ...] = ()
+    arrows: tuple[Arrow, ...] = ()
+    dots: tuple[Pair, ...] = ()
+    negative: tuple[str, ...] = ()
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        n = self.n
+        if not 2 <= n <= MAX_N:
+            raise ValueError(f"grids from 2x2 to {MAX_N}x{MAX_N} are supported, not {n}x{n}")
+        ncells = n * n
+        if sorted(c for region in self.regions for c in region) != list(range(ncells)) or any(
+            len(region) != n for region in self.regions
+        ):
+            raise ValueError(
+                f"the regions of a {n}x{n} grid must be {n} regions of {n} cells covering it once"
+            )
+        for cells, what in self._explicit_cells():
+            if any(not 0 <= c < ncells for c in cells):
+                raise ValueError(f"a {what} names a cell outside the {n}x{n} grid")
+            if len(set(cells)) != len(cells):
+                raise ValueError(f"a {what} names one cell twice")
+        unknown = set(self.negative) - {"difference", "ratio", "xv"}
+        if unknown:
+            raise ValueError(f"unknown negative rule {sorted(unknown)[0]!r} (known: difference, ratio, xv)")
+        for name in self.named:
+            NAMED[name](n, self.box)  # raises where the rule does not fit this grid (windoku on a jigsaw)
+        object.__setattr__(self, "_hash", hash((n, self.regions, self.named, self._extras())))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def _extras(self) -> tuple:
+        return (self.extra_regions, self.cages, self.thermos, self.arrows, self.dots, self.negative)
+
+    def _explicit_cells(self) -> Iterable[tuple[tuple[int, ...], str]]:
+        yield from ((r, "extra region") for r in self.extra_regions)
+        yield from ((c.cells, "killer cage") for c in self.cages)
+        yield from ((t.cells, "thermometer") for t in self.thermos)
+        yield from ((a.all_cells, "arrow") for a in self.arrows)
+        yield from ((d.cells, d.source or "dot") for d in self.dots)
+
+    # --- construction -------------------------------------------------------------------------------
+
+    @classmethod
+    def classic(cls, box_rows: int, box_cols: int) -> Rules:
+        """Rows, columns and boxes of ``box_rows`` x ``box_cols`` cells."""
+        return _classic(box_rows, box_cols)
+
+    @classmethod
+    def from_n(cls, n: int) -> Rules:
+        """The classic rules with the most nearly square boxes of an n x n grid (9 -> 3x3, 6 -> 2x3)."""
+        rows = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0) if n >= 1 else 0
+        if rows <= 1:
+            raise ValueError(f"a {n}x{n} grid has no box shape; give one explicitly, such as 1x{n}")
+        return cls.classic(rows, n // rows)
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """``"3x3"`` (box rows x box cols) or a grid size such as ``"9"``: classic rules."""
+        text = text.strip().lower()
+        try:
+            if "x" in text:
+                r, c = (int(part) for part in text.split("x"))
+                return cls.classic(r, c)
+            return cls.from_n(int(text))
+        except ValueError as exc:
+            raise ValueError(f"bad box shape {text!r}: {exc}") from None
+
+    @classmethod
+    def from_cell_count(cls, cells: int) -> Rules:
+        """The classic rules whose grid has exactly ``cells`` cells (81 -> 3x3); ``ValueError`` if none."""
+        n = math.isqrt(cells)
+        if n * n != cells:
+            raise ValueError(f"{cells} cells is not a square grid")
+        return cls.from_n(n)
+
+    @classmethod
+    def jigsaw(cls, regions: Sequence[Sequence[int]]) -> Rules:
+        """Rows, columns and irregular ``regions`` (n regions of n cells each)."""
+        regions = tuple(tuple(sorted(r)) for r in regions)
+        return cls(len(regions), regions)
+
+    def with_named(self, names: str | Sequence[str]) -> Rules:
+        """These rules plus grid-wide rules by name (``"x,anti-knight"``)."""
+        return replace(
+            self, named=tuple(sorted(set(self.named) | set(expand_names(names)), key=_named_order))
+        )
+
+    def with_(self, **parts: object) -> Rules:
+        """These rules with more of each part: ``with_(cages=[Cage(...)], thermos=[...])``."""
+        merged = {key: tuple(getattr(self, key)) + tuple(value) for key, value in parts.items()}  # type: ignore[arg-type]
+        return replace(self, **merged)
+
+    # --- derived --------------------------------------------------------------------------------------
+
+    @property
+    def ncells(self) -> int:
+        return self.n * self.n
+
+    @property
+    def box_rows(self) -> int:
+        return self._box()[0]
+
+    @property
+    def box_cols(self) -> int:
+        return self._box()[1]
+
+    def _box(self) -> tuple[int, int]:
+        if self.box is None:
+            raise ValueError("these rules have irregular regions, not boxes")
+        return self.box
+
+    @cached_property
+    def _named_parts(self) -> tuple[tuple[tuple[int, ...], ...], tuple[Pair, ...]]:
+        houses: list[tuple[int, ...]] = []
+        pairs: list[Pair] = []
+        for name in self.named:
+            h, p = NAMED[name](self.n, self.box)
+            houses += h
+            pairs += p
+        return tuple(houses), tuple(pairs)
+
+    @cached_property
+    def houses(self) -> tuple[tuple[int, ...], ...]:
+        """Every house: rows, columns, regions, then the extra houses; each holds every digit once."""
+        n = self.n
+        rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
+        cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
+        extra = tuple(r for r in self.extra_regions if len(r) == n)
+        return rows + cols + self.regions + self._named_parts[0] + extra
+
+    @cached_property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """Cells whose digits differ without holding every digit: killer cages, small extra regions."""
+        small = tuple(r for r in self.extra_regions if 1 < len(r) < self.n)
+        return small + tuple(c.cells for c in self.cages if len(c.cells) > 1)
+
+    @cached_property
+    def pairs(self) -> tuple[Pair, ...]:
+        """Every pairwise rule: the named ones, the explicit marks, and what the negative rules imply."""
+        named = self._named_parts[1]
+        dotted = {frozenset(d.cells) for d in self.dots}
+        if "non-consecutive" in self.named:  # a white dot overrides it on its own pair of cells
+            whites = {frozenset(d.cells) for d in self.dots if d.relation == "difference" and d.value == 1}
+            named = tuple(
+                p for p in named if p.source != "non-consecutive" or frozenset(p.cells) not in whites
+            )
+        return named + self.dots + self._negative_pairs(dotted)
+
+    def _negative_pairs(self, dotted: set[frozenset[int]]) -> tuple[Pair, ...]:
+        if not self.negative:
+            return ()
+        values: dict[str, set[int]] = {"difference": set(), "ratio": set(), "sum": set()}
+        for d in self.dots:
+            if d.relation in values:
+                values[d.relation].add(d.value)
+        kinds = []
+        if "difference" in self.negative:
+            kinds += [
+                ("difference", v, "negative kropki (white)") for v in sorted(values["difference"] or {1})
+            ]
+        if "ratio" in self.negative:
+            kinds += [("ratio", v, "negative kropki (black)") for v in sorted(values["ratio"] or {2})]
+        if "xv" in self.negative:
+            kinds += [("sum", v, "negative XV") for v in (5, 10)]
+        n = self.n
+        out = []
+        for cell in range(self.ncells):
+            r, c = divmod(cell, n)
+            for other in ((cell + 1) if c + 1 < n else None, (cell + n) if r + 1 < n else None):
+                if other is None or frozenset((cell, other)) in dotted:
+                    continue
+                out += [Pair(cell, other, rel, v, negated=True, source=src) for rel, v, src in kinds]
+        return tuple(out)
+
+    @cached_property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The sum and order constraints: cages with a total, thermometers, arrows."""
+        return tuple(c for c in self.cages if c.total is not None) + self.thermos + self.arrows
+
+    @cached_property
+    def peers(self) -> tuple[tuple[int, ...], ...]:
+        """``peers[cell]``: the other cells that may not hold its digit (houses, groups, differ pairs)."""
+        sets: list[set[int]] = [set() for _ in range(self.ncells)]
+        for unit in self.houses + self.groups:
+            for cell in unit:
+                sets[cell].update(unit)
+        for p in self.pairs:
+            if p.relation == "differ" and not p.negated:
+                sets[p.a].add(p.b)
+                sets[p.b].add(p.a)
+        return tuple(tuple(sorted(s - {cell})) for cell, s in enumerate(sets))
+
+    @cached_property
+    def houses_of(self) -> tuple[tuple[int, ...], ...]:
+        """``houses_of[cell]``: the indices in ``houses`` of the houses holding the cell, any count."""
+        found: list[list[int]] = [[] for _ in range(self.ncells)]
+        for h, house in enumerate(self.houses):
+            for cell in house:
+                found[cell].append(h)
+        return tuple(tuple(f) for f in found)
+
+    @cached_property
+    def region_of(self) -> tuple[int, ...]:
+        """``region_of[cell]``: the index in ``regions`` of the cell's box or region."""
+        found = [0] * self.ncells
+        for r, region in enumerate(self.regions):
+            for cell in region:
+                found[cell] = r
+        return tuple(found)
+
+    @property
+    def is_classic(self) -> bool:
+        """Only rows, columns and boxes: the rules every fast path supports."""
+        return self.box is not None and not self.named and not any(self._extras())
+
+    @cached_property
+    def kinds(self) -> tuple[str, ...]:
+        """The names of the rule kinds beyond rows and columns these rules use, for ``supports`` checks
+        and messages: ``boxes`` or ``jigsaw``, the named rules, ``extra region``, ``killer cage``, ..."""
+        found = ["boxes" if self.box is not None else "jigsaw", *self.named]
+        for present, name in (
+            (self.extra_regions, "extra region"),
+            (self.cages, "killer cage"),
+            (self.thermos, "thermometer"),
+            (self.arrows, "arrow"),
+            (any(d.relation == "difference" for d in self.dots), "kropki white dot"),
+            (any(d.relation == "ratio" for d in self.dots), "kropki black dot"),
+            (any(d.relation == "sum" for d in self.dots), "XV"),
+            (self.negative, "negative"),
+        ):
+            if present:
+                found.append(name)
+        return tuple(found)
+
+    def name(self, cell: int) -> str:
+        """The user-facing name of a cell, ``r1c1`` for cell 0."""
+        return cell_name(cell, self.n)
+
+    def __str__(self) -> str:
+        if self.box is not None:
+            text = f"{self.box[0]}x{self.box[1]}"
+        else:
+            text = f"{self.n}x{self.n} jigsaw"
+        extras = [*self.named]
+        for items, what in ((self.cages, "killer"), (self.thermos, "thermo"), (self.arrows, "arrow")):
+            if items:
+                extras.append(f"{what}({len(items)})")
+        if self.extra_regions:
+            extras.append(f"extra-regions({len(self.extra_regions)})")
+        if self.dots:
+            extras.append(f"dots({len(self.dots)})")
+        extras += [f"negative-{k}" for k in self.negative]
+        return " ".join([text, *extras])
+
+    def __repr__(self) -> str:
+        if self.is_classic:
+            return f"Rules.classic({self.box_rows}, {self.box_cols})"
+        return f"Rules({str(self)!r})"
+
+    # --- the one check of a grid ----------------------------------------------------------------------
+
+    def violations(self, cells: Sequence[int], *, first: bool = False) -> list[Violation]:
+        """Every rule the digits ``cells`` (0 for blank) break; a complete grid with none is a solution.
+
+        Blanks are never a violation: a partial grid is checked for what its filled cells already break.
+        ``first`` stops at the first one found.
+        """
+        found: list[Violation] = []
+        n = self.n
+        for kind, units in (("house", self.houses), ("group", self.groups)):
+            for unit in units:
+                seen: dict[int, list[int]] = {}
+                for cell in unit:
+                    if d := cells[cell]:
+                        seen.setdefault(d, []).append(cell)
+                for d, where in seen.items():
+                    if len(where) > 1:
+                        names = " and ".join(self.name(c) for c in where)
+                        found.append(
+                            Violation(
+                                kind,
+                                tuple(where),
+                                f"digit {_symbol(d)} is given twice in one {kind}, at {names}",
+                            )
+                        )
+                        if first:
+                            return found
+        for p in self.pairs:
+            x, y = cells[p.a], cells[p.b]
+            if x and y and not p.allows(x, y):
+                found.append(
+                    Violation(p.source or p.relation, p.cells, f"{p.describe(n)} is broken by {x} and {y}")
+                )
+                if first:
+                    return found
+        for c in self.constraints:
+            where = c.all_cells if isinstance(c, Arrow) else c.cells
+            if not c.consistent([cells[i] for i in where]):
+                found.append(Violation(c.kind, where, f"the {c.describe(n)} is broken"))
+                if first:
+                    return found
+        return found
+
+    def is_valid(self, cells: Sequence[int]) -> bool:
+        """True when the filled digits break no rule (blanks allowed)."""
+        return not self.violations(cells, first=True)
+
+
+_NAMED_ORDER = {name: i for i, name in enumerate(NAMED)}
+
+
+def _named_order(name: str) -> int:
+    return _NAMED_ORDER[name]
+
+
+def _symbol(d: int) -> str:
+    from ..grid import symbol  # the symbols live with the grid's text form
+
+    return symbol(d)
+
+
+@cache
+def _classic(box_rows: int, box_cols: int) -> Rules:
+    if box_rows < 1 or box_cols < 1 or box_rows * box_cols < 2:
+        raise ValueError(f"no grid has boxes of {box_rows}x{box_cols}")
+    n = box_rows * box_cols
+    if n > MAX_N:
+        raise ValueError(f"grids up to {MAX_N}x{MAX_N} are supported, not {n}x{n}")
+    return Rules(n, boxes_of(box_rows, box_cols), (box_rows, box_cols))
