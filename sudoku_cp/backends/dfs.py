@@ -83,6 +83,10 @@ class DfsBackend(Backend):
         )
 
     def _search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> SearchOutcome:
+        if not puzzle.rules.is_classic:  # the fast paths know rows, columns and boxes only
+            from .dfs_rules import search as search_rules
+
+            return search_rules(puzzle.cells, puzzle.rules, limit, time_limit)
         if self._compiled is None:
             return search(puzzle.cells, puzzle.rules, limit, self.heuristic, time_limit)
         searcher = self._searchers.get(puzzle.rules)

@@ -430,8 +430,12 @@ class SatBackend(Backend):
 
     def _template(self, rules: Rules) -> ReducedTemplate | None:
         """The shape's template of reduced formulas where every group is pairwise, else None (the formula is
-        then built by ``clause_families``, as it is for givens that clash)."""
-        if rules.n > TEMPLATE_UP_TO or (self.amo or default_amo(rules.n)) != "pairwise":
+        then built by ``clause_families``, as it is for givens that clash, and for rules beyond the classic)."""
+        if (
+            not rules.is_classic
+            or rules.n > TEMPLATE_UP_TO
+            or (self.amo or default_amo(rules.n)) != "pairwise"
+        ):
             return None
         from ..encode.reduced_fast import ReducedTemplate  # numpy loads only when a formula per puzzle is cut
 
@@ -524,7 +528,8 @@ class SatBackend(Backend):
         else:
             families, nv = clause_families(puzzle, encoding, self.amo)
             clauses = [c for group in families.values() for c in group]
-            free = candidates(puzzle)[0] if encoding == "reduced" and not puzzle.conflicts() else None
+            reduced = encoding == "reduced" and puzzle.rules.is_classic
+            free = candidates(puzzle)[0] if reduced and not puzzle.conflicts() else None
             n = puzzle.n
             blanks = [cell for cell, d in enumerate(puzzle.cells) if not d]
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..grid import Puzzle, Rules
 from .amo import AMO_SCHEMES, at_most_one, check_scheme
+from .rules_cnf import rule_families
 
 if TYPE_CHECKING:
     from pysat.formula import CNF, IDPool
@@ -42,7 +43,7 @@ __all__ = [
     "decode",
     "default_amo",
     "encode",
-    "encode_shape",
+    "encode_rules",
     "given_literals",
     "var",
 ]
@@ -126,10 +127,12 @@ def candidates(puzzle: Puzzle) -> tuple[list[int], list[int]]:
             if cells[cell]:
                 placed[u] |= 1 << cells[cell]
     full = (1 << (n + 1)) - 2
-    free = [
-        0 if cells[cell] else full & ~(placed[a] | placed[b] | placed[c])
-        for cell, (a, b, c) in enumerate(rules.houses_of)
-    ]
+    free = []
+    for cell, houses in enumerate(rules.houses_of):
+        taken = 0
+        for h in houses:
+            taken |= placed[h]
+        free.append(0 if cells[cell] else full & ~taken)
     return free, placed
 
 
@@ -143,8 +146,8 @@ def _reduced_families(puzzle: Puzzle, amo: str | None, pool: IDPool) -> Iterator
     if clashes := puzzle.conflicts():
         units: dict[int, None] = {}  # ordered sets: a clash in a row and a box is one clash
         pairs: dict[tuple[int, ...], None] = {}
-        for _, d, where in clashes:
-            lits = [cell * n + d for cell in where]
+        for clash in clashes:  # classic rules: every clash is a digit twice in a house
+            lits = [cell * n + cells[cell] for cell in clash.cells]
             units.update(dict.fromkeys(lits))
             pairs.update(dict.fromkeys(tuple(c) for c in at_most_one(lits, "pairwise", pool)))
         yield "givens", [[lit] for lit in units]
@@ -172,18 +175,21 @@ def clause_families(
     """The clauses of an encoding by family name, and the number of variables (primary plus auxiliary).
 
     Families: ``cell_at_least_one``, ``cell_at_most_one``, ``unit_at_least_one``, ``unit_at_most_one``
-    (those the encoding has) and, for a puzzle under ``minimal`` or ``extended``, ``givens`` (one unit
-    clause per given). A ``Rules`` value stands for its empty grid, where ``reduced`` equals ``extended``.
+    (those the encoding has), the families of rules beyond houses (``rule_families``) and, for a puzzle
+    under ``minimal`` or ``extended``, ``givens`` (one unit clause per given). A ``Rules`` value stands for
+    its empty grid, where ``reduced`` equals ``extended``; ``reduced`` serves the classic rules only, other
+    rules get the extended encoding under that name.
     """
     check_encoding(encoding)
     puzzle = Puzzle.empty(puzzle) if isinstance(puzzle, Rules) else puzzle
     rules = puzzle.rules
     amo = check_scheme(amo) if amo is not None else None
     pool = _pool(rules)
-    if encoding == "reduced":
+    if encoding == "reduced" and rules.is_classic:
         families = dict(_reduced_families(puzzle, amo, pool))
-    else:
-        families = dict(_grid_families(rules, encoding == "extended", amo, pool))
+    else:  # the reduction is a fast path of the classic rules; other rules take the extended encoding
+        families = dict(_grid_families(rules, encoding != "minimal", amo, pool))
+        families.update(rule_families(rules, amo, pool))
         if puzzle.givens:
             families["givens"] = [[lit] for lit in given_literals(puzzle)]
     return families, max(pool.top, rules.n**3)
@@ -204,7 +210,7 @@ def encode(puzzle: Puzzle | Rules, encoding: str = "extended", amo: str | None =
 
 
 def encode_rules(rules: Rules, encoding: str = "extended", amo: str | None = None) -> CNF:
-    """The CNF of the empty grid of ``shape``: what an incremental solver holds (givens as assumptions)."""
+    """The CNF of the empty grid of ``rules``: what an incremental solver holds (givens as assumptions)."""
     return encode(rules, encoding, amo)
 
 

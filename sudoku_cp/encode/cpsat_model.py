@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..grid import Puzzle, Rules
+from .rules_cpsat import add_rules
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -61,7 +62,7 @@ class CpSatModel:
 
 
 def int_model(rules: Rules) -> CpSatModel:
-    """One IntVar 1..n per cell and AllDifferent on each of the 3n units (rows, columns, boxes).
+    """One IntVar 1..n per cell, AllDifferent on each house, and the other rules (``rules_cpsat``).
 
     >>> m = int_model(Rules.classic(2, 2))
     >>> m.variables, m.constraints
@@ -74,11 +75,12 @@ def int_model(rules: Rules) -> CpSatModel:
     cells = [model.new_int_var(1, n, rules.name(cell)) for cell in range(rules.ncells)]
     for unit in rules.houses:
         model.add_all_different([cells[cell] for cell in unit])
-    return CpSatModel("int", rules, model, rules.ncells, len(rules.houses))
+    extra = add_rules(model, rules, cells)
+    return CpSatModel("int", rules, model, rules.ncells, len(rules.houses) + extra)
 
 
 def bool_model(rules: Rules) -> CpSatModel:
-    """One literal per cell and digit, ExactlyOne per cell and per digit in each unit (4 n^2 constraints).
+    """One literal per cell and digit, ExactlyOne per cell and per digit in each house, and the other rules.
 
     >>> m = bool_model(Rules.classic(2, 2))
     >>> m.variables, m.constraints
@@ -97,7 +99,8 @@ def bool_model(rules: Rules) -> CpSatModel:
     for unit in rules.houses:
         for d in range(n):
             model.add_exactly_one([lits[cell][d] for cell in unit])
-    return CpSatModel("bool", rules, model, rules.ncells * n, rules.ncells + len(rules.houses) * n)
+    extra = add_rules(model, rules, lits)
+    return CpSatModel("bool", rules, model, rules.ncells * n, rules.ncells + len(rules.houses) * n + extra)
 
 
 def build_model(rules: Rules, kind: str = "int") -> CpSatModel:

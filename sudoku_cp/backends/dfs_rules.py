@@ -1,0 +1,299 @@
+"""The ``dfs`` search for any ``Rules``: bitmask candidates, singles, and one propagator per constraint.
+
+The classic rules take the fast paths (``dfs_reference``, ``dfs_compiled``); this is the general path. Each
+rule beyond houses narrows candidates until nothing changes (a fixpoint with the singles of the houses):
+
+- a pair keeps, in each cell, the digits some candidate of the other cell allows (arc consistency);
+- a thermometer keeps each cell's digits between the smallest below it and the largest above it (bounds);
+- a cage sum keeps the digits of the digit sets that still fit the cage (every cell can take one of the
+  set, every digit of the set has a cell), the way killer solvers read their combination tables;
+- an arrow keeps the line's digits within what the circle or pill can still show, and a one-cell circle
+  within what the line can still add up to (bounds).
+
+Every propagator only removes digits no solution has, and each one empties a cell when its constraint is
+broken on fixed cells, so a state where every cell is fixed is a solution; the search checks it against
+``Rules.violations`` all the same.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from ..encode.rules_cnf import digit_sets
+from ..rules import Arrow, Cage, Pair, Rules, Thermo
+from .dfs_reference import SearchOutcome
+
+__all__ = ["search"]
+
+#: A propagator narrows ``cands`` in place; it returns the cells it changed, or None on a contradiction.
+Propagator = Callable[[list[int]], "list[int] | None"]
+
+
+def _at_least(d: int, full: int) -> int:
+    """The mask of digits d and above (digit d is bit d-1)."""
+    return full & ~((1 << (d - 1)) - 1) if d > 1 else full
+
+
+def _at_most(d: int) -> int:
+    return (1 << d) - 1 if d > 0 else 0
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length()
+
+
+def _pair(p: Pair, n: int) -> Propagator:
+    allowed = p.allowed(n)
+    digits = range(1, n + 1)
+    for_a = [sum(1 << (y - 1) for y in digits if (x, y) in allowed) for x in range(n + 1)]
+    for_b = [sum(1 << (x - 1) for x in digits if (x, y) in allowed) for y in range(n + 1)]
+    a, b = p.a, p.b
+
+    def revise(cands: list[int]) -> list[int] | None:
+        changed = []
+        for here, there, support in ((a, b, for_a), (b, a, for_b)):
+            reach, mask = 0, cands[here]
+            while mask:
+                bit = mask & -mask
+                reach |= support[bit.bit_length()]
+                mask ^= bit
+            narrowed = cands[there] & reach
+            if narrowed != cands[there]:
+                if not narrowed:
+                    return None
+                cands[there] = narrowed
+                changed.append(there)
+        return changed
+
+    return revise
+
+
+def _thermo(t: Thermo, n: int) -> Propagator:
+    cells, full = t.cells, (1 << n) - 1
+
+    def revise(cands: list[int]) -> list[int] | None:
+        changed = []
+        floor = 0
+        for cell in cells:  # each cell above the smallest digit below it
+            narrowed = cands[cell] & _at_least(floor + 1, full)
+            if not narrowed:
+                return None
+            if narrowed != cands[cell]:
+                cands[cell] = narrowed
+                changed.append(cell)
+            floor = _low(narrowed)
+        ceiling = n + 1
+        for cell in reversed(cells):  # and below the largest digit above it
+            narrowed = cands[cell] & _at_most(ceiling - 1)
+            if not narrowed:
+                return None
+            if narrowed != cands[cell]:
+                cands[cell] = narrowed
+                changed.append(cell)
+            ceiling = narrowed.bit_length()
+        return changed
+
+    return revise
+
+
+def _cage(cage: Cage, n: int) -> Propagator:
+    assert cage.total is not None
+    cells = cage.cells
+    sets = [sum(1 << (d - 1) for d in s) for s in digit_sets(len(cells), cage.total, n)]
+
+    def revise(cands: list[int]) -> list[int] | None:
+        union = 0
+        for cell in cells:
+            union |= cands[cell]
+        fits = 0
+        for s in sets:
+            if s & union == s and all(cands[cell] & s for cell in cells):
+                fits |= s
+        changed = []
+        for cell in cells:
+            narrowed = cands[cell] & fits
+            if not narrowed:
+                return None
+            if narrowed != cands[cell]:
+                cands[cell] = narrowed
+                changed.append(cell)
+        return changed
+
+    return revise
+
+
+def _arrow(arrow: Arrow, n: int) -> Propagator:
+    circle, line, full = arrow.circle, arrow.cells, (1 << n) - 1
+
+    def shown(pick: Callable[[int], int], cands: list[int]) -> int:
+        value = 0
+        for cell in circle:
+            value = value * 10 + pick(cands[cell])
+        return value
+
+    def revise(cands: list[int]) -> list[int] | None:
+        lows = [_low(cands[c]) for c in line]
+        highs = [cands[c].bit_length() for c in line]
+        least, most = sum(lows), sum(highs)
+        smallest, largest = shown(_low, cands), shown(int.bit_length, cands)
+        changed = []
+        for cell, lo, hi in zip(line, lows, highs, strict=True):
+            window = _at_least(max(1, smallest - (most - hi)), full) & _at_most(
+                min(n, largest - (least - lo))
+            )
+            narrowed = cands[cell] & window
+            if not narrowed:
+                return None
+            if narrowed != cands[cell]:
+                cands[cell] = narrowed
+                changed.append(cell)
+        if len(circle) == 1:
+            cell = circle[0]
+            narrowed = cands[cell] & _at_least(max(1, least), full) & _at_most(min(n, most))
+            if not narrowed:
+                return None
+            if narrowed != cands[cell]:
+                cands[cell] = narrowed
+                changed.append(cell)
+        return changed
+
+    return revise
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What the search needs of a rules value, built once per value."""
+
+    n: int
+    full: int
+    houses: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    propagators: tuple[Propagator, ...]
+
+
+@cache
+def _plan(rules: Rules) -> _Plan:
+    n = rules.n
+    props: list[Propagator] = [
+        _pair(p, n) for p in rules.pairs if not (p.relation == "differ" and not p.negated)
+    ]  # a differ pair is a peer: the singles handle it
+    props += [_thermo(t, n) for t in rules.thermos]
+    props += [_cage(c, n) for c in rules.cages if c.total is not None]
+    props += [_arrow(a, n) for a in rules.arrows]
+    return _Plan(n, (1 << n) - 1, rules.houses, rules.peers, tuple(props))
+
+
+def _single(mask: int) -> bool:
+    return mask & (mask - 1) == 0
+
+
+def propagate(cands: list[int], queue: list[int], plan: _Plan) -> bool:
+    """Singles and every propagator to a fixpoint; False on a contradiction."""
+    while True:
+        while queue:
+            cell = queue.pop()
+            bit = cands[cell]
+            for peer in plan.peers[cell]:
+                mask = cands[peer]
+                if mask & bit:
+                    mask ^= bit
+                    if mask == 0:
+                        return False
+                    cands[peer] = mask
+                    if _single(mask):
+                        queue.append(peer)
+        for house in plan.houses:  # hidden singles
+            once = twice = 0
+            for cell in house:
+                mask = cands[cell]
+                twice |= once & mask
+                once |= mask
+            if once != plan.full:
+                return False
+            hidden = once & ~twice
+            if hidden:
+                for cell in house:
+                    mask = cands[cell] & hidden
+                    if mask and mask != cands[cell]:
+                        if not _single(mask):
+                            return False
+                        cands[cell] = mask
+                        queue.append(cell)
+        if queue:
+            continue
+        progress = False
+        for revise in plan.propagators:
+            changed = revise(cands)
+            if changed is None:
+                return False
+            if changed:
+                progress = True
+                queue += [cell for cell in changed if _single(cands[cell])]
+        if not progress:
+            return True
+
+
+def search(
+    cells: tuple[int, ...] | list[int], rules: Rules, limit: int = 1, time_limit: float | None = None
+) -> SearchOutcome:
+    """Enumerate up to ``limit`` solutions of ``cells`` (0 = empty) under ``rules``: propagation, then the
+    cell with the fewest candidates, smallest digit first. ``time_limit`` as in ``dfs_reference.search``."""
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    plan = _plan(rules)
+    solutions: list[tuple[int, ...]] = []
+    nodes = guesses = backtracks = 0
+
+    def outcome(complete: bool, timed_out: bool = False) -> SearchOutcome:
+        stats = {
+            "guesses": guesses,
+            "backtracks": backtracks,
+            "nodes": nodes,
+            "time": time.perf_counter() - started,
+        }
+        return SearchOutcome(solutions, complete, timed_out, stats)
+
+    if any(d < 0 or d > plan.n for d in cells):
+        raise ValueError(f"digits of a {plan.n}x{plan.n} grid are 0..{plan.n}")
+    root = [1 << (d - 1) if d else plan.full for d in cells]
+    nodes = 1
+    state = root if propagate(root, [c for c, d in enumerate(cells) if d], plan) else None
+    stack: list[list] = []
+    while True:
+        if state is not None:
+            cell, best = -1, plan.n + 1
+            for c, mask in enumerate(state):
+                if not _single(mask):
+                    count = mask.bit_count()
+                    if count < best:
+                        cell, best = c, count
+                        if count == 2:
+                            break
+            if cell < 0:
+                digits = tuple(mask.bit_length() for mask in state)
+                if rules.is_valid(digits):
+                    solutions.append(digits)
+                    if len(solutions) >= limit:
+                        return outcome(complete=False)
+            else:
+                stack.append([state, cell, state[cell]])
+        while stack and stack[-1][2] == 0:
+            stack.pop()
+        if not stack:
+            return outcome(complete=True)
+        if deadline is not None and time.perf_counter() >= deadline:
+            return outcome(complete=False, timed_out=True)
+        frame = stack[-1]
+        parent, cell, untried = frame
+        bit = untried & -untried
+        frame[2] = untried ^ bit
+        child = parent.copy()
+        child[cell] = bit
+        guesses += 1
+        nodes += 1
+        state = child if propagate(child, [cell], plan) else None
+        if state is None:
+            backtracks += 1
