@@ -272,7 +272,8 @@ from sudoku_cp.backends.cpsat import CpSatBackend
 from sudoku_cp.grid import Puzzle, Rules
 
 backend = CpSatBackend()
-full = Puzzle(Rules.classic(7, 7), tuple((7 * (r % 7) + r // 7 + c) % 49 + 1 for r in range(49) for c in range(49)))
+cells = tuple((7 * (r % 7) + r // 7 + c) % 49 + 1 for r in range(49) for c in range(49))
+full = Puzzle(Rules.classic(7, 7), cells)
 assert backend.enumerate(full).solutions == (full,)
 timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
 start = time.perf_counter()

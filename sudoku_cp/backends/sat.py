@@ -429,8 +429,8 @@ class SatBackend(Backend):
     # -- internals ---------------------------------------------------------------------------------------
 
     def _template(self, rules: Rules) -> ReducedTemplate | None:
-        """The shape's template of reduced formulas where every group is pairwise, else None (the formula is
-        then built by ``clause_families``, as it is for givens that clash, and for rules beyond the classic)."""
+        """The template of reduced formulas of classic rules where every group is pairwise, else None (the
+        formula is then built by ``clause_families``, as it is for givens that clash)."""
         if (
             not rules.is_classic
             or rules.n > TEMPLATE_UP_TO

@@ -23,7 +23,7 @@ __all__ = [
     "backend_options",
     "input_names",
     "output_stream",
-    "shape_of",
+    "rules_of",
     "warn",
 ]
 

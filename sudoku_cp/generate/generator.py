@@ -9,7 +9,8 @@ run's seed and ``i`` (no global state, no clock), and the puzzles of one block (
 shape) share one fresh solver, so the output is a function of the seed and the options only, whatever
 ``jobs`` runs the blocks in parallel.
 
->>> [g.clues for g in generate(2, Rules.classic(2, 2), seed=7)] == [g.clues for g in generate(2, Rules.classic(2, 2), seed=7)]
+>>> four = Rules.classic(2, 2)
+>>> [g.clues for g in generate(2, four, seed=7)] == [g.clues for g in generate(2, four, seed=7)]
 True
 """
 

@@ -6,6 +6,7 @@ itself in a message, so the check of a grid (``Rules.violations``) and every bac
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -114,12 +115,12 @@ class Thermo:
     kind = "thermometer"
 
     def holds(self, digits: Sequence[int]) -> bool:
-        return all(a < b for a, b in zip(digits, digits[1:], strict=False))
+        return all(a < b for a, b in itertools.pairwise(digits))
 
     def consistent(self, digits: Sequence[int]) -> bool:
         """Filled digits k places apart along the line must be at least k apart in value."""
         filled = [(i, d) for i, d in enumerate(digits) if d]
-        return all(d2 - d1 >= i2 - i1 for (i1, d1), (i2, d2) in zip(filled, filled[1:], strict=False))
+        return all(d2 - d1 >= i2 - i1 for (i1, d1), (i2, d2) in itertools.pairwise(filled))
 
     def describe(self, n: int) -> str:
         return f"thermometer from {cell_name(self.cells[0], n)}"

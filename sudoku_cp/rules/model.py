@@ -306,10 +306,7 @@ class Rules:
         return cell_name(cell, self.n)
 
     def __str__(self) -> str:
-        if self.box is not None:
-            text = f"{self.box[0]}x{self.box[1]}"
-        else:
-            text = f"{self.n}x{self.n} jigsaw"
+        text = f"{self.box[0]}x{self.box[1]}" if self.box is not None else f"{self.n}x{self.n} jigsaw"
         extras = [*self.named]
         for items, what in ((self.cages, "killer"), (self.thermos, "thermo"), (self.arrows, "arrow")):
             if items:
