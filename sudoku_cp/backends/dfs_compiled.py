@@ -410,7 +410,16 @@ class BatchResult(NamedTuple):
         return self.status == OUT_OF_NODES
 
 
+def require_classic(rules: Rules) -> None:
+    """The kernels know rows, columns and boxes only (three houses per cell, equal peer counts): refuse
+    anything else by name, never search it under the wrong rules."""
+    if not rules.is_classic:
+        beyond = ", ".join(k for k in rules.kinds if k != "boxes")
+        raise ValueError(f"the compiled dfs kernels serve the classic rules only, not {beyond}")
+
+
 def _as_grids(grids: np.ndarray, rules: Rules) -> np.ndarray:
+    require_classic(rules)
     grids = np.ascontiguousarray(grids, dtype=np.uint8)
     if grids.ndim != 2 or grids.shape[1] != rules.ncells:
         raise ValueError(f"grids must be (m, {rules.ncells}) for a {rules} box shape, not {grids.shape}")
@@ -502,6 +511,7 @@ class CompiledSearch:
     """The resumable compiled search for one puzzle at a time, with work arrays kept for its shape."""
 
     def __init__(self, rules: Rules) -> None:
+        require_classic(rules)
         self.rules = rules
         self.tables = _tables(rules)
         ncells = rules.ncells

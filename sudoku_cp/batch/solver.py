@@ -99,7 +99,7 @@ class Solver:
     def solve(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
         """Solve every row of ``grids`` (digits of one shape) and return the answers as arrays."""
         grids = np.ascontiguousarray(grids, dtype=np.uint8).reshape(-1, rules.ncells)
-        if self._kernel is not None:
+        if self._kernel is not None and rules.is_classic:
             return self._solve_compiled(grids, rules)
         return self._solve_each(grids, rules)
 
@@ -168,7 +168,7 @@ def valid_complete(grids: np.ndarray, rules: Rules) -> np.ndarray:
     """
     m, n = len(grids), rules.n
     result = np.zeros(m, bool)
-    if n > 58 or not m:
+    if n > 58 or not m or not rules.is_classic:
         return result
     filled = np.flatnonzero(grids.all(axis=1))
     if not len(filled):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
 from ..errors import UsageError
-from ..formats import Record, ResultWriter, iter_records
+from ..formats import Record, ResultWriter, iter_records, with_named_rules
 from ..formats.detect import MAX_LINE, classify
 from ..formats.sources import Input, open_input
 from ..grid import Rules
@@ -186,6 +186,7 @@ def solve_stream(
     chunk_bytes: int | None = None,
     client: Any | None = None,
     skip: int = 0,
+    named: tuple[str, ...] = (),
 ) -> StreamResult:
     """Solve every puzzle of ``paths`` (``-``: standard input) and write one output record per puzzle to
     ``out``, in input order; bad puzzles and unreadable files are reported through ``warn``.
@@ -194,7 +195,8 @@ def solve_stream(
     the batch goes, so a caller that catches an interruption still has the counts so far. With a Dask
     ``client`` the chunks are answered by that cluster's workers (``jobs`` unused), the output the same.
     ``skip`` puzzles at the start are read past and not answered (``--resume`` after an earlier run wrote
-    their records); the output layout must then be one record per line.
+    their records); the output layout must then be one record per line. ``named`` grid-wide rules
+    (``("diagonal-", "anti-knight")``) are added to every puzzle (``with_named_rules``).
     """
     result = result or StreamResult()
     guard = guard or InterruptGuard()
@@ -220,6 +222,7 @@ def solve_stream(
             result,
             warn,
             _Skip(skip),
+            named,
         )
         # closing: on an exception (an interruption, a closed pipe) the workers stop now, not when the
         # traceback that holds this frame is released
@@ -341,6 +344,7 @@ def _units(
     result: StreamResult,
     warn: Callable[[str], None],
     skip: _Skip,
+    named: tuple[str, ...] = (),
 ) -> Iterator[_Unit]:
     """The tasks of every input file in turn, drawn lazily as workers become free; the first ``skip.left``
     puzzles (answered by an earlier run, ``--resume``) are read past, not solved."""
@@ -361,7 +365,7 @@ def _units(
             if skip.left and output.layout not in RESUMABLE_OUTPUTS:
                 choices = " or ".join(RESUMABLE_OUTPUTS)
                 raise UsageError(f"--resume needs one record per output line: --output-format {choices}")
-            raw = layout in RAW_INPUTS and output.layout in RAW_OUTPUTS and not _lone_cr(head)
+            raw = layout in RAW_INPUTS and output.layout in RAW_OUTPUTS and not _lone_cr(head) and not named
             if skip.left and raw and layout == "line":
                 stream, head = skip.lines(head, stream, source)  # type: ignore[assignment]
             if raw and not (skip.left and layout != "line"):
@@ -375,7 +379,10 @@ def _units(
                     errors="surrogateescape",
                     newline=None,
                 )
-                records = skip.records(iter_records(text, layout, rules, source=source.label))
+                records = iter_records(text, layout, rules, source=source.label)
+                if named:
+                    records = with_named_rules(records, named, True, source.label)
+                records = skip.records(records)
                 yield from _record_units(records, source, record_sizer)
         except (OSError, UnicodeError) as exc:
             warn(f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}")

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..backends import DEFAULT_BACKEND, backend_names
 from ..grid import Rules
+from ..rules import NAMED, expand_names
 from .options import add_run_options
 from .options import positive_float as _positive_float
 from .options import positive_int as _positive_int
@@ -23,6 +24,7 @@ __all__ = [
     "backend_options",
     "input_names",
     "output_stream",
+    "rule_names",
     "rules_of",
     "warn",
 ]
@@ -37,6 +39,14 @@ def input_names(inputs: list[Any]) -> str:
 def warn(message: str) -> None:
     """A message for the user on standard error, prefixed with the program's name."""
     print(f"sudoku-cp: {message}", file=sys.stderr, flush=True)
+
+
+def rule_names(text: str) -> tuple[str, ...]:
+    """``--rules x,anti-knight``: the canonical names, or a usage error listing the known ones."""
+    try:
+        return expand_names(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _rules_key(text: str) -> Rules:
@@ -70,6 +80,12 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--box", type=_rules_key, metavar="RxC", help="box shape, such as 2x3 (default: from the puzzle size)"
+    )
+    parser.add_argument(
+        "--rules",
+        type=rule_names,
+        metavar="NAMES",
+        help=f"variant rules added to every puzzle, comma-separated: {', '.join(['x', *NAMED])}",
     )
 
 

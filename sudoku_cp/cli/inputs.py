@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from ..formats import Record, iter_records, open_records
+from ..formats import Record, iter_records, open_records, with_named_rules
 from ..formats.sources import Inline, Input, expand_inputs
 from .common import input_names, rules_of, warn
 
@@ -72,6 +72,8 @@ class Inputs:
                     records = iter_records(path.text.splitlines(), source=label, **options)
                 else:
                     records = open_records(None if path == "-" else path, source=label, **options)
+                if names := getattr(self.args, "rules", None):
+                    records = with_named_rules(records, names, self.validate, label)
                 for record in records:
                     if self.layout is None:
                         self.layout = record.format

@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
                     result=result,
                     client=client,
                     skip=skip,
+                    named=args.rules or (),
                 )
         except KeyboardInterrupt as exc:  # python-sat raises its own on Ctrl-C during a search
             guard.handled()

@@ -11,6 +11,9 @@ Input layouts (``INPUT_FORMATS``), detected from the first content line unless g
   dashes as the other rows have symbols, else a separator.
 - ``spaced``: each row as symbols separated by single spaces, ``0`` for blank; above 9, numbers (10, 11, ...)
   or letters (A, B, ...). It is read by the same code as ``grid``.
+- ``fpuzzles``: f-puzzles JSON (one object per line, or one object over several lines), f-puzzles links
+  (``?load=``) or their compressed form, one per line: variant puzzles with their rules
+  (``formats.fpuzzles``).
 - ``csv``: a header with a ``quizzes``, ``puzzle`` or ``puzzles`` column (any case; delimiter ``,``, ``;`` or
   tab); a ``solution``/``solutions`` column is kept as each puzzle's known solution.
 
@@ -24,7 +27,7 @@ over-long lines and bytes that are not UTF-8 become error records, never excepti
 """
 
 from .detect import detect_format
-from .reading import INPUT_FORMATS, Record, iter_records, open_records, parse
+from .reading import INPUT_FORMATS, Record, iter_records, open_records, parse, with_named_rules
 from .writing import OUTPUT_FORMATS, ResultWriter, format_puzzle, write_puzzles
 
 __all__ = [
@@ -37,5 +40,6 @@ __all__ = [
     "iter_records",
     "open_records",
     "parse",
+    "with_named_rules",
     "write_puzzles",
 ]

@@ -85,6 +85,10 @@ class RulesCodec:
             bytes((1 << (d - 1 - 8 * j)) if 8 * j < d <= 8 * j + 8 else 0 for d in range(256))
             for j in range(k)
         )
+        if not rules.is_classic:  # the folds below know rows, columns and boxes; other rules check themselves
+            self._folds = ()
+            self.consistent = rules.is_valid
+            return
         width = 8 * k
         lane = (1 << n) - 1
         units = rules.houses

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from ..grid import Rules
 from .codec import shape_for_n
+from .fpuzzles import looks_like_fpuzzles
 
 __all__ = ["MAX_LINE", "CsvHeader", "classify", "csv_header", "detect_format"]
 
@@ -86,6 +87,8 @@ def classify(lines: Sequence[str], rules: Rules | None = None, final: bool = Tru
     if first is None:
         return "line" if final else None
     text = lines[first].strip().lstrip("\ufeff")
+    if looks_like_fpuzzles(text):
+        return "fpuzzles"
     if _is_csv(text):
         return "csv"
     if "|" in text or (_is_separator(text) and ("+" in text or "=" in text)):

@@ -16,13 +16,13 @@ import csv
 import io
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import partial
 from itertools import chain
 from typing import Any
 
-from ..errors import ParseError, UsageError
+from ..errors import InvalidPuzzleError, ParseError, UsageError
 from ..grid import BLANKS, Puzzle, Rules
 from .codec import (
     INVALID,
@@ -39,7 +39,7 @@ from .detect import MAX_LINE, classify, csv_header
 
 __all__ = ["INPUT_FORMATS", "Record", "iter_records", "open_records", "parse"]
 
-INPUT_FORMATS = ("line", "grid", "spaced", "csv")
+INPUT_FORMATS = ("line", "grid", "spaced", "csv", "fpuzzles")
 
 #: How far detection may look ahead (the 36 rows of a 36x36 grid and the empty line after them fit).
 PEEK_LINES = 64
@@ -98,6 +98,32 @@ def _record(
     st(r, text)
     sf(r, fmt)
     return r
+
+
+def with_named_rules(
+    records: Iterable[Record], names: str | Sequence[str], validate: bool = True, source: str | None = None
+) -> Iterator[Record]:
+    """``records`` with grid-wide rules added to each puzzle (``"x,anti-knight"``, as ``Rules.with_named``);
+    with ``validate``, a puzzle whose givens break the added rules becomes an error record naming them."""
+    added: dict[Rules, Rules] = {}
+    for record in records:
+        puzzle = record.puzzle
+        if puzzle is not None:
+            rules = added.get(puzzle.rules)
+            if rules is None:
+                try:
+                    rules = added[puzzle.rules] = puzzle.rules.with_named(names)
+                except ValueError as exc:
+                    raise UsageError(str(exc)) from None
+            puzzle = Puzzle(rules, puzzle.cells)
+            error = None
+            if validate and (clash := rules.violations(puzzle.cells, first=True)):
+                error = InvalidPuzzleError(clash[0].message)
+                error = error.located(index=record.index, line=record.line, source=source)
+            solution = None if record.solution is None else Puzzle(rules, record.solution.cells)
+            keep = None if error else puzzle
+            record = _record(record.index, record.line, keep, error, solution, record.text, record.format)
+        yield record
 
 
 def _check_format(format: str | None) -> None:
@@ -671,4 +697,81 @@ def _csv_records(
         yield _puzzle_record(text, solution, index, start, rules, validate, source, fmt)
 
 
-_READERS = {"line": _line_records, "grid": _block_records, "spaced": _block_records, "csv": _csv_records}
+# -- the f-puzzles layout -----------------------------------------------------------------------------
+
+#: The most text one f-puzzles object spread over several lines may take.
+MAX_JSON = 16 << 20
+
+
+def _fpuzzles_records(
+    lines: Iterable[str], fmt: str, rules: Rules | None, validate: bool, source: str | None, bounded: bool
+) -> Iterator[Record]:
+    """``fpuzzles``: one JSON object per line, one object over several lines, or links and compressed
+    puzzles one per line (``formats.fpuzzles``). Blank lines and ``#`` comments are skipped."""
+    from .fpuzzles import parse_fpuzzles
+
+    it = iter(lines)
+    lineno = index = 0
+    for raw in it:
+        lineno += 1
+        start, text = lineno, raw.strip()
+        if not text or text[0] == "#":
+            continue
+        index += 1
+        error: ParseError | None = None
+        if text[0] == "{":
+            depth, size = _json_depth(text, 0), len(text)
+            while depth > 0 and size < MAX_JSON:
+                nxt = next(it, None)
+                if nxt is None:
+                    break
+                lineno += 1
+                text += nxt
+                size += len(nxt)
+                depth = _json_depth(nxt, depth)
+            if depth > 0:
+                error = ParseError(
+                    "an f-puzzles object that never ends"
+                    if size < MAX_JSON
+                    else "an f-puzzles object over 16 MB"
+                )
+        puzzle = None
+        if error is None:
+            try:
+                puzzle = parse_fpuzzles(text)
+                if validate:
+                    puzzle.validate()
+            except ParseError as exc:
+                error, puzzle = exc, None
+        if error is not None:
+            error = error.located(index=index, line=start, source=source)
+        yield _record(index, start, puzzle, error, None, text[:200], fmt)
+
+
+def _json_depth(text: str, depth: int) -> int:
+    """The nesting depth of braces and brackets after ``text``, from ``depth`` (strings skipped)."""
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return depth
+
+
+_READERS = {
+    "line": _line_records,
+    "grid": _block_records,
+    "spaced": _block_records,
+    "csv": _csv_records,
+    "fpuzzles": _fpuzzles_records,
+}

@@ -17,11 +17,12 @@ from ..errors import UsageError
 from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
 from .codec import codec
+from .fpuzzles import to_fpuzzles, to_link
 from .reading import INPUT_FORMATS, Record
 
 __all__ = ["OUTPUT_FORMATS", "ResultWriter", "format_puzzle", "write_puzzles"]
 
-OUTPUT_FORMATS = (*INPUT_FORMATS, "jsonl", "pretty")
+OUTPUT_FORMATS = (*INPUT_FORMATS, "jsonl", "pretty", "link")
 
 _SPACED_TEMPLATES: dict[int, bytes] = {}
 
@@ -62,6 +63,8 @@ def pretty_text(puzzle: Puzzle, rules: Rules | None = None) -> str:
     rules = rules or puzzle.rules
     n = puzzle.n
     text = line_text(puzzle)
+    if rules.box is None:  # irregular regions: the rows alone (a picture shows the regions: ``draw``)
+        return "\n".join(" ".join(text[r * n : (r + 1) * n]) for r in range(n))
     bar = "+" + "+".join(["-" * (2 * rules.box_cols + 1)] * (n // rules.box_cols)) + "+"
     lines = [bar]
     for r in range(n):
@@ -94,6 +97,10 @@ def format_puzzle(puzzle: Puzzle, format: str = "line") -> str:
         return pretty_text(puzzle)
     if format == "csv":
         return "puzzle\n" + line_text(puzzle)
+    if format == "fpuzzles":
+        return json.dumps(to_fpuzzles(puzzle), separators=(",", ":"))
+    if format == "link":
+        return to_link(puzzle)
     return json.dumps({"puzzle": line_text(puzzle)})
 
 
@@ -220,6 +227,21 @@ class ResultWriter:
         if result.status == Status.ERROR:
             item["error"] = result.error or (str(record.error) if record and record.error else "")
         self._out(json.dumps(item, default=_json_default) + "\n")
+
+    def _write_fpuzzles(self, index: int, result: SolveResult, record: Record | None) -> None:
+        """The puzzle as f-puzzles JSON with its solution (the ``solution`` key) and sudoku-cp's ``index``
+        and ``status``; a puzzle that could not be read is its status and error alone."""
+        item: dict[str, Any] = {"index": index, "status": result.status.value}
+        if result.puzzle is not None:
+            item.update(to_fpuzzles(result.puzzle, self._solution(result)))
+        else:
+            item["error"] = result.error or (str(record.error) if record and record.error else "")
+        self._out(json.dumps(item, separators=(",", ":")) + "\n")
+
+    def _write_link(self, index: int, result: SolveResult, record: Record | None) -> None:
+        """An f-puzzles link per puzzle: the solution where there is one, else the puzzle, else the status."""
+        shown = self._solution(result) or result.puzzle
+        self._out((to_link(shown) if shown is not None else result.status.value) + "\n")
 
     def _write_pretty(self, index: int, result: SolveResult, record: Record | None) -> None:
         where = f" (line {record.line})" if record is not None else ""
