@@ -367,7 +367,7 @@ def test_warmup_modes_solve_untimed_puzzles_first() -> None:
         (False, []),
         ("process", [four]),
         (True, [four]),
-        ("rules", [four, expected_rows[0], expected_rows[1]]),
+        ("shape", [four, expected_rows[0], expected_rows[1]]),
     ]:
         seen.clear()
         df = compare(puzzles, [Recording()], warmup=mode)
