@@ -176,10 +176,6 @@ def test_a_pill_reads_its_digits_as_a_number() -> None:
 BACKENDS = ("dfs", "sat", "cpsat", "cpsat:bool")
 
 
-def _backend(spec: str):  # noqa: ANN202 - a backend
-    return make_backend(spec)
-
-
 @st.composite
 def four_by_four_rules(draw: st.DrawFn) -> Rules:
     """Random 4x4 rules, built around a random classic solution so that most have solutions."""
@@ -226,7 +222,7 @@ def test_every_backend_finds_exactly_the_grids_the_rules_allow(rules: Rules, kee
         expected = {g for g in expected if all(d == 0 or g[c] == d for c, d in enumerate(givens))}
     puzzle = Puzzle(rules, tuple(givens))
     for spec in BACKENDS:
-        found = _backend(spec).enumerate(puzzle, limit=300)
+        found = make_backend(spec).enumerate(puzzle, limit=300)
         assert found.complete, spec
         assert {s.cells for s in found.solutions} == expected, (spec, str(rules))
 
@@ -238,7 +234,7 @@ def test_every_named_rule_counts_alike_on_every_backend_at_6x6_and_9x9(names: st
     puzzle = Puzzle(rules, tuple(first)) if first else Puzzle.empty(rules)
     counts = set()
     for spec in ("sat", "cpsat", "dfs"):
-        found = _backend(spec).enumerate(puzzle, limit=25)
+        found = make_backend(spec).enumerate(puzzle, limit=25)
         counts.add((len(found.solutions), found.complete))
         assert all(rules.is_valid(s.cells) for s in found.solutions), spec
     assert len(counts) == 1, (names, counts)
@@ -247,5 +243,5 @@ def test_every_named_rule_counts_alike_on_every_backend_at_6x6_and_9x9(names: st
 def test_an_impossible_cage_has_no_solution_on_any_backend() -> None:
     rules = FOUR.with_(cages=[Cage((0, 1), 8)])  # two different digits of 1-4 never make 8
     for spec in BACKENDS:
-        found = _backend(spec).enumerate(Puzzle.empty(rules), limit=2)
+        found = make_backend(spec).enumerate(Puzzle.empty(rules), limit=2)
         assert found.complete and not found.solutions, spec

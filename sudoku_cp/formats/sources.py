@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 from ..errors import UsageError
 from ..grid import BLANKS, SYMBOLS
 from ..optional import optional_import
+from .fpuzzles import looks_like_fpuzzles
 
 __all__ = ["Inline", "Input", "expand_inputs", "is_url", "looks_like_a_puzzle", "open_input"]
 
@@ -41,7 +42,10 @@ Input = str | Inline
 
 def looks_like_a_puzzle(arg: str) -> bool:
     """True for a command-line argument that is no file but a puzzle: as many characters as an n x n grid
-    of 4x4 or more has cells, each a symbol of that grid or a blank (``4...3.......`` and the like)."""
+    of 4x4 or more has cells, each a symbol of that grid or a blank (``4...3.......`` and the like), or an
+    f-puzzles link or object."""
+    if looks_like_fpuzzles(arg) and not os.path.exists(arg) and ("://" not in arg or "load=" in arg):
+        return True
     n = math.isqrt(len(arg))
     if n < 4 or n * n != len(arg) or os.path.exists(arg):
         return False
@@ -73,7 +77,10 @@ def expand_inputs(paths: list[str], puzzles: list[str] | None = None) -> list[In
             expanded.append(path)
             continue
         if is_url(path):
-            fs, pattern = _fsspec().core.url_to_fs(path)  # type: ignore[attr-defined]
+            try:
+                fs, pattern = _fsspec().core.url_to_fs(path)  # type: ignore[attr-defined]
+            except ImportError as exc:  # fsspec names the package its protocol needs
+                raise UsageError(f"cannot read {path}: {exc}") from None
             matches = sorted(fs.unstrip_protocol(p) for p in fs.glob(pattern))
         else:
             matches = sorted(glob.glob(path))
@@ -90,5 +97,8 @@ def open_input(path: Input) -> BinaryIO:
     if path == "-":
         return sys.stdin.buffer
     if is_url(path):
-        return _fsspec().open(path, "rb").open()  # type: ignore[attr-defined, no-any-return]
+        try:
+            return _fsspec().open(path, "rb").open()  # type: ignore[attr-defined, no-any-return]
+        except ImportError as exc:  # fsspec names the package its protocol needs
+            raise UsageError(f"cannot read {path}: {exc}") from None
     return open(path, "rb")
