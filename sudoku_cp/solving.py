@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from .backends import DEFAULT_BACKEND, Backend, make_backend
+from .candidates import Candidates
 from .grid import Puzzle
 from .result import Enumeration, SolveResult, Status
 
-__all__ = ["count_solutions", "is_unique", "result_of", "solve"]
+__all__ = ["count_solutions", "is_unique", "result_of", "solve", "true_candidates"]
 
 
 def _as_puzzle(puzzle: Puzzle | str) -> Puzzle:
@@ -74,3 +75,52 @@ def count_solutions(
 def is_unique(puzzle: Puzzle | str, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> bool:
     """True when the puzzle has exactly one solution (the found one blocked, the search finds no other)."""
     return count_solutions(puzzle, 2, backend, **options) == 1
+
+
+def true_candidates(
+    puzzle: Puzzle | str, backend: str | Backend = "sat", *, time_limit: float | None = None, **options: Any
+) -> Candidates | None:
+    """For each cell, the digits it holds in at least one solution (the "true candidates" of the variant
+    solvers); None when the puzzle has no solution.
+
+    Each solution found marks all of its digits at once; every digit still unmarked is then tried as one
+    more given (one search per candidate that no solution has, one per new solution), so the answer is
+    exact on any backend. ``time_limit`` bounds each search: ``TimeoutError`` when one runs out.
+
+    >>> c = true_candidates("12.." "34.." "...." "....")
+    >>> c.digits(2), c.digits(15)
+    ((3, 4), (1, 2, 3, 4))
+    """
+    puzzle = _as_puzzle(puzzle)
+    engine = make_backend(backend, **options)
+    n, cells = puzzle.n, puzzle.cells
+    found = [0] * len(cells)
+
+    def search(trial: Puzzle) -> Puzzle | None:
+        answer = engine.enumerate(trial, limit=1, time_limit=time_limit)
+        if answer.solutions:
+            return answer.solutions[0]
+        if answer.timed_out or not answer.complete:
+            raise TimeoutError(f"a search for the true candidates of {puzzle} ran out of time")
+        return None
+
+    def mark(solution: Puzzle) -> None:
+        for cell, d in enumerate(solution.cells):
+            found[cell] |= 1 << (d - 1)
+
+    first = search(puzzle)
+    if first is None:
+        return None
+    mark(first)
+    possible = Candidates.of(puzzle).masks  # digits a peer's given rules out need no search
+    for cell in range(len(cells)):
+        if cells[cell]:
+            continue
+        for d in range(1, n + 1):
+            bit = 1 << (d - 1)
+            if found[cell] & bit or not possible[cell] & bit:
+                continue
+            solution = search(puzzle.with_cells([(cell, d)]))
+            if solution is not None:
+                mark(solution)
+    return Candidates(puzzle, tuple(found))

@@ -8,7 +8,9 @@ the same progress and summary as ``solve``. A task is ``(kind, payload)`` with p
   configured backend (the compiled dfs counts a whole shape group in one call);
 - ``("rate", puzzles)``: a ``sudoku_cp.rate.Rating`` per puzzle;
 - ``("explain", puzzles)``: a ``sudoku_cp.explain.Explanation`` per puzzle, from the configured backend
-  and time limit.
+  and time limit;
+- ``("candidates", puzzles)``: the true candidates of each puzzle (a ``Candidates``, or None without a
+  solution).
 """
 
 from __future__ import annotations
@@ -89,13 +91,22 @@ def explain_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
     return [explain(puzzle, engine.backend, time_limit=engine.config.time_limit) for puzzle in puzzles]
 
 
+def candidates_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
+    """The true candidates of each puzzle (``sudoku_cp.solving.true_candidates``) with the configured
+    backend, or None where a puzzle has no solution."""
+    from ..solving import true_candidates
+
+    time_limit = engine.config.time_limit
+    return [true_candidates(puzzle, engine.backend, time_limit=time_limit) for puzzle in puzzles]
+
+
 def _count(payload: tuple[int, list[Puzzle]], engine: Solver) -> list[Count]:
     limit, puzzles = payload
     return count_each(limit, puzzles, engine)
 
 
 #: Task kind -> what answers it.
-TASK_KINDS = {"count": _count, "rate": rate_each, "explain": explain_each}
+TASK_KINDS = {"count": _count, "rate": rate_each, "explain": explain_each, "candidates": candidates_each}
 
 
 def run_task(kind: str, payload: Any, engine: Solver) -> Any:

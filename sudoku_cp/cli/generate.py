@@ -15,13 +15,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
 
 from ..backends import sat_solver_name
+from ..errors import UsageError
+from ..formats.fpuzzles import to_fpuzzles
 from ..formats.writing import OUTPUT_FORMATS
-from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, generate
+from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, generate, generate_killer
 from ..generate.oracle import DEFAULT_SOLVER
 from ..grid import Rules
 from ..rate import LEVELS
+from ..rules import NAMED
 from . import EXIT_FAILED, EXIT_OK, exit_codes
-from .common import output_stream, warn
+from .common import output_stream, rule_names, warn
 from .options import add_run_options, progress_for
 
 if TYPE_CHECKING:
@@ -79,6 +82,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-n", "--count", type=_count, default=1, metavar="N", help="puzzles to make (default 1)")
     p.add_argument("--box", type=_rules_key, metavar="RxC", help="box shape (default 3x3, the 9x9 grid)")
+    p.add_argument(
+        "--rules",
+        type=rule_names,
+        metavar="NAMES",
+        help=f"variant rules of every puzzle, comma-separated: {', '.join(['x', *NAMED])}",
+    )
+    p.add_argument(
+        "--killer",
+        action="store_true",
+        help="killer puzzles: cages with sums covering the grid, givens only where needed "
+        "(written as f-puzzles JSON unless --output-format says otherwise)",
+    )
     size = p.add_mutually_exclusive_group()
     size.add_argument("--clues", type=_clues, metavar="C", help="exactly C givens")
     size.add_argument(
@@ -114,7 +129,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="grids drawn per puzzle before giving up on a size or difficulty (default 1000)",
     )
-    add_run_options(p, formats=OUTPUT_FORMATS, time_limit=False)
+    add_run_options(p, formats=OUTPUT_FORMATS, default_format=None, time_limit=False)
     p.set_defaults(run=run)
 
 
@@ -124,21 +139,43 @@ def run(args: argparse.Namespace) -> int:
     from ..batch.progress import Tally
 
     rules = args.box or Rules.classic(3, 3)
-    fmt = args.output_format
-    puzzles = generate(
-        args.count,
-        rules,
-        clues=args.clues,
-        blanks=args.blanks,
-        difficulty=args.difficulty,
-        symmetry=args.symmetry,
-        minimal=args.minimal,
-        seed=args.seed,
-        jobs=resolve_jobs(args.jobs),
-        rate=fmt == "jsonl",
-        solver=sat_solver_name(args.solver),
-        max_attempts=args.max_attempts,
-    )
+    if args.rules:
+        try:
+            rules = rules.with_named(args.rules)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    fmt = args.output_format or ("fpuzzles" if args.killer else "line")
+    if args.killer:
+        chosen = [
+            o
+            for o, v in (
+                ("--clues", args.clues),
+                ("--blanks", args.blanks),
+                ("--difficulty", args.difficulty),
+            )
+            if v
+        ]
+        if chosen or args.minimal or args.symmetry != "none":
+            raise UsageError(
+                f"--killer chooses its own givens: drop {', '.join(chosen) or '--minimal/--symmetry'}"
+            )
+    if args.killer:
+        puzzles = generate_killer(args.count, rules, seed=args.seed, solver=sat_solver_name(args.solver))
+    else:
+        puzzles = generate(
+            args.count,
+            rules,
+            clues=args.clues,
+            blanks=args.blanks,
+            difficulty=args.difficulty,
+            symmetry=args.symmetry,
+            minimal=args.minimal,
+            seed=args.seed,
+            jobs=resolve_jobs(args.jobs),
+            rate=fmt == "jsonl",
+            solver=sat_solver_name(args.solver),
+            max_attempts=args.max_attempts,
+        )
     progress = progress_for(args, total=args.count)
     made: list[Generated] = []  # the first one, for the summary's seed
     tally = Tally(counts={"generated": 0})
@@ -182,6 +219,9 @@ def _write(out: TextIO, puzzles: Iterator[Generated], fmt: str) -> None:
     if fmt == "jsonl":
         for item in puzzles:
             out.write(json.dumps(item.to_dict()) + "\n")
+    elif fmt == "fpuzzles":  # the rules too, and the solution as f-puzzles keeps it
+        for item in puzzles:
+            out.write(json.dumps(to_fpuzzles(item.puzzle, item.solution), separators=(",", ":")) + "\n")
     elif fmt == "csv":
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(("puzzle", "solution", "clues"))

@@ -43,11 +43,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="continue a stopped run: keep the records in FILE.partial (-o FILE) and solve the puzzles "
         "after them (line or jsonl output)",
     )
+    p.add_argument(
+        "--true-candidates",
+        action="store_true",
+        help="for each cell, the digits it holds in some solution: one line per puzzle in the pencilmark "
+        "layout (n*n*n characters, the digit or .), or --output-format pretty or jsonl",
+    )
     add_cluster_option(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.true_candidates:
+        from .truecands import run as run_true_candidates
+
+        return run_true_candidates(args)
     from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
     from ..batch.cluster import ClusterError
     from ..batch.interrupt import Interrupted, InterruptGuard

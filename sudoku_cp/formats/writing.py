@@ -119,6 +119,8 @@ def write_puzzles(stream: TextIO, puzzles: Iterable[Puzzle], format: str = "line
             stream.write(line_text(puzzle) + "\n")
         elif format == "jsonl":
             stream.write(json.dumps({"index": count, "puzzle": line_text(puzzle)}) + "\n")
+        elif format in ("fpuzzles", "link"):
+            stream.write(format_puzzle(puzzle, format) + "\n")
         else:
             sep = "\n" if count > 1 else ""
             if format == "pretty":

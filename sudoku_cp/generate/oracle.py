@@ -59,7 +59,12 @@ def _empty_grid(rules: Rules) -> tuple[list[list[int]], int]:
 
 def random_isomorph(grid: tuple[int, ...], rules: Rules, rng: random.Random) -> tuple[int, ...]:
     """A random grid equivalent to ``grid``: digits relabelled, bands, rows in bands, stacks and columns in
-    stacks permuted, and transposed (when boxes are square) with probability 1/2. Valid grids stay valid."""
+    stacks permuted, and transposed (when boxes are square) with probability 1/2. Valid grids stay valid.
+
+    Those moves keep only the classic rules (a diagonal, a cage or a thermometer does not move with the
+    rows): other rules get ``grid`` itself, its randomness from the solver's random phases."""
+    if not rules.is_classic:
+        return grid
     n, br, bc = rules.n, rules.box_rows, rules.box_cols
     bands = list(range(bc))  # bc bands of br rows each
     rng.shuffle(bands)

@@ -1,0 +1,102 @@
+"""``solve --true-candidates``: for each cell of each puzzle, the digits it holds in at least one solution.
+
+Written one puzzle per line in the pencilmark layout (n*n*n characters, cell by cell: the digit where it is
+a candidate, else ``.``), or ``pretty`` (a candidate grid), or ``jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TextIO
+
+from ..candidates import Candidates
+from ..formats import Record
+from ..grid import symbol
+from .common import backend_options
+
+__all__ = ["candidate_grid", "pencilmarks", "run"]
+
+
+def pencilmarks(candidates: Candidates) -> str:
+    """The n*n*n-character pencilmark layout: per cell, each digit 1..n where it is a candidate, else
+    ``.``."""
+    n = candidates.puzzle.n
+    return "".join(
+        symbol(d) if mask >> (d - 1) & 1 else "." for mask in candidates.masks for d in range(1, n + 1)
+    )
+
+
+def candidate_grid(candidates: Candidates) -> str:
+    """The candidates as a grid: each cell's digits in a column as wide as the widest cell."""
+    n = candidates.puzzle.n
+    texts = ["".join(symbol(d) for d in candidates.digits(cell)) for cell in range(n * n)]
+    width = max(len(t) for t in texts)
+    return "\n".join(" ".join(t.ljust(width) for t in texts[r * n : (r + 1) * n]).rstrip() for r in range(n))
+
+
+def outcome(candidates: Candidates | None) -> str:
+    """``solved`` when every cell has one candidate (a unique solution), else ``multiple``, or
+    ``no_solution``."""
+    if candidates is None:
+        return "no_solution"
+    return "solved" if all(m & (m - 1) == 0 for m in candidates.masks) else "multiple"
+
+
+class _Writer:
+    def __init__(self, out: TextIO, fmt: str) -> None:
+        self.out, self.fmt = out, fmt
+
+    def result(self, record: Record, candidates: Candidates | None) -> None:
+        assert record.puzzle is not None
+        text = pencilmarks(candidates) if candidates is not None else "no_solution"
+        if self.fmt == "jsonl":
+            fields: dict[str, Any] = {
+                "index": record.index,
+                "puzzle": record.puzzle.to_string(),
+                "status": outcome(candidates),
+                "candidates": text if candidates is not None else None,
+            }
+            self.out.write(json.dumps(fields) + "\n")
+        elif self.fmt == "pretty":
+            body = candidate_grid(candidates) if candidates is not None else "no solution"
+            self.out.write(f"Puzzle {record.index} (line {record.line}): {outcome(candidates)}\n{body}\n\n")
+        else:
+            self.out.write(text + "\n")
+
+    def error(self, record: Record) -> None:
+        reason = record.error.reason if record.error is not None else "unreadable"
+        if self.fmt == "jsonl":
+            fields = {"index": record.index, "puzzle": record.text, "status": "error", "error": reason}
+            self.out.write(json.dumps(fields) + "\n")
+        elif self.fmt == "pretty":
+            self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n\n")
+        else:
+            self.out.write("error\n")
+
+    def close(self) -> None:
+        pass
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..batch.solver import SolverConfig
+    from .perpuzzle import EachCommand, run_each
+
+    fmt = args.output_format or "line"
+    if fmt not in ("line", "jsonl", "pretty"):
+        from ..errors import UsageError
+
+        raise UsageError("--true-candidates writes line (pencilmarks), jsonl or pretty output")
+    config = SolverConfig(args.backend, backend_options(args), False, args.time_limit)
+    command = EachCommand(
+        kind="candidates",
+        payload=lambda puzzles: puzzles,
+        config=config,
+        verb="solved",
+        outcomes=["solved", "multiple", "no_solution"],
+        outcome=outcome,
+        ok=frozenset({"solved", "multiple"}),
+        words={"solved": "unique"},
+        writer=lambda out: _Writer(out, fmt),
+    )
+    return run_each(args, command)
