@@ -34,6 +34,7 @@ SMALL: dict[str, dict[str, object]] = {
         "TIME_LIMIT": 2.0,
     },
     "generation.ipynb": {"COUNT": 6, "SIZES": ["2x2", "3x3"], "LARGE": None},
+    "variants.ipynb": {"COUNT": 3, "RULES": ["classic", "x", "killer"], "BUDGET": 2.0},
 }
 
 

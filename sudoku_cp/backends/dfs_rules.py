@@ -172,26 +172,39 @@ class _Plan:
     houses: tuple[tuple[int, ...], ...]
     peers: tuple[tuple[int, ...], ...]
     propagators: tuple[Propagator, ...]
+    #: ``watch[cell]``: the propagators that read the cell, run again when its candidates narrow
+    watch: tuple[frozenset[int], ...]
 
 
 @cache
 def _plan(rules: Rules) -> _Plan:
     n = rules.n
-    props: list[Propagator] = [
-        _pair(p, n) for p in rules.pairs if not (p.relation == "differ" and not p.negated)
+    props: list[tuple[Propagator, tuple[int, ...]]] = [
+        (_pair(p, n), p.cells) for p in rules.pairs if not (p.relation == "differ" and not p.negated)
     ]  # a differ pair is a peer: the singles handle it
-    props += [_thermo(t, n) for t in rules.thermos]
-    props += [_cage(c, n) for c in rules.cages if c.total is not None]
-    props += [_arrow(a, n) for a in rules.arrows]
-    return _Plan(n, (1 << n) - 1, rules.houses, rules.peers, tuple(props))
+    props += [(_thermo(t, n), t.cells) for t in rules.thermos]
+    props += [(_cage(c, n), c.cells) for c in rules.cages if c.total is not None]
+    props += [(_arrow(a, n), a.all_cells) for a in rules.arrows]
+    watch: list[set[int]] = [set() for _ in range(rules.ncells)]
+    for i, (_, cells) in enumerate(props):
+        for cell in cells:
+            watch[cell].add(i)
+    return _Plan(
+        n, (1 << n) - 1, rules.houses, rules.peers, tuple(p for p, _ in props), tuple(map(frozenset, watch))
+    )
 
 
 def _single(mask: int) -> bool:
     return mask & (mask - 1) == 0
 
 
-def propagate(cands: list[int], queue: list[int], plan: _Plan) -> bool:
-    """Singles and every propagator to a fixpoint; False on a contradiction."""
+def propagate(cands: list[int], queue: list[int], plan: _Plan, todo: set[int]) -> bool:
+    """Singles and the propagators to a fixpoint; False on a contradiction.
+
+    ``queue`` holds cells just fixed, ``todo`` the propagators to run; a propagator runs again only when a
+    cell it reads narrows (its ``watch``), so a guess costs what it touches, not every rule of the grid.
+    """
+    watch = plan.watch
     while True:
         while queue:
             cell = queue.pop()
@@ -203,6 +216,7 @@ def propagate(cands: list[int], queue: list[int], plan: _Plan) -> bool:
                     if mask == 0:
                         return False
                     cands[peer] = mask
+                    todo |= watch[peer]
                     if _single(mask):
                         queue.append(peer)
         for house in plan.houses:  # hidden singles
@@ -221,19 +235,20 @@ def propagate(cands: list[int], queue: list[int], plan: _Plan) -> bool:
                         if not _single(mask):
                             return False
                         cands[cell] = mask
+                        todo |= watch[cell]
                         queue.append(cell)
         if queue:
             continue
-        progress = False
-        for revise in plan.propagators:
-            changed = revise(cands)
+        if not todo:
+            return True
+        while todo and not queue:
+            changed = plan.propagators[todo.pop()](cands)
             if changed is None:
                 return False
-            if changed:
-                progress = True
-                queue += [cell for cell in changed if _single(cands[cell])]
-        if not progress:
-            return True
+            for cell in changed:
+                todo |= watch[cell]
+                if _single(cands[cell]):
+                    queue.append(cell)
 
 
 def search(
@@ -260,7 +275,8 @@ def search(
         raise ValueError(f"digits of a {plan.n}x{plan.n} grid are 0..{plan.n}")
     root = [1 << (d - 1) if d else plan.full for d in cells]
     nodes = 1
-    state = root if propagate(root, [c for c, d in enumerate(cells) if d], plan) else None
+    everything = set(range(len(plan.propagators)))
+    state = root if propagate(root, [c for c, d in enumerate(cells) if d], plan, everything) else None
     stack: list[list] = []
     while True:
         if state is not None:
@@ -294,6 +310,6 @@ def search(
         child[cell] = bit
         guesses += 1
         nodes += 1
-        state = child if propagate(child, [cell], plan) else None
+        state = child if propagate(child, [cell], plan, set(plan.watch[cell])) else None
         if state is None:
             backtracks += 1

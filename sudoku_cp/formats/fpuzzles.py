@@ -221,6 +221,7 @@ def _base_rules(n: int, regions: list[int | None]) -> Rules:
         except ValueError:
             raise ParseError(f"a {n}x{n} f-puzzles grid without regions has no box shape") from None
     default = Rules.from_n(n) if any(n % d == 0 for d in range(2, n)) else None
+    shapes = [Rules.classic(r, n // r) for r in range(1, n + 1) if n % r == 0]
     ids = [
         r if r is not None else (default.region_of[cell] if default else -1) for cell, r in enumerate(regions)
     ]
@@ -231,9 +232,8 @@ def _base_rules(n: int, regions: list[int | None]) -> Rules:
         rules = Rules.jigsaw(list(groups.values()))
     except ValueError as exc:
         raise ParseError(f"f-puzzles regions: {exc}") from None
-    if default is not None and set(rules.regions) == set(default.regions):
-        return default
-    return rules
+    boxes = next((s for s in shapes if set(s.regions) == set(rules.regions)), None)
+    return boxes or rules
 
 
 def _arrow(entry: dict[str, Any], n: int) -> Arrow:
@@ -270,7 +270,10 @@ def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any
     """The f-puzzles object of ``puzzle`` (givens and rules), with ``solution``'s digits as the
     ``solution`` key when given; ``from_fpuzzles`` reads it back to the same puzzle."""
     rules, n = puzzle.rules, puzzle.n
-    default = rules.box is not None
+    try:
+        default = rules.box is not None and Rules.from_n(n).regions == rules.regions
+    except ValueError:  # no box shape is the default of this size: write the regions
+        default = False
     grid = []
     for r in range(n):
         row = []

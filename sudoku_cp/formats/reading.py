@@ -714,6 +714,11 @@ def _fpuzzles_records(
     lineno = index = 0
     for raw in it:
         lineno += 1
+        if len(raw) >= MAX_LINE:
+            total = _skip_rest(raw, it, bounded)
+            index += 1
+            yield _error_record(index, lineno, _too_long(total), raw[:80], fmt, source)
+            continue
         start, text = lineno, raw.strip()
         if not text or text[0] == "#":
             continue
@@ -723,7 +728,7 @@ def _fpuzzles_records(
             depth, size = _json_depth(text, 0), len(text)
             while depth > 0 and size < MAX_JSON:
                 nxt = next(it, None)
-                if nxt is None:
+                if nxt is None or len(nxt) >= MAX_LINE:
                     break
                 lineno += 1
                 text += nxt

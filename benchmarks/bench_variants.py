@@ -1,0 +1,121 @@
+"""Benchmark of every backend on variant Sudoku: puzzles per second with uniqueness, per rule, on 9x9
+puzzles the project generates (seeded, so every run measures the same puzzles), and the time to a first
+solution of an empty killer grid (cages with sums, no givens).
+
+One process, one backend instance per row (as a batch uses it), wall time around the whole row; every
+answer is checked unique and valid after the clock stops. A backend slower than ``--budget`` seconds on a
+row is stopped there and reported with the puzzles it finished.
+
+    python benchmarks/bench_variants.py --quick     # 6 puzzles per rule, about two minutes
+    python benchmarks/bench_variants.py             # 20 per rule
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from sudoku_cp import Puzzle, generate
+from sudoku_cp.backends import make_backend
+from sudoku_cp.generate import generate_killer
+from sudoku_cp.rules import Arrow, Rules, Thermo
+
+BACKENDS = ("dfs", "sat", "cpsat")
+NINE = Rules.classic(3, 3)
+
+
+def puzzle_sets(count: int) -> dict[str, list[Puzzle]]:
+    """Proven-unique 9x9 puzzles for each rule (seeded): named rules through ``generate``, killers
+    through ``generate_killer``, thermometers and arrows on minimal puzzles of a grid that keeps them."""
+    sets: dict[str, list[Puzzle]] = {}
+    sets["classic"] = [g.puzzle for g in generate(count, NINE, seed="bench-classic", rate=False)]
+    for names in ("x", "anti-knight", "anti-king", "windoku", "disjoint", "non-consecutive"):
+        made = generate(count, NINE.with_named(names), seed=f"bench-{names}", rate=False)
+        sets[names] = [g.puzzle for g in made]
+    sets["killer"] = [g.puzzle for g in generate_killer(count, seed="bench-killer")]
+    sets["thermo+arrow"] = _lines(count)
+    return sets
+
+
+def _lines(count: int) -> list[Puzzle]:
+    """Minimal puzzles under two thermometers and two arrows laid along a classic solution."""
+    out = []
+    for g in generate(count, NINE, seed="bench-lines", rate=False):
+        s = g.solution.cells
+        row = sorted(range(9), key=lambda c: s[c])[:4]  # first row, the four smallest digits in order
+        col = sorted((r * 9 + 8 for r in range(9)), key=lambda c: s[c])[:3]
+        thermos = [Thermo(tuple(row)), Thermo(tuple(col))]
+        arrows = []
+        for start in (30, 48):  # r4c4 and r6c4: a circle with the two cells right of it when they fit
+            line = (start + 1, start + 2)
+            if sum(s[c] for c in line) == s[start]:
+                arrows.append(Arrow((start,), line))
+        rules = NINE.with_(thermos=thermos, arrows=arrows)
+        [made] = generate(1, rules, seed=f"bench-lines-{g.index}", rate=False)
+        out.append(made.puzzle)
+    return out
+
+
+def measure(backend: str, puzzles: list[Puzzle], budget: float) -> tuple[int, float, int]:
+    """(puzzles answered, seconds, wrong answers) for one backend on one set, stopping after ``budget``."""
+    engine = make_backend(backend)
+    answers = []
+    start = time.perf_counter()
+    for puzzle in puzzles:
+        answers.append((puzzle, engine.enumerate(puzzle, limit=2)))
+        if time.perf_counter() - start > budget:
+            break
+    seconds = time.perf_counter() - start
+    wrong = sum(
+        not (found.complete and len(found.solutions) == 1 and p.rules.is_valid(found.solutions[0].cells))
+        for p, found in answers
+    )
+    return len(answers), seconds, wrong
+
+
+def empty_killer(budget: float) -> list[str]:
+    """Time to a first solution of an empty grid of 9x9 cages with sums (no givens), per backend."""
+    [g] = generate_killer(1, seed="bench-empty-killer")
+    empty = Puzzle.empty(g.puzzle.rules)
+    rows = []
+    for backend in BACKENDS:
+        start = time.perf_counter()
+        found = make_backend(backend).enumerate(empty, limit=1, time_limit=budget)
+        seconds = time.perf_counter() - start
+        ok = bool(found.solutions) and empty.rules.is_valid(found.solutions[0].cells)
+        rows.append(f"| {backend} | {seconds:.3f} | {'yes' if ok else 'timed out'} |")
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="6 puzzles per rule instead of 20")
+    parser.add_argument(
+        "--budget", type=float, default=20.0, help="seconds per backend and rule (default 20)"
+    )
+    args = parser.parse_args()
+    count = 6 if args.quick else 20
+    sets = puzzle_sets(count)
+    for backend in BACKENDS:  # load each backend's machinery (numba kernels, OR-tools) before any clock
+        make_backend(backend).enumerate(sets["classic"][0], limit=2)
+    print("| rule | puzzles | " + " | ".join(f"{b} /s" for b in BACKENDS) + " | wrong |")
+    print("|---|---:|" + "---:|" * len(BACKENDS) + "---:|")
+    for rule, puzzles in sets.items():
+        cells, wrong = [], 0
+        for backend in BACKENDS:
+            done, seconds, bad = measure(backend, puzzles, args.budget)
+            wrong += bad
+            cells.append(f"{done / seconds:,.1f}" + ("" if done == len(puzzles) else f" ({done} done)"))
+        print(f"| {rule} | {len(puzzles)} | " + " | ".join(cells) + f" | {wrong} |")
+    print()
+    print("Empty 9x9 killer grid (cages with sums, no givens), time to a first solution:")
+    print("| backend | seconds | found |")
+    print("|---|---:|---|")
+    for row in empty_killer(args.budget):
+        print(row)
+
+
+if __name__ == "__main__":
+    main()
