@@ -38,7 +38,8 @@ def test_readme_cli_examples_name_real_commands_and_options() -> None:
     from sudoku_cp.cli import build_parser
 
     parser = build_parser()
-    for line in _blocks("sh")[2].splitlines():
+    variants = next(b for b in _blocks("sh") if "--rules" in b)  # the variant section's commands
+    for line in (_blocks("sh")[2] + variants).splitlines():
         words = shlex.split(line.split("#")[0].split("<")[0])
         if words and words[0] == "sudoku-cp":
             # parse_known_args leaves file names; any unknown option would make it exit
@@ -50,10 +51,26 @@ def test_the_python_example_runs_and_prints_what_its_comments_say() -> None:
     import subprocess
     import sys
 
-    code = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)[0]
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+    code = next(b for b in blocks if "sudoku_cp.rules" not in b)
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "solved 1234341221434321"
     assert "r1c1=1 r1c3=1" in lines[1]
     assert lines[2].startswith("solved 514927386")
+
+
+def test_the_variant_example_solves_under_its_rules() -> None:
+    import subprocess
+    import sys
+
+    from sudoku_cp.rules import Cage, Rules, Thermo
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+    code = next(b for b in blocks if "sudoku_cp.rules" in b)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    [line] = proc.stdout.split()
+    rules = Rules.classic(3, 3).with_named("x").with_(cages=[Cage((0, 1), 3)], thermos=[Thermo((9, 10, 11))])
+    assert len(line) == 81 and rules.violations([int(ch) for ch in line]) == []

@@ -27,6 +27,7 @@ from typing import Any, BinaryIO, TextIO
 
 from ..errors import UsageError
 from ..formats import Record, ResultWriter, iter_records, with_named_rules
+from ..formats.alphabet import Alphabet
 from ..formats.detect import MAX_LINE, classify
 from ..formats.sources import Input, open_input
 from ..grid import Rules
@@ -128,8 +129,11 @@ def whole_writes(stream: TextIO) -> Iterator[TextIO]:
 class _Output:
     """The output stream as seen by both paths: raw bytes, or results through one ``ResultWriter``."""
 
-    def __init__(self, stream: TextIO, layout: str | None, rules: Rules | None) -> None:
+    def __init__(
+        self, stream: TextIO, layout: str | None, rules: Rules | None, symbols: Alphabet | None = None
+    ) -> None:
         self.stream = stream
+        self.symbols = symbols
         self.layout = layout
         self.rules = rules
         self.written = 0  # output records so far
@@ -151,7 +155,7 @@ class _Output:
     def result(self, index: int, result: SolveResult, record: Record) -> None:
         if self._writer is None:
             assert self.layout is not None
-            self._writer = ResultWriter(self.stream, self.layout, self.rules)
+            self._writer = ResultWriter(self.stream, self.layout, self.rules, self.symbols)
         self._writer.count = self.written  # records the fast path wrote count for the separators
         self._writer.write(index, result, record)
         self.written += 1
@@ -187,6 +191,7 @@ def solve_stream(
     client: Any | None = None,
     skip: int = 0,
     named: tuple[str, ...] = (),
+    symbols: Alphabet | None = None,
 ) -> StreamResult:
     """Solve every puzzle of ``paths`` (``-``: standard input) and write one output record per puzzle to
     ``out``, in input order; bad puzzles and unreadable files are reported through ``warn``.
@@ -196,7 +201,8 @@ def solve_stream(
     ``client`` the chunks are answered by that cluster's workers (``jobs`` unused), the output the same.
     ``skip`` puzzles at the start are read past and not answered (``--resume`` after an earlier run wrote
     their records); the output layout must then be one record per line. ``named`` grid-wide rules
-    (``("diagonal-", "anti-knight")``) are added to every puzzle (``with_named_rules``).
+    (``("diagonal-", "anti-knight")``) are added to every puzzle (``with_named_rules``). ``symbols`` is the
+    alphabet of input and output (``--symbols 0-F``; such inputs take the records path, not the raw one).
     """
     result = result or StreamResult()
     guard = guard or InterruptGuard()
@@ -210,7 +216,7 @@ def solve_stream(
     done_bytes = 0
 
     with whole_writes(out) as whole:
-        output = _Output(whole, output_format, rules)
+        output = _Output(whole, output_format, rules, symbols)
         units = _units(
             paths or ["-"],
             config,
@@ -223,6 +229,7 @@ def solve_stream(
             warn,
             _Skip(skip),
             named,
+            symbols,
         )
         # closing: on an exception (an interruption, a closed pipe) the workers stop now, not when the
         # traceback that holds this frame is released
@@ -345,6 +352,7 @@ def _units(
     warn: Callable[[str], None],
     skip: _Skip,
     named: tuple[str, ...] = (),
+    symbols: Alphabet | None = None,
 ) -> Iterator[_Unit]:
     """The tasks of every input file in turn, drawn lazily as workers become free; the first ``skip.left``
     puzzles (answered by an earlier run, ``--resume``) are read past, not solved."""
@@ -365,7 +373,13 @@ def _units(
             if skip.left and output.layout not in RESUMABLE_OUTPUTS:
                 choices = " or ".join(RESUMABLE_OUTPUTS)
                 raise UsageError(f"--resume needs one record per output line: --output-format {choices}")
-            raw = layout in RAW_INPUTS and output.layout in RAW_OUTPUTS and not _lone_cr(head) and not named
+            raw = (
+                layout in RAW_INPUTS
+                and output.layout in RAW_OUTPUTS
+                and not _lone_cr(head)
+                and not named
+                and symbols is None
+            )
             if skip.left and raw and layout == "line":
                 stream, head = skip.lines(head, stream, source)  # type: ignore[assignment]
             if raw and not (skip.left and layout != "line"):
@@ -379,7 +393,7 @@ def _units(
                     errors="surrogateescape",
                     newline=None,
                 )
-                records = iter_records(text, layout, rules, source=source.label)
+                records = iter_records(text, layout, rules, source=source.label, symbols=symbols)
                 if named:
                     records = with_named_rules(records, named, True, source.label)
                 records = skip.records(records)

@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from ..backends import DEFAULT_BACKEND, backend_names
+from ..formats.alphabet import Alphabet, parse_alphabet
 from ..grid import Rules
 from ..rules import NAMED, expand_names
 from .options import add_run_options
@@ -21,6 +22,7 @@ __all__ = [
     "add_backend_options",
     "add_input_options",
     "add_run_options",
+    "alphabet_option",
     "backend_options",
     "input_names",
     "output_stream",
@@ -39,6 +41,14 @@ def input_names(inputs: list[Any]) -> str:
 def warn(message: str) -> None:
     """A message for the user on standard error, prefixed with the program's name."""
     print(f"sudoku-cp: {message}", file=sys.stderr, flush=True)
+
+
+def alphabet_option(text: str) -> Alphabet:
+    """``--symbols 0-F``: the alphabet, or a usage error saying what is wrong with it."""
+    try:
+        return parse_alphabet(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def rule_names(text: str) -> tuple[str, ...]:
@@ -80,6 +90,13 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--box", type=_rules_key, metavar="RxC", help="box shape, such as 2x3 (default: from the puzzle size)"
+    )
+    parser.add_argument(
+        "--symbols",
+        type=alphabet_option,
+        metavar="ALPHABET",
+        help="the digits' symbols, read and written: 0-F, A-P, 1-9A-G (the default for 16x16) or an explicit "
+        "string of n characters; . is always a blank",
     )
     parser.add_argument(
         "--rules",

@@ -66,6 +66,7 @@ class Inputs:
                 "format": self.args.input_format,
                 "rules": rules_of(self.args),
                 "validate": self.validate,
+                "symbols": getattr(self.args, "symbols", None),
             }
             try:
                 if isinstance(path, Inline):

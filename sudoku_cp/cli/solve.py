@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
                     client=client,
                     skip=skip,
                     named=args.rules or (),
+                    symbols=args.symbols,
                 )
         except KeyboardInterrupt as exc:  # python-sat raises its own on Ctrl-C during a search
             guard.handled()

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..grid import BLANKS, SYMBOLS, Puzzle, Rules
+from .alphabet import Alphabet
 
 __all__ = [
     "INVALID",
@@ -46,6 +47,7 @@ class RulesCodec:
     __slots__ = (
         "_folds",
         "_planes",
+        "alphabet",
         "consistent",
         "decode_table",
         "lanes_per_cell",
@@ -56,27 +58,32 @@ class RulesCodec:
         "symbol_table",
     )
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, alphabet: Alphabet | None = None) -> None:
         n = rules.n
+        if alphabet is not None and alphabet.n != n:
+            raise ValueError(f"the symbols {alphabet} name {alphabet.n} digits, a {n}x{n} grid has {n}")
         self.rules = rules
+        self.alphabet = alphabet
         self.n = n
         self.ncells = rules.ncells
+        symbols = alphabet.symbols if alphabet is not None else SYMBOLS[:n]
+        blanks = alphabet.blanks if alphabet is not None else BLANKS
         decode = bytearray([INVALID]) * 256
-        for d in range(1, n + 1):
-            ch = SYMBOLS[d - 1]
+        one_case = not any(ch.isalpha() and ch.swapcase() in symbols for ch in symbols)
+        for d, ch in enumerate(symbols, start=1):
             decode[ord(ch)] = d
-            if n <= 35 and ch.isalpha():  # as grid.digit_of: letters ignore case while that is unambiguous
-                decode[ord(ch.lower())] = d
-        for ch in BLANKS:
+            if (n <= 35 or alphabet is not None) and one_case and ch.isalpha():  # letters in either case
+                decode[ord(ch.swapcase())] = d  # while that is unambiguous, as grid.digit_of
+        for ch in blanks:
             decode[ord(ch)] = 0
         self.decode_table = bytes(decode)
-        symbols = bytearray(256)
-        symbols[0] = ord(".")
-        for d in range(1, n + 1):
-            symbols[d] = ord(SYMBOLS[d - 1])
-        self.symbol_table = bytes(symbols)
-        symbols[0] = ord("0")
-        self.spaced_table = bytes(symbols)
+        written = bytearray(256)
+        written[0] = ord(".")
+        for d, ch in enumerate(symbols, start=1):
+            written[d] = ord(ch)
+        self.symbol_table = bytes(written)
+        written[0] = ord("0") if "0" in blanks else ord(".")  # the spaced layout's blank, when 0 is no digit
+        self.spaced_table = bytes(written)
         # One-hot lanes: plane j holds digits 8j+1..8j+8 as one byte per cell; k planes interleave into
         # lanes of 8k bits, so digit d of cell c is bit (d - 1) of lane c.
         k = (n + 7) // 8
@@ -162,9 +169,15 @@ def _doubling(step: int, count: int) -> tuple[int, ...]:
 
 
 @cache
-def codec(rules: Rules) -> RulesCodec:
-    """The (cached) codec of a shape."""
-    return RulesCodec(rules)
+def codec(rules: Rules, alphabet: Alphabet | None = None) -> RulesCodec:
+    """The (cached) codec of ``rules`` in ``alphabet`` (None: sudoku-cp's own, 1-9 then A, B, ...)."""
+    return RulesCodec(rules, alphabet)
+
+
+def codec_in(rules: Rules, alphabet: Alphabet | None) -> RulesCodec:
+    """The codec of ``rules`` in ``alphabet`` when the alphabet fits the grid's size, else the default one
+    (an input or output of several sizes keeps the default alphabet for the others)."""
+    return codec(rules, alphabet if alphabet is not None and alphabet.n == rules.n else None)
 
 
 def zero_or_blank(text: str, n: int) -> bool:
@@ -179,7 +192,7 @@ def zero_or_blank(text: str, n: int) -> bool:
 def zero_or_blank_error() -> ParseError:
     return ParseError(
         "a 16x16 puzzle written with 0 and F but no G: in 0-F notation 0 is a digit, in 1-9A-G (the one "
-        "read) a blank; write it with 1-9A-G and . for blanks (--symbols, to read 0-F, is not there yet)"
+        "read) a blank; say which with --symbols 0-F or --symbols 1-9A-G"
     )
 
 

@@ -24,10 +24,11 @@ from typing import Any
 
 from ..errors import InvalidPuzzleError, ParseError, UsageError
 from ..grid import BLANKS, Puzzle, Rules
+from .alphabet import Alphabet, parse_alphabet
 from .codec import (
     INVALID,
     RulesCodec,
-    codec,
+    codec_in,
     shape_error,
     shape_for_cells,
     shape_for_n,
@@ -126,6 +127,17 @@ def with_named_rules(
         yield record
 
 
+def alphabet_of(symbols: Alphabet | str | None) -> Alphabet | None:
+    """An ``Alphabet`` from ``--symbols`` text (``0-F``), an alphabet itself, or None for the default;
+    ``UsageError`` for text that names no alphabet."""
+    if symbols is None or isinstance(symbols, Alphabet):
+        return symbols
+    try:
+        return parse_alphabet(symbols)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _check_format(format: str | None) -> None:
     if format is not None and format not in INPUT_FORMATS:
         raise UsageError(f"unknown input format {format!r}; choose one of {', '.join(INPUT_FORMATS)}")
@@ -137,6 +149,7 @@ def iter_records(
     rules: Rules | None = None,
     validate: bool = True,
     source: str | None = None,
+    symbols: Alphabet | str | None = None,
 ) -> Iterator[Record]:
     """The records of an input given as lines (with or without their line ends), streaming.
 
@@ -152,7 +165,7 @@ def iter_records(
     [(1, 1, True), (2, 2, False), (3, 3, True)]
     """
     _check_format(format)
-    return _records(iter(lines), format, rules, validate, source, False)
+    return _records(iter(lines), format, rules, validate, source, False, alphabet_of(symbols))
 
 
 def open_records(
@@ -161,6 +174,7 @@ def open_records(
     rules: Rules | None = None,
     validate: bool = True,
     source: str | None = None,
+    symbols: Alphabet | str | None = None,
 ) -> Iterator[Record]:
     """The records of a file (``None`` or ``"-"``: standard input), streaming.
 
@@ -170,9 +184,9 @@ def open_records(
     """
     _check_format(format)
     if path is None or os.fspath(path) == "-":
-        return _read_stdin(format, rules, validate, source or "<stdin>")
+        return _read_stdin(format, rules, validate, source or "<stdin>", alphabet_of(symbols))
     stream = open(path, **_TEXT)  # noqa: SIM115 - closed by _read_stream when done
-    return _read_stream(stream, format, rules, validate, source or os.fspath(path))
+    return _read_stream(stream, format, rules, validate, source or os.fspath(path), alphabet_of(symbols))
 
 
 #: How files are decoded: a BOM dropped, undecodable bytes kept (as surrogates) to be reported, any line end.
@@ -180,30 +194,41 @@ _TEXT: dict[str, Any] = {"encoding": "utf-8-sig", "errors": "surrogateescape", "
 
 
 def _read_stream(
-    stream: io.TextIOWrapper, format: str | None, rules: Rules | None, validate: bool, source: str
+    stream: io.TextIOWrapper,
+    format: str | None,
+    rules: Rules | None,
+    validate: bool,
+    source: str,
+    symbols: Alphabet | None,
 ) -> Iterator[Record]:
     with stream:
         lines = iter(partial(stream.readline, MAX_LINE), "")
-        yield from _records(lines, format, rules, validate, source, True)
+        yield from _records(lines, format, rules, validate, source, True, symbols)
 
 
-def _read_stdin(format: str | None, rules: Rules | None, validate: bool, source: str) -> Iterator[Record]:
+def _read_stdin(
+    format: str | None, rules: Rules | None, validate: bool, source: str, symbols: Alphabet | None
+) -> Iterator[Record]:
     """Standard input as bytes, decoded like a file; wrapped only once reading starts, and unwrapped at
     the end, so that ``sys.stdin.buffer`` is never closed."""
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # standard input replaced by a text stream (as in tests): read it as it is
-        yield from _records(iter(sys.stdin), format, rules, validate, source, False)
+        yield from _records(iter(sys.stdin), format, rules, validate, source, False, symbols)
         return
     stream = io.TextIOWrapper(buffer, **_TEXT)
     try:
         lines = iter(partial(stream.readline, MAX_LINE), "")
-        yield from _records(lines, format, rules, validate, source, True)
+        yield from _records(lines, format, rules, validate, source, True, symbols)
     finally:
         stream.detach()
 
 
 def parse(
-    text: str, format: str | None = None, rules: Rules | None = None, validate: bool = True
+    text: str,
+    format: str | None = None,
+    rules: Rules | None = None,
+    validate: bool = True,
+    symbols: Alphabet | str | None = None,
 ) -> list[Puzzle]:
     """Every puzzle of ``text`` in any input layout; raises the first ``ParseError`` (with its position).
 
@@ -211,7 +236,7 @@ def parse(
     ['12343412214343..']
     """
     puzzles = []
-    for record in iter_records(text.splitlines(), format, rules, validate):
+    for record in iter_records(text.splitlines(), format, rules, validate, symbols=symbols):
         if record.error is not None:
             raise record.error
         assert record.puzzle is not None
@@ -229,6 +254,7 @@ def _records(
     validate: bool,
     source: str | None,
     bounded: bool,
+    symbols: Alphabet | None = None,
 ) -> Iterator[Record]:
     first = next(it, None)
     if first is None:
@@ -241,7 +267,7 @@ def _records(
     if format is None:
         format = _peek_format(head, it, rules)
     reader = _READERS[format]
-    yield from reader(chain(head, it), format, rules, validate, source, bounded)
+    yield from reader(chain(head, it), format, rules, validate, source, bounded, symbols)
 
 
 def _peek_format(head: list[str], it: Iterator[str], rules: Rules | None) -> str:
@@ -300,28 +326,30 @@ def _error_record(
     )
 
 
-def _symbol_error(text: str, table: bytes, n: int, where: Callable[[int], str]) -> ParseError:
+def _symbol_error(
+    text: str, table: bytes, n: int, where: Callable[[int], str], alphabet: Alphabet | None = None
+) -> ParseError:
     """The first character of ``text`` that is not a symbol of an n x n grid, described."""
     for i, ch in enumerate(text):
         code = ord(ch)
         if code >= 256 or table[code] == INVALID:
-            return _bad_symbol(ch, n, where(i))
+            return _bad_symbol(ch, n, where(i), alphabet)
     raise AssertionError("no bad symbol found")  # pragma: no cover - callers checked there is one
 
 
-def _bad_symbol(symbol: str, n: int, place: str) -> ParseError:
+def _bad_symbol(symbol: str, n: int, place: str, alphabet: Alphabet | None = None) -> ParseError:
     for ch in symbol:
         if 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that was not UTF-8, kept by the surrogateescape handler
             return ParseError(f"byte 0x{ord(ch) - 0xDC00:02x} at {place} is not UTF-8 text")
-    return ParseError(
-        f"unknown symbol {symbol!r} at {place}: a {n}x{n} grid uses {symbol_range(n)} and blanks {BLANKS}"
-    )
+    uses = f"{alphabet.symbols} (--symbols)" if alphabet is not None else symbol_range(n)
+    blanks = alphabet.blanks if alphabet is not None else BLANKS
+    return ParseError(f"unknown symbol {symbol!r} at {place}: a {n}x{n} grid uses {uses} and blanks {blanks}")
 
 
 # -- the line layout -------------------------------------------------------------------------------------
 
 
-def parse_symbols(text: str, rules: Rules | None, validate: bool) -> Puzzle:
+def parse_symbols(text: str, rules: Rules | None, validate: bool, symbols: Alphabet | None = None) -> Puzzle:
     """One puzzle written as one symbol per cell (``text`` stripped); ``ParseError`` says what is wrong."""
     length = len(text)
     wrong_length = length != rules.ncells if rules else shape_for_cells(length) is None
@@ -335,12 +363,12 @@ def parse_symbols(text: str, rules: Rules | None, validate: bool) -> Puzzle:
             raise shape_error(length)
     elif length != rules.ncells:
         raise ParseError(f"{length} symbols, a {rules.n}x{rules.n} grid has {rules.ncells}")
-    if zero_or_blank(text, rules.n):
+    if _ambiguous(text, rules.n, symbols):
         raise zero_or_blank_error()
-    c = codec(rules)
+    c = _codec(rules, symbols)
     d = c.digits(text)
     if d is None:
-        raise _symbol_error(text, c.decode_table, rules.n, rules.name)
+        raise _symbol_error(text, c.decode_table, rules.n, rules.name, c.alphabet)
     puzzle = Puzzle(rules, tuple(d))
     if validate and not c.consistent(d):
         puzzle.validate()
@@ -356,14 +384,15 @@ def _puzzle_record(
     validate: bool,
     source: str | None,
     fmt: str,
+    symbols: Alphabet | None = None,
 ) -> Record:
     """The record of one puzzle text and an optional known solution (the slow, exact path)."""
     try:
-        puzzle = parse_symbols(text, rules, validate)
+        puzzle = parse_symbols(text, rules, validate, symbols)
         known = None
         if solution:
             try:
-                known = parse_symbols(solution, puzzle.rules, False)
+                known = parse_symbols(solution, puzzle.rules, False, symbols)
             except ParseError as exc:
                 raise ParseError(f"the solution given with the puzzle: {exc.reason}") from None
             if blanks := known.cells.count(0):
@@ -374,12 +403,18 @@ def _puzzle_record(
 
 
 def _line_records(
-    lines: Iterable[str], fmt: str, rules: Rules | None, validate: bool, source: str | None, bounded: bool
+    lines: Iterable[str],
+    fmt: str,
+    rules: Rules | None,
+    validate: bool,
+    source: str | None,
+    bounded: bool,
+    symbols: Alphabet | None = None,
 ) -> Iterator[Record]:
     """``line``: one puzzle per line, optionally followed by its solution; ``#`` and empty lines skipped."""
     codecs: dict[int, RulesCodec] = {}
     if rules is not None:
-        codecs[rules.ncells] = codec(rules)
+        codecs[rules.ncells] = _codec(rules, symbols)
     index = 0
     it = iter(lines)
     for lineno, raw in enumerate(it, start=1):
@@ -395,8 +430,8 @@ def _line_records(
         index += 1
         c = codecs.get(len(s))
         if c is None and rules is None and (found := shape_for_cells(len(s))) is not None:
-            c = codecs[len(s)] = codec(found)
-        if c is not None and s.isascii() and not zero_or_blank(s, c.n):
+            c = codecs[len(s)] = _codec(found, symbols)
+        if c is not None and s.isascii() and not _ambiguous(s, c.n, symbols):
             d = s.encode().translate(c.decode_table)
             if INVALID not in d and (not validate or c.consistent(d)):
                 yield _record(index, lineno, Puzzle(c.rules, tuple(d)), None, None, s, fmt)
@@ -409,7 +444,15 @@ def _line_records(
             yield _error_record(index, lineno, error, s, fmt, source)
         else:
             yield _puzzle_record(
-                parts[0], parts[1] if len(parts) == 2 else "", index, lineno, rules, validate, source, fmt
+                parts[0],
+                parts[1] if len(parts) == 2 else "",
+                index,
+                lineno,
+                rules,
+                validate,
+                source,
+                fmt,
+                symbols,
             )
 
 
@@ -417,7 +460,13 @@ def _line_records(
 
 
 def _block_records(
-    lines: Iterable[str], fmt: str, rules: Rules | None, validate: bool, source: str | None, bounded: bool
+    lines: Iterable[str],
+    fmt: str,
+    rules: Rules | None,
+    validate: bool,
+    source: str | None,
+    bounded: bool,
+    symbols: Alphabet | None = None,
 ) -> Iterator[Record]:
     """``grid`` and ``spaced``: a puzzle is a block of non-empty lines; ``#`` lines skipped.
 
@@ -428,7 +477,7 @@ def _block_records(
     it = iter(lines)
     codecs: dict[int, RulesCodec | None] = {}
     if rules is not None:
-        codecs[rules.n] = codec(rules)
+        codecs[rules.n] = _codec(rules, symbols)
     block: list[str | int] = []  # the block's stripped lines; an int stands for an over-long line
     regular = True  # no comment, over-long or surplus line in the block: the fast path may apply
     surplus = 0
@@ -461,7 +510,7 @@ def _block_records(
             m = len(block)
             c = codecs.get(m)
             if c is None and rules is None and m not in codecs:
-                c = codecs[m] = _codec_for_n(m)
+                c = codecs[m] = _codec_for_n(m, symbols)
             if c is not None:
                 joined = "\n".join(block)  # type: ignore[arg-type]  # a regular block holds strings
                 width = len(block[0])  # type: ignore[arg-type]
@@ -475,14 +524,14 @@ def _block_records(
                         gaps = _SPACED_GAPS[m] = ((" " * (m - 1) + "\n") * m)[:-1]
                     if len(joined) == 2 * m * m - 1 and joined[1::2] == gaps:
                         cells = joined[::2]
-                if cells is not None and cells.isascii() and not zero_or_blank(cells, c.n):
+                if cells is not None and cells.isascii() and not _ambiguous(cells, c.n, symbols):
                     d = cells.encode().translate(c.decode_table)
                     if INVALID not in d and (not validate or c.consistent(d)):
                         index += 1
                         yield _record(index, first, Puzzle(c.rules, tuple(d)), None, None, joined, fmt)
                         block = []
                         continue
-        record = _block_record(block, surplus, index + 1, first, fmt, rules, validate, source)
+        record = _block_record(block, surplus, index + 1, first, fmt, rules, validate, source, symbols)
         if record is not None:  # None: a block of box separators only, like a comment
             index += 1
             yield record
@@ -503,6 +552,7 @@ def _block_record(
     rules: Rules | None,
     validate: bool,
     source: str | None,
+    symbols: Alphabet | None = None,
 ) -> Record | None:
     """The record of a block the fast path did not take: a puzzle, the exact fault, or None for a block
     of nothing but box separators (and comments)."""
@@ -510,15 +560,23 @@ def _block_record(
         return None
     text = "\n".join(s if isinstance(s, str) else "..." for s in block)
     try:
-        puzzle = parse_block(block, first, surplus, rules, validate)
+        puzzle = parse_block(block, first, surplus, rules, validate, symbols)
     except ParseError as exc:
         return _error_record(index, first, exc, text, fmt, source)
     return _record(index, first, puzzle, None, None, text, fmt)
 
 
-def _codec_for_n(n: int) -> RulesCodec | None:
+def _codec_for_n(n: int, symbols: Alphabet | None = None) -> RulesCodec | None:
     rules = shape_for_n(n)
-    return codec(rules) if rules is not None else None
+    return _codec(rules, symbols) if rules is not None else None
+
+
+_codec = codec_in
+
+
+def _ambiguous(text: str, n: int, symbols: Alphabet | None) -> bool:
+    """A 16x16 text that 0-F and 1-9A-G read differently, when no alphabet of that size was given."""
+    return (symbols is None or symbols.n != n) and zero_or_blank(text, n)
 
 
 def _is_dash_line(s: str) -> bool:
@@ -549,7 +607,12 @@ def _token_count(tokens: list[str] | None, chars: list[str]) -> int:
 
 
 def parse_block(
-    block: list[str | int], first: int, surplus: int, rules: Rules | None, validate: bool
+    block: list[str | int],
+    first: int,
+    surplus: int,
+    rules: Rules | None,
+    validate: bool,
+    symbols: Alphabet | None = None,
 ) -> Puzzle:
     """One grid written as a block of lines (starting at line ``first``); ``ParseError`` says what is wrong.
 
@@ -578,12 +641,12 @@ def parse_block(
         raise ParseError("a block of box separators without any row")
     m = len(rows)
     n = rules.n if rules is not None else m
-    symbols: list[list[str]] = []
+    written: list[list[str]] = []
     for k, (ln, tokens, chars) in enumerate(rows, start=1):
         if tokens is not None and len(tokens) == n:
-            symbols.append(tokens)
+            written.append(tokens)
         elif len(chars) == n:
-            symbols.append(chars)
+            written.append(chars)
         else:
             count = _token_count(tokens, chars)
             if rules is None and k == 1:
@@ -593,18 +656,18 @@ def parse_block(
         rules = shape_for_n(n)
         if rules is None:
             raise ParseError(f"a {n}x{n} grid: " + _why_no_shape(n))
-    if zero_or_blank("".join(sym for row in symbols for sym in row if len(sym) == 1), rules.n):
+    if _ambiguous("".join(sym for row in written for sym in row if len(sym) == 1), rules.n, symbols):
         raise zero_or_blank_error().located(line=first)
-    c = codec(rules)
+    c = _codec(rules, symbols)
     cells: list[int] = []
     for r, (ln, *_) in enumerate(rows):
-        for col, sym in enumerate(symbols[r]):
+        for col, sym in enumerate(written[r]):
             if len(sym) == 1:
                 d = c.decode_table[ord(sym)] if ord(sym) < 256 else INVALID
             else:
                 d = int(sym) if sym.isascii() and sym.isdigit() and int(sym) <= n else INVALID
             if d == INVALID:
-                raise _bad_symbol(sym, n, rules.name(r * n + col)).located(line=ln)
+                raise _bad_symbol(sym, n, rules.name(r * n + col), c.alphabet).located(line=ln)
             cells.append(d)
     puzzle = Puzzle(rules, tuple(cells))
     if validate:
@@ -624,7 +687,13 @@ def _why_no_shape(n: int) -> str:
 
 
 def _csv_records(
-    lines: Iterable[str], fmt: str, rules: Rules | None, validate: bool, source: str | None, bounded: bool
+    lines: Iterable[str],
+    fmt: str,
+    rules: Rules | None,
+    validate: bool,
+    source: str | None,
+    bounded: bool,
+    symbols: Alphabet | None = None,
 ) -> Iterator[Record]:
     """``csv``: a header naming a ``quizzes``/``puzzle``/``puzzles`` column, maybe a ``solution(s)`` one.
 
@@ -694,7 +763,7 @@ def _csv_records(
         solution = (
             row[head.solution].strip() if head.solution is not None and head.solution < len(row) else ""
         )
-        yield _puzzle_record(text, solution, index, start, rules, validate, source, fmt)
+        yield _puzzle_record(text, solution, index, start, rules, validate, source, fmt, symbols)
 
 
 # -- the f-puzzles layout -----------------------------------------------------------------------------
@@ -704,7 +773,13 @@ MAX_JSON = 16 << 20
 
 
 def _fpuzzles_records(
-    lines: Iterable[str], fmt: str, rules: Rules | None, validate: bool, source: str | None, bounded: bool
+    lines: Iterable[str],
+    fmt: str,
+    rules: Rules | None,
+    validate: bool,
+    source: str | None,
+    bounded: bool,
+    symbols: Alphabet | None = None,
 ) -> Iterator[Record]:
     """``fpuzzles``: one JSON object per line, one object over several lines, or links and compressed
     puzzles one per line (``formats.fpuzzles``). Blank lines and ``#`` comments are skipped."""

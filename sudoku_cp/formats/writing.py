@@ -16,7 +16,8 @@ from typing import Any, TextIO
 from ..errors import UsageError
 from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
-from .codec import codec
+from .alphabet import Alphabet
+from .codec import codec, codec_in
 from .fpuzzles import to_fpuzzles, to_link
 from .reading import INPUT_FORMATS, Record
 
@@ -33,21 +34,26 @@ def _check_format(format: str) -> str:
     return format
 
 
-def line_text(puzzle: Puzzle) -> str:
-    """The puzzle on one line, ``.`` for blanks."""
-    return codec(puzzle.rules).symbols(puzzle.cells)
+def line_text(puzzle: Puzzle, symbols: Alphabet | None = None) -> str:
+    """The puzzle on one line, ``.`` for blanks, in ``symbols`` (an ``Alphabet``; None: 1-9 then A, B...)."""
+    return codec_in(puzzle.rules, symbols).symbols(puzzle.cells)
 
 
-def grid_text(puzzle: Puzzle) -> str:
+def grid_text(puzzle: Puzzle, symbols: Alphabet | None = None) -> str:
     """n lines of n symbols, ``.`` for blanks."""
-    text = line_text(puzzle)
+    text = line_text(puzzle, symbols)
     n = puzzle.n
     return "\n".join([text[i : i + n] for i in range(0, len(text), n)])
 
 
-def spaced_text(puzzle: Puzzle) -> str:
-    """Each row as symbols separated by single spaces, ``0`` for blanks; numbers 10, 11, ... above 9."""
+def spaced_text(puzzle: Puzzle, symbols: Alphabet | None = None) -> str:
+    """Each row as symbols separated by single spaces, ``0`` for blanks; numbers 10, 11, ... above 9.
+    In an alphabet of the grid's size: its symbols, and ``.`` for blanks where ``0`` is a digit."""
     n = puzzle.n
+    if symbols is not None and symbols.n == n:
+        c = codec_in(puzzle.rules, symbols)
+        text = bytes(puzzle.cells).translate(c.spaced_table).decode("ascii")
+        return "\n".join(" ".join(text[r * n : (r + 1) * n]) for r in range(n))
     if n <= 9:  # every symbol is one character: fill the even positions of a template in one operation
         template = _SPACED_TEMPLATES.get(n)
         if template is None:
@@ -58,11 +64,11 @@ def spaced_text(puzzle: Puzzle) -> str:
     return "\n".join(" ".join(map(str, row)) for row in puzzle.rows)
 
 
-def pretty_text(puzzle: Puzzle, rules: Rules | None = None) -> str:
+def pretty_text(puzzle: Puzzle, rules: Rules | None = None, symbols: Alphabet | None = None) -> str:
     """A boxed grid: ``+-------+`` lines between bands of boxes, ``|`` between boxes, ``.`` for blanks."""
     rules = rules or puzzle.rules
     n = puzzle.n
-    text = line_text(puzzle)
+    text = line_text(puzzle, symbols)
     if rules.box is None:  # irregular regions: the rows alone (a picture shows the regions: ``draw``)
         return "\n".join(" ".join(text[r * n : (r + 1) * n]) for r in range(n))
     bar = "+" + "+".join(["-" * (2 * rules.box_cols + 1)] * (n // rules.box_cols)) + "+"
@@ -76,7 +82,7 @@ def pretty_text(puzzle: Puzzle, rules: Rules | None = None) -> str:
     return "\n".join(lines)
 
 
-def format_puzzle(puzzle: Puzzle, format: str = "line") -> str:
+def format_puzzle(puzzle: Puzzle, format: str = "line", symbols: Alphabet | None = None) -> str:
     """A puzzle in one layout, without a final newline (``csv``: a header and one row; ``jsonl``: one object).
 
     >>> p = Puzzle.from_string("1234341221434321")
@@ -88,23 +94,25 @@ def format_puzzle(puzzle: Puzzle, format: str = "line") -> str:
     """
     _check_format(format)
     if format == "line":
-        return line_text(puzzle)
+        return line_text(puzzle, symbols)
     if format == "grid":
-        return grid_text(puzzle)
+        return grid_text(puzzle, symbols)
     if format == "spaced":
-        return spaced_text(puzzle)
+        return spaced_text(puzzle, symbols)
     if format == "pretty":
-        return pretty_text(puzzle)
+        return pretty_text(puzzle, symbols=symbols)
     if format == "csv":
-        return "puzzle\n" + line_text(puzzle)
+        return "puzzle\n" + line_text(puzzle, symbols)
     if format == "fpuzzles":
         return json.dumps(to_fpuzzles(puzzle), separators=(",", ":"))
     if format == "link":
         return to_link(puzzle)
-    return json.dumps({"puzzle": line_text(puzzle)})
+    return json.dumps({"puzzle": line_text(puzzle, symbols)})
 
 
-def write_puzzles(stream: TextIO, puzzles: Iterable[Puzzle], format: str = "line") -> int:
+def write_puzzles(
+    stream: TextIO, puzzles: Iterable[Puzzle], format: str = "line", symbols: Alphabet | None = None
+) -> int:
     """Write plain puzzles (no results) in any output layout; returns how many were written.
 
     ``grid``, ``spaced`` and ``pretty`` separate puzzles by an empty line; ``csv`` writes a ``puzzle`` header
@@ -116,17 +124,21 @@ def write_puzzles(stream: TextIO, puzzles: Iterable[Puzzle], format: str = "line
         stream.write("puzzle\n")
     for count, puzzle in enumerate(puzzles, start=1):
         if format == "line" or format == "csv":
-            stream.write(line_text(puzzle) + "\n")
+            stream.write(line_text(puzzle, symbols) + "\n")
         elif format == "jsonl":
-            stream.write(json.dumps({"index": count, "puzzle": line_text(puzzle)}) + "\n")
+            stream.write(json.dumps({"index": count, "puzzle": line_text(puzzle, symbols)}) + "\n")
         elif format in ("fpuzzles", "link"):
-            stream.write(format_puzzle(puzzle, format) + "\n")
+            stream.write(format_puzzle(puzzle, format, symbols) + "\n")
         else:
             sep = "\n" if count > 1 else ""
             if format == "pretty":
-                stream.write(f"{sep}Puzzle {count}\n{pretty_text(puzzle)}\n")
+                stream.write(f"{sep}Puzzle {count}\n{pretty_text(puzzle, symbols=symbols)}\n")
             else:
-                stream.write(sep + (grid_text(puzzle) if format == "grid" else spaced_text(puzzle)) + "\n")
+                stream.write(
+                    sep
+                    + (grid_text(puzzle, symbols) if format == "grid" else spaced_text(puzzle, symbols))
+                    + "\n"
+                )
     return count
 
 
@@ -149,7 +161,10 @@ class ResultWriter:
     'error\\n'
     """
 
-    def __init__(self, stream: TextIO, format: str, rules: Rules | None = None) -> None:
+    def __init__(
+        self, stream: TextIO, format: str, rules: Rules | None = None, symbols: Alphabet | None = None
+    ) -> None:
+        self.symbols = symbols
         self.stream = stream
         self.format = _check_format(format)
         self.rules = rules
@@ -185,16 +200,16 @@ class ResultWriter:
 
     def _write_line(self, index: int, result: SolveResult, record: Record | None) -> None:
         solution = self._solution(result)
-        self._out((line_text(solution) if solution is not None else result.status.value) + "\n")
+        self._out((line_text(solution, self.symbols) if solution is not None else result.status.value) + "\n")
 
     def _write_grid(self, index: int, result: SolveResult, record: Record | None) -> None:
         solution = self._solution(result)
-        body = grid_text(solution) if solution is not None else result.status.value
+        body = grid_text(solution, self.symbols) if solution is not None else result.status.value
         self._out(("\n" if self.count else "") + body + "\n")
 
     def _write_spaced(self, index: int, result: SolveResult, record: Record | None) -> None:
         solution = self._solution(result)
-        body = spaced_text(solution) if solution is not None else result.status.value
+        body = spaced_text(solution, self.symbols) if solution is not None else result.status.value
         self._out(("\n" if self.count else "") + body + "\n")
 
     def _write_csv(self, index: int, result: SolveResult, record: Record | None) -> None:
@@ -206,8 +221,8 @@ class ResultWriter:
         self._csv.writerow(
             (
                 index,
-                _puzzle_text(result, record),
-                line_text(solution) if solution else "",
+                _puzzle_text(result, record, self.symbols),
+                line_text(solution, self.symbols) if solution else "",
                 result.status.value,
             )
         )
@@ -217,11 +232,11 @@ class ResultWriter:
         item: dict[str, Any] = {
             "index": index,
             "status": result.status.value,
-            "puzzle": _puzzle_text(result, record),
-            "solution": line_text(solution) if solution is not None else None,
+            "puzzle": _puzzle_text(result, record, self.symbols),
+            "solution": line_text(solution, self.symbols) if solution is not None else None,
         }
         if result.status == Status.MULTIPLE:
-            item["solutions"] = [line_text(s) for s in result.solutions]
+            item["solutions"] = [line_text(s, self.symbols) for s in result.solutions]
         if result.unique is not None:
             item["unique"] = result.unique
         item["backend"] = result.backend
@@ -252,18 +267,18 @@ class ResultWriter:
             head += f" by {result.backend}"
         solution = self._solution(result)
         if solution is not None:
-            body = pretty_text(solution, self.rules)
+            body = pretty_text(solution, self.rules, self.symbols)
         elif result.status == Status.MULTIPLE and result.solutions:
             head += f", {len(result.solutions)} solutions shown" if len(result.solutions) > 1 else ""
-            body = "\n\n".join(pretty_text(s, self.rules) for s in result.solutions[:2])
+            body = "\n\n".join(pretty_text(s, self.rules, self.symbols) for s in result.solutions[:2])
         elif result.puzzle is not None:
-            body = pretty_text(result.puzzle, self.rules)
+            body = pretty_text(result.puzzle, self.rules, self.symbols)
         else:
             body = result.error or (str(record.error.reason) if record and record.error else "")
         self._out(("\n" if self.count else "") + head + "\n" + body + "\n")
 
 
-def _puzzle_text(result: SolveResult, record: Record | None) -> str:
+def _puzzle_text(result: SolveResult, record: Record | None, symbols: Alphabet | None = None) -> str:
     if result.puzzle is not None:
-        return line_text(result.puzzle)
+        return line_text(result.puzzle, symbols)
     return record.text if record is not None else ""

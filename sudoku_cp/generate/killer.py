@@ -82,8 +82,9 @@ def generate_killer(
     rules = rules or Rules.classic(3, 3)
     if count < 0:
         raise UsageError(f"the count must be at least 0, not {count}")
-    if max_cage < 2 or max_cage > rules.n:
-        raise UsageError(f"cages hold 2 to {rules.n} cells, not up to {max_cage}")
+    if max_cage < 2:
+        raise UsageError(f"cages hold at least 2 cells, not up to {max_cage}")
+    max_cage = min(max_cage, rules.n)  # a cage of distinct digits holds n cells at most
     if rules.cages:
         raise UsageError("the rules already have killer cages: give rules without them")
     if seed is None:

@@ -1,0 +1,95 @@
+"""``--symbols``: 16x16 puzzles written 0-F, A-P or in any explicit alphabet are read as written and
+answered in the same alphabet; the ambiguous case is refused with a message naming ``--symbols``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from sudoku_cp import Puzzle, is_solution, parse
+from sudoku_cp.formats import format_puzzle
+from sudoku_cp.formats.alphabet import parse_alphabet
+from sudoku_cp.rules import Rules
+
+SIXTEEN = Rules.classic(4, 4)
+#: A complete 16x16 grid (digits 1-16), and a puzzle of it with every third cell given.
+GRID = tuple((4 * (r % 4) + r // 4 + c) % 16 + 1 for r in range(16) for c in range(16))
+PUZZLE = Puzzle(SIXTEEN, tuple(d if i % 3 == 0 else 0 for i, d in enumerate(GRID)))
+
+
+def written(puzzle: Puzzle, alphabet: str) -> str:
+    return format_puzzle(puzzle, "line", parse_alphabet(alphabet))
+
+
+@pytest.mark.parametrize(
+    ("spec", "symbols", "blanks"),
+    [
+        ("0-F", "0123456789ABCDEF", ".?_-"),
+        ("A-P", "ABCDEFGHIJKLMNOP", ".0?_-"),
+        ("1-9A-G", "123456789ABCDEFG", ".0?_-"),
+        ("a-p", "abcdefghijklmnop", ".0?_-"),
+        ("!#$%&*+/:;<=>@^~", "!#$%&*+/:;<=>@^~", ".0?_-"),
+    ],
+)
+def test_alphabets_expand_ranges_and_keep_the_blanks_they_do_not_use(
+    spec: str, symbols: str, blanks: str
+) -> None:
+    alphabet = parse_alphabet(spec)
+    assert (alphabet.symbols, alphabet.blanks) == (symbols, blanks)
+
+
+@pytest.mark.parametrize("spec", ["0-0", "AAB", "0123.", "F-0", "01 2", "0é"])
+def test_a_bad_alphabet_is_refused(spec: str) -> None:
+    with pytest.raises(ValueError):
+        parse_alphabet(spec)
+
+
+@pytest.mark.parametrize("spec", ["0-F", "A-P", "a-p", "1-9A-G"])
+def test_each_alphabet_reads_and_writes_the_same_puzzle(spec: str) -> None:
+    text = written(PUZZLE, spec)
+    assert parse(text, symbols=spec) == [PUZZLE]
+    grid = format_puzzle(PUZZLE, "grid", parse_alphabet(spec))
+    assert parse(grid, symbols=spec) == [PUZZLE]
+    spaced = format_puzzle(PUZZLE, "spaced", parse_alphabet(spec))
+    assert parse(spaced, "spaced", symbols=spec) == [PUZZLE]
+
+
+def test_the_ambiguous_case_is_refused_naming_symbols_unless_one_is_given() -> None:
+    text = written(PUZZLE, "0-F")
+    assert "0" in text and "F" in text and "G" not in text
+    proc = run_cli("solve", "-j", "1", text)
+    assert proc.returncode == 1 and proc.stdout.strip() == "error"
+    assert "--symbols 0-F" in proc.stderr and "puzzle 1" in proc.stderr
+    proc = run_cli("solve", "-j", "1", "--symbols", "0-F", text)
+    assert proc.returncode == 0, proc.stderr
+    [line] = proc.stdout.split()
+    assert set(line) <= set("0123456789ABCDEF") and len(line) == 256  # the input's alphabet
+    solution = parse(line, symbols="0-F")[0]
+    assert is_solution(PUZZLE, solution)
+
+
+@pytest.mark.parametrize("layout", ["line", "jsonl", "pretty", "grid"])
+def test_every_output_layout_writes_the_input_alphabet(layout: str, tmp_path: Path) -> None:
+    source = tmp_path / "p.txt"
+    source.write_text(written(PUZZLE, "A-P") + "\n")
+    proc = run_cli("solve", "-j", "1", "--symbols", "A-P", "--output-format", layout, str(source))
+    assert proc.returncode == 0, proc.stderr
+    if layout == "jsonl":
+        record = json.loads(proc.stdout)
+        assert record["puzzle"] == written(PUZZLE, "A-P")
+        text = record["solution"]
+    else:
+        text = proc.stdout if layout != "pretty" else proc.stdout.split("\n", 1)[1]  # past the header
+    assert not set(text) & set("123456789"), text[:60]
+    assert parse(text, symbols="A-P")[0].is_complete()
+
+
+def test_a_symbol_outside_the_alphabet_names_it() -> None:
+    text = "G" + written(PUZZLE, "0-F")[1:]
+    proc = run_cli("count", "-j", "1", "--symbols", "0-F", text)
+    assert "unknown symbol 'G' at r1c1" in proc.stderr and "0123456789ABCDEF (--symbols)" in proc.stderr
+    bad = run_cli("solve", "--symbols", "0-0", text)
+    assert bad.returncode == 2 and "--symbols" in bad.stderr
