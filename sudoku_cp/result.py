@@ -7,11 +7,21 @@ from enum import StrEnum
 
 from .grid import Puzzle
 
-__all__ = ["Enumeration", "SolveResult", "Stats", "Status"]
+__all__ = ["COMMON_STATS", "Enumeration", "SolveResult", "Stats", "Status", "common_stats"]
 
 #: Statistics by name: ``guesses``, ``backtracks``, ``decisions``, ``conflicts``, ``variables``,
 #: ``clauses``, ``time`` (seconds solving), ``build_time`` (seconds building a model), ...
 Stats = dict[str, int | float]
+
+#: The statistics every backend gives, whatever else it adds: ``time`` (seconds of search), ``decisions``
+#: (branchings: dfs guesses, SAT decisions, CP-SAT branches) and ``conflicts`` (dead ends: dfs backtracks,
+#: SAT and CP-SAT conflicts), so per-puzzle records compare across backends.
+COMMON_STATS = ("time", "decisions", "conflicts")
+
+
+def common_stats(stats: Stats, *, decisions: str, conflicts: str) -> Stats:
+    """``stats`` with the ``COMMON_STATS`` names added from the backend's own names for them."""
+    return {**stats, "decisions": stats.get(decisions, 0), "conflicts": stats.get(conflicts, 0)}
 
 
 class Status(StrEnum):

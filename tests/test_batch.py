@@ -264,7 +264,14 @@ def test_complete_grids_are_recognised_without_search() -> None:
         "solved",
         "solved",
     ]
-    assert answer.stats_of(0) == {"guesses": 0, "backtracks": 0, "nodes": 1}
+    assert answer.stats_of(0) == {
+        "guesses": 0,
+        "backtracks": 0,
+        "nodes": 1,
+        "decisions": 0,
+        "conflicts": 0,
+        "time": 0.0,
+    }
 
 
 def test_chunk_sizer_follows_the_rate() -> None:

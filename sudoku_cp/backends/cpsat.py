@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..encode.cpsat_model import CpSatModel, add_blocking, build_model, decode, free_domain, given_domains
 from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
-from ..result import Enumeration, Stats
+from ..result import Enumeration, Stats, common_stats
 from .base import Backend
 
 if TYPE_CHECKING:
@@ -204,7 +204,9 @@ class CpSatBackend(Backend):
             )
         stats["time"] = time.perf_counter() - solving
         grids = tuple(Puzzle(puzzle.rules, cells) for cells in solutions)
-        return Enumeration(grids, complete, timed_out, stats)
+        return Enumeration(
+            grids, complete, timed_out, common_stats(stats, decisions="branches", conflicts="conflicts")
+        )
 
     def _solve(
         self,

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from ..errors import BackendUnavailableError, UsageError
 from ..grid import Puzzle, Rules
-from ..result import Enumeration
+from ..result import Enumeration, common_stats
 from .base import Backend
 from .dfs_reference import HEURISTICS, SearchOutcome, search
 
@@ -75,11 +75,9 @@ class DfsBackend(Backend):
             raise UsageError(f"limit must be at least 1, not {limit}")
         found = self._search(puzzle, limit, time_limit)
         rules = puzzle.rules
+        stats = common_stats(found.stats, decisions="guesses", conflicts="backtracks")
         return Enumeration(
-            tuple(Puzzle(rules, cells) for cells in found.solutions),
-            found.complete,
-            found.timed_out,
-            found.stats,
+            tuple(Puzzle(rules, cells) for cells in found.solutions), found.complete, found.timed_out, stats
         )
 
     def _search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> SearchOutcome:

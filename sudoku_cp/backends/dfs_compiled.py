@@ -28,7 +28,7 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from ..grid import Rules
 from ..signals import signals_held
@@ -60,6 +60,27 @@ _EXPAND, _NEXT, _DONE = 0, 1, 2
 _MAX_NODES = np.iinfo(np.int64).max
 
 _MRV, _FIRST, _WEIGHTED = (HEURISTICS.index(h) for h in ("mrv", "first", "weighted"))
+
+#: The clock the batch kernel reads around each puzzle: POSIX ``clock_gettime(CLOCK_MONOTONIC)`` called
+#: from the compiled code (tens of nanoseconds a call), the clock of ``time.monotonic``. None where Python
+#: has no such clock (Windows): ``solve_array`` then shares the call's time out in proportion to nodes.
+CLOCK: int | None = getattr(time, "CLOCK_MONOTONIC", None)
+
+if CLOCK is not None:
+    _clock_gettime = types.ExternalFunction("clock_gettime", types.int32(types.int32, types.voidptr))
+    _CLOCK_ID = CLOCK
+
+    @njit(cache=True)
+    def _now_ns(timespec):
+        """Nanoseconds on the monotonic clock; ``timespec`` holds two int64 (seconds, nanoseconds)."""
+        _clock_gettime(_CLOCK_ID, timespec.ctypes)
+        return timespec[0] * 1_000_000_000 + timespec[1]
+
+else:  # pragma: no cover - platforms without clock_gettime
+
+    @njit(cache=True)
+    def _now_ns(timespec):
+        return 0
 
 
 def heuristic_code(heuristic: str) -> int:
@@ -340,8 +361,10 @@ def _solve_batch(
     backtracks,
     nodes,
     status,
+    seconds,
 ):
-    """Solve every row of ``grids`` into the result arrays (``first``/``second`` must start zeroed)."""
+    """Solve every row of ``grids`` into the result arrays (``first``/``second`` must start zeroed), with
+    each puzzle's seconds from the monotonic clock read before and after it."""
     m = grids.shape[0]
     ncells = grids.shape[1]
     stack = np.empty((ncells + 1, ncells), np.int64)
@@ -351,7 +374,9 @@ def _solve_batch(
     out = np.zeros((2, ncells), np.uint8)
     queue = np.empty(ncells, np.int64)
     unit_sums = np.empty(units.shape[0], np.int64)
+    timespec = np.zeros(2, np.int64)
     for i in range(m):
+        started = _now_ns(timespec)
         _start(grids[i], stack, ctr, queue, peers, units, full)
         result = _run(
             stack,
@@ -380,6 +405,7 @@ def _solve_batch(
         backtracks[i] = ctr[_BACKTRACKS]
         nodes[i] = ctr[_NODES]
         status[i] = result
+        seconds[i] = (_now_ns(timespec) - started) * 1e-9
 
 
 class BatchResult(NamedTuple):
@@ -388,7 +414,8 @@ class BatchResult(NamedTuple):
     ``counts``: solutions found (exact when ``status`` is EXHAUSTED, a lower bound otherwise);
     ``solutions``/``second``: the first and second solution found as digits (zeros where there is none);
     ``guesses``/``backtracks``/``nodes``: the search statistics (see ``dfs_reference``);
-    ``status``: EXHAUSTED, LIMIT_REACHED or OUT_OF_NODES.
+    ``status``: EXHAUSTED, LIMIT_REACHED or OUT_OF_NODES; ``seconds``: each puzzle's search time, read by
+    the kernel around it (see ``CLOCK``).
     """
 
     counts: np.ndarray  # (m,) int64
@@ -398,6 +425,7 @@ class BatchResult(NamedTuple):
     backtracks: np.ndarray  # (m,) int64
     nodes: np.ndarray  # (m,) int64
     status: np.ndarray  # (m,) int8
+    seconds: np.ndarray  # (m,) float64
 
     @property
     def complete(self) -> np.ndarray:
@@ -469,11 +497,15 @@ def solve_array(
         np.zeros(m, np.int64),
         np.zeros(m, np.int64),
         np.zeros(m, np.int8),
+        np.zeros(m, np.float64),
     )
     budget = max_nodes
     if budget <= 0:  # never one long compiled call: Python must get control back to stop on a signal
         budget = _nodes_within(time_limit / 4 if time_limit is not None else SLICE_SECONDS, rules)
+    called = time.perf_counter()
     _solve_batch(grids, limit, code, budget, t.units, t.peers, t.cell_units, t.weights, t.full, *result)
+    if CLOCK is None and m:  # no clock in the kernel: the call's time shared out in proportion to nodes
+        result.seconds[:] = (time.perf_counter() - called) * result.nodes / max(1, result.nodes.sum())
     if max_nodes <= 0:
         searcher = CompiledSearch(rules)
         for i in np.flatnonzero(result.status == OUT_OF_NODES):
@@ -487,6 +519,7 @@ def solve_array(
                 ("nodes", result.nodes),
             ):
                 column[i] = found.stats[name]
+            result.seconds[i] += found.stats["time"]  # the budgeted first pass's time and this search's
             result.status[i] = (
                 OUT_OF_NODES if found.timed_out else EXHAUSTED if found.complete else LIMIT_REACHED
             )

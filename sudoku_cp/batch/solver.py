@@ -64,7 +64,7 @@ class ChunkAnswer(NamedTuple):
         """The statistics of puzzle i as a dict."""
         if isinstance(self.stats, list):
             return self.stats[i]
-        return {name: int(values[i]) for name, values in self.stats.items()}
+        return {name: values[i].item() for name, values in self.stats.items()}
 
     def result(self, i: int, puzzle: Puzzle) -> SolveResult:
         """Puzzle i's answer as the SolveResult that ``solving.solve`` gives for it."""
@@ -111,7 +111,11 @@ class Solver:
         status = np.full(m, UNKNOWN, np.uint8)
         first = np.zeros_like(grids)
         second = np.zeros_like(grids)
-        stats = {name: np.zeros(m, np.int64) for name in ("guesses", "backtracks", "nodes")}
+        stats = {
+            name: np.zeros(m, np.int64)
+            for name in ("guesses", "backtracks", "nodes", "decisions", "conflicts")
+        }
+        stats["time"] = np.zeros(m, np.float64)
         filled = valid_complete(grids, rules)
         status[filled] = SOLVED
         first[filled] = grids[filled]
@@ -137,6 +141,9 @@ class Solver:
                 ("guesses", found.guesses),
                 ("backtracks", found.backtracks),
                 ("nodes", found.nodes),
+                ("time", found.seconds),
+                ("decisions", found.guesses),
+                ("conflicts", found.backtracks),
             ):
                 stats[name][rest] = values
         return ChunkAnswer(status, first, second, stats, self.backend.spec, cfg.unique)
