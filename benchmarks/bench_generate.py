@@ -44,11 +44,11 @@ def rows(quick: bool) -> list[Row]:
     table = [
         Row("9x9 minimal", small, {"rate": False}),
         Row("9x9, 30 clues", small, {"clues": 30, "rate": False}),
-        Row("9x9, blanks hard (39-41)", small, {"blanks": "hard", "rate": False}),
+        Row("9x9, many blanks (39-41)", small, {"blanks": "many", "rate": False}),
         Row("9x9 minimal, rot180", small, {"symmetry": "rot180", "rate": False}),
         Row("9x9 minimal, rated", small // 3, {"rate": True}),
         Row("16x16 minimal", big, {"rules": Rules.classic(4, 4), "rate": False}),
-        Row("16x16, blanks hard", big, {"rules": Rules.classic(4, 4), "blanks": "hard", "rate": False}),
+        Row("16x16, many blanks", big, {"rules": Rules.classic(4, 4), "blanks": "many", "rate": False}),
     ]
     if not quick:
         table.append(Row("25x25, 375 clues", 2, {"rules": Rules.classic(5, 5), "clues": 375, "rate": False}))

@@ -55,7 +55,18 @@ def test_generate_errors() -> None:
     proc = run_cli("generate", "--clues", "18", "--max-attempts", "2", "--seed", "1")
     assert proc.returncode == 1 and "no unique puzzle with 18 clues" in proc.stderr
     proc = run_cli("generate", "--blanks", "lots")
-    assert proc.returncode == 2 and "easy, medium, hard" in proc.stderr
+    assert proc.returncode == 2 and "few, some, many" in proc.stderr
+    # one difficulty vocabulary: a level is a promise of --difficulty, never a number of blanks
+    proc = run_cli("generate", "--blanks", "hard")
+    assert proc.returncode == 2 and "use --difficulty hard" in proc.stderr
+    proc = run_cli(
+        "generate", "-n", "2", "--difficulty", "hard", "--seed", "3", "--output-format", "jsonl", "-q"
+    )
+    assert proc.returncode == 0, proc.stderr
+    made = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [m["rating"]["level"] for m in made] == ["hard", "hard"]
+    rated = run_cli("rate", "--output-format", "jsonl", "-q", *[m["puzzle"] for m in made])
+    assert [json.loads(line)["level"] for line in rated.stdout.splitlines()] == ["hard", "hard"]
 
 
 def test_rate_lines_csv_and_exit_status(tmp_path: Path) -> None:

@@ -110,7 +110,7 @@ def test_clue_and_blank_targets_are_met_exactly() -> None:
         assert_sound(item, rules)
     for item in generate(3, blanks=50, seed=2, rate=False):
         assert item.clues == 31 and unique(item.puzzle)
-    for level, (low, high) in {"easy": (33, 35), "medium": (36, 38), "hard": (39, 41)}.items():
+    for level, (low, high) in {"few": (33, 35), "some": (36, 38), "many": (39, 41)}.items():
         for item in generate(4, blanks=level, seed=level, rate=False):
             assert low <= 81 - item.clues <= high
             assert unique(item.puzzle)
@@ -133,6 +133,7 @@ def test_minimal_with_a_target_is_both() -> None:
         ({"clues": 82}, "0 to 81 clues"),
         ({"blanks": 90}, "0 to 81 blanks"),
         ({"blanks": "tricky"}, "unknown blank level"),
+        ({"blanks": "hard"}, "'hard' is a difficulty, not a number of blanks"),
         ({"clues": 20, "blanks": 61}, "not both"),
         ({"clues": 34, "symmetry": "rot90"}, "cannot have 34 clues"),
         ({"symmetry": "spiral"}, "unknown symmetry"),
@@ -180,7 +181,7 @@ def test_string_seeds_and_fresh_seeds() -> None:
 
 def test_a_16x16_puzzle() -> None:
     rules = Rules.classic(4, 4)
-    [item] = generate(1, rules, blanks="hard", seed=16, rate=False)
+    [item] = generate(1, rules, blanks="many", seed=16, rate=False)
     assert_sound(item, rules)
     assert 256 - 130 <= item.clues <= 256 - 123  # 39-41 blanks of 81, scaled to 256 cells
 

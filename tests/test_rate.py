@@ -37,7 +37,7 @@ def test_level_rule() -> None:
 
 
 def test_singles_puzzles_are_rated_lowest() -> None:
-    puzzles = [g.puzzle for g in generate(6, blanks="easy", seed=1, rate=False)]
+    puzzles = [g.puzzle for g in generate(6, blanks="few", seed=1, rate=False)]
     puzzles += [Puzzle.from_string("12343412214343.."), Puzzle.from_string("1.3.3.1.2.4.4.2.")]
     puzzles = [p for p in puzzles if solved_by_naked_singles(p)]
     assert len(puzzles) >= 5

@@ -50,6 +50,11 @@ def _clues(text: str) -> int:
 def _blanks(text: str) -> int | str:
     if text in BLANK_LEVELS:
         return text
+    if text in LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is a difficulty, not a number of blanks: use --difficulty {text} (checked by rate), "
+            f"or --blanks with a count or one of {', '.join(BLANK_LEVELS)}"
+        )
     try:
         return _clues(text)
     except ValueError:
@@ -100,10 +105,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--blanks",
         type=_blanks,
         metavar="B",
-        help="exactly B empty cells, or a level: easy (33-35 of 81), medium (36-38), hard (39-41)",
+        help="exactly B empty cells, or a range: few (33-35 of 81), some (36-38), many (39-41) "
+        "(how many, not how hard: that is --difficulty)",
     )
     p.add_argument(
-        "--difficulty", choices=LEVELS, help="only puzzles rated at this level (see `sudoku-cp rate`)"
+        "--difficulty",
+        choices=LEVELS,
+        help="only puzzles `sudoku-cp rate` rates at this level (a promise: each is rated)",
     )
     p.add_argument(
         "--symmetry",

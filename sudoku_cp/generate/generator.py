@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 #: The classic levels by blank count of a 9x9 puzzle; other grids scale them by their cell count.
-BLANK_LEVELS: dict[str, tuple[int, int]] = {"easy": (33, 35), "medium": (36, 38), "hard": (39, 41)}
+BLANK_LEVELS: dict[str, tuple[int, int]] = {"few": (33, 35), "some": (36, 38), "many": (39, 41)}
 
 #: The fewest clues a uniquely solvable puzzle can have, where proved: 9x9 by McGuire, Tugemann and
 #: Civario (There is no 16-clue Sudoku, Experimental Mathematics 2014); 4x4 and 6x6 by exhaustive search.
@@ -230,8 +230,8 @@ def _request(
         targets = (ncells - blanks,)
     elif clues is not None:
         targets = (clues,)
-    elif difficulty == "easy" and not minimal:
-        targets = _level_targets(rules, "easy", sizes)
+    elif difficulty == "easy" and not minimal:  # easy puzzles are not minimal: draw them with few blanks
+        targets = _level_targets(rules, "few", sizes)
     else:
         targets = None
     if targets is not None and len(targets) == 1:
@@ -243,6 +243,11 @@ def _request(
 
 def _level_targets(rules: Rules, level: str, sizes: frozenset[int]) -> tuple[int, ...]:
     """The clue counts of a named blank level, scaled to the grid and kept to what the symmetry allows."""
+    if level in LEVELS:  # a difficulty is a promise that rate() keeps, not a number of blanks
+        raise UsageError(
+            f"{level!r} is a difficulty, not a number of blanks: ask for difficulty={level!r} (--difficulty "
+            f"{level}), or for blanks as a count or one of {', '.join(BLANK_LEVELS)}"
+        )
     if level not in BLANK_LEVELS:
         raise UsageError(f"unknown blank level {level!r}; valid: {', '.join(BLANK_LEVELS)} or a number")
     ncells = rules.ncells
