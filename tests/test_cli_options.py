@@ -28,7 +28,7 @@ def _lines(puzzles: list) -> str:
 # 1. the same options everywhere ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ["solve", "count", "rate", "generate"])
+@pytest.mark.parametrize("command", ["solve", "count", "rate", "generate", "explain"])
 def test_every_command_that_writes_results_has_the_run_options(command: str) -> None:
     text = run_cli(command, "--help").stdout
     for option in ("-j N, --jobs N", "-q, --quiet", "-o FILE, --output FILE", "--output-format"):
@@ -38,7 +38,7 @@ def test_every_command_that_writes_results_has_the_run_options(command: str) -> 
     assert formats is not None and {"line", "pretty", "jsonl"} <= set(formats.group(1).split(","))
 
 
-@pytest.mark.parametrize("command", ["solve", "count"])
+@pytest.mark.parametrize("command", ["solve", "count", "explain"])
 def test_the_commands_that_search_take_a_time_limit(command: str) -> None:
     assert "--time-limit SECONDS" in run_cli(command, "--help").stdout
 
@@ -266,7 +266,7 @@ def test_summaries_say_one_puzzle_and_use_thousands_separators(tmp_path: Path) -
 # 7. an empty input ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ["solve", "count", "rate"])
+@pytest.mark.parametrize("command", ["solve", "count", "rate", "explain"])
 def test_an_empty_input_says_so_and_exits_0(command: str, tmp_path: Path) -> None:
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing but a comment\n")
@@ -367,3 +367,14 @@ def test_count_and_rate_run_on_a_dask_cluster_with_the_same_output(tmp_path: Pat
         cluster = run_cli(command, "--cluster", "local:1", str(path))
         assert cluster.returncode == here.returncode == 1
         assert cluster.stdout == here.stdout and "on 1 Dask worker" in cluster.stderr
+
+
+def test_encode_takes_the_shared_output_options(tmp_path: Path) -> None:
+    path = tmp_path / "two.txt"
+    path.write_text("12343412214343..\n123\n")  # the second is no puzzle (a clash would be encoded)
+    proc = run_cli("encode", str(path), "-o", str(tmp_path / "cnf") + "/")
+    assert proc.returncode == 1 and "encoded 1 puzzle (1 error) in" in proc.stderr
+    assert sorted(p.name for p in (tmp_path / "cnf").iterdir()) == ["1.cnf"]
+    quiet = run_cli("encode", "-q", str(path), "-o", str(tmp_path / "again") + "/")
+    assert "encoded" not in quiet.stderr
+    assert "-q, --quiet" in run_cli("encode", "--help").stdout

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+import time
 from pathlib import Path
 
 from ..dimacs import to_dimacs
@@ -18,9 +20,11 @@ from ..encode.amo import AMO_SCHEMES
 from ..encode.cnf import ENCODINGS
 from ..errors import UsageError
 from ..grid import Puzzle, Rules
+from ..wording import plural
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
 from .common import add_input_options, output_stream, warn
 from .inputs import Inputs
+from .options import add_run_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,12 +51,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="encode the empty grid of --box (default 3x3) instead of a puzzle",
     )
     p.add_argument("--no-comments", action="store_true", help="leave out the c lines (the variable map)")
-    p.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE|DIR/",
-        help="write here instead of standard output; a folder (existing, or a name ending in /) gets one "
-        "file per puzzle of the input: DIR/1.cnf, DIR/2.cnf, ...",
+    add_run_options(
+        p,
+        formats=None,
+        jobs=False,
+        time_limit=False,
+        output_metavar="FILE|DIR/",
+        output_help="write here instead of standard output; a folder (existing, or a name ending in /) gets "
+        "one file per puzzle of the input: DIR/1.cnf, DIR/2.cnf, ...",
     )
     p.set_defaults(run=run)
 
@@ -86,6 +92,7 @@ def _encode_each(args: argparse.Namespace, folder: Path) -> int:
     """Every puzzle of the input to ``folder/k.cnf``, k its number in the input (from 1)."""
     folder.mkdir(parents=True, exist_ok=True)
     inputs = Inputs(args, validate=False)
+    started = time.perf_counter()
     written = failed = 0
     for k, record in enumerate(inputs, start=1):
         if record.puzzle is None:
@@ -95,10 +102,17 @@ def _encode_each(args: argparse.Namespace, folder: Path) -> int:
         with output_stream(str(folder / f"{k}.cnf")) as out:
             out.write(to_dimacs(record.puzzle, args.encoding, args.amo, comments=not args.no_comments))
         written += 1
+    if not written and not failed and not inputs.unreadable:
+        warn(f"no puzzles in {inputs.names()}")
+    elif not args.quiet:
+        seconds = time.perf_counter() - started
+        errors = f" ({failed:,} {plural(failed, 'error')})" if failed else ""
+        print(
+            f"encoded {written:,} {plural(written, 'puzzle')}{errors} in {seconds:.2f} s into {folder}",
+            file=sys.stderr,
+        )
     if inputs.unreadable:
         return EXIT_USAGE
-    if not written and not failed:
-        warn(f"no puzzles in {inputs.names()}")
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -110,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         if args.files:
             raise UsageError("--empty takes no input file")
         puzzle: Puzzle | Rules | None = args.box or Rules.classic(3, 3)
+        if args.rules:
+            puzzle = puzzle.with_named(args.rules)
     else:
         puzzle = _the_puzzle(args)
     if puzzle is None:

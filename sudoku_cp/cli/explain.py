@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, TextIO
 
-from ..backends import make_backend
-from ..explain import Explanation, explain, render_givens
+from ..backends import DEFAULT_BACKEND
+from ..explain import Explanation, render_givens
+from ..formats import Record
 from ..result import Status
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
-from .common import add_backend_options, add_input_options, backend_options, output_stream, warn
-from .inputs import Inputs
+from . import exit_codes
+from .common import add_backend_options, add_input_options, backend_options
+from .options import EMPTY_INPUT, add_run_options
 
-EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise")
+EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise") + EMPTY_INPUT
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,40 +33,53 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_options(p)
-    p.add_argument(
-        "--output-format", choices=("line", "jsonl"), default="line", help="line (text, the default) or jsonl"
-    )
-    add_backend_options(p, default="sat")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    add_run_options(p)
+    add_backend_options(p, default=DEFAULT_BACKEND, time_limit=False)
     p.set_defaults(run=run)
 
 
+class _Writer:
+    """Explanations as ``line`` (a header line and indented details), ``pretty`` (the same) or ``jsonl``."""
+
+    def __init__(self, out: TextIO, fmt: str) -> None:
+        self.out, self.fmt = out, fmt
+
+    def result(self, record: Record, explanation: Explanation) -> None:
+        if self.fmt == "jsonl":
+            self.out.write(json.dumps({"puzzle": record.index, **_fields(explanation)}) + "\n")
+            return
+        first, *rest = explanation.lines()
+        self.out.write(f"puzzle {record.index}: {first}\n")
+        self.out.writelines(f"  {line}\n" for line in rest)
+
+    def error(self, record: Record) -> None:
+        reason = record.error.reason if record.error else "unreadable"
+        if self.fmt == "jsonl":
+            self.out.write(json.dumps({"puzzle": record.index, "status": "error", "error": reason}) + "\n")
+        else:
+            self.out.write(f"puzzle {record.index}: error: {reason}\n")
+
+    def close(self) -> None:
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
-    backend = make_backend(args.backend, **backend_options(args))
-    inputs = Inputs(args, validate=False)  # clashing givens are what explain is for
-    all_unique = True
-    with output_stream(args.output) as out:
-        for record in inputs:
-            if record.puzzle is None:
-                warn(f"{record.error}")
-                reason = record.error.reason if record.error else "?"
-                if args.output_format == "jsonl":
-                    out.write(json.dumps({"puzzle": record.index, "status": "error", "error": reason}) + "\n")
-                else:
-                    out.write(f"puzzle {record.index}: error: {reason}\n")
-                all_unique = False
-                continue
-            explanation = explain(record.puzzle, backend, time_limit=args.time_limit)
-            if args.output_format == "jsonl":
-                out.write(json.dumps({"puzzle": record.index, **_fields(explanation)}) + "\n")
-            else:
-                first, *rest = explanation.lines()
-                out.write(f"puzzle {record.index}: {first}\n")
-                out.writelines(f"  {line}\n" for line in rest)
-            all_unique = all_unique and explanation.status is Status.SOLVED
-    if inputs.unreadable:
-        return EXIT_USAGE
-    return EXIT_OK if all_unique else EXIT_FAILED
+    from ..batch.solver import SolverConfig
+    from .perpuzzle import EachCommand, run_each
+
+    command = EachCommand(
+        kind="explain",
+        payload=lambda puzzles: puzzles,
+        config=SolverConfig(args.backend, backend_options(args), False, args.time_limit),
+        verb="explained",
+        outcomes=["solved", "multiple", "no_solution", "unknown"],
+        outcome=lambda explanation: explanation.status.value,
+        ok=frozenset({"solved"}),
+        words={"solved": "unique"},
+        writer=lambda out: _Writer(out, args.output_format),
+        validate=False,  # clashing givens are what explain is for
+    )
+    return run_each(args, command)
 
 
 def _fields(explanation: Explanation) -> dict[str, Any]:
