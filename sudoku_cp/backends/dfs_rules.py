@@ -17,6 +17,7 @@ broken on fixed cells, so a state where every cell is fixed is a solution; the s
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -125,38 +126,66 @@ def _cage(cage: Cage, n: int) -> Propagator:
     return revise
 
 
-def _arrow(arrow: Arrow, n: int) -> Propagator:
-    circle, line, full = arrow.circle, arrow.cells, (1 << n) - 1
+def _digits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit.bit_length())
+        mask ^= bit
+    return out
 
-    def shown(pick: Callable[[int], int], cands: list[int]) -> int:
-        value = 0
-        for cell in circle:
-            value = value * 10 + pick(cands[cell])
-        return value
+
+def _sums(masks: list[int]) -> int:
+    """The sums the cells of ``masks`` can add up to, as a bit set (bit s: sum s), digits free to repeat."""
+    reach = 1
+    for mask in masks:
+        step = 0
+        for d in _digits(mask):
+            step |= reach << d
+        reach = step
+    return reach
+
+
+def _arrow(arrow: Arrow, n: int) -> Propagator:
+    """The sum along the line equals the circle's (or pill's) number: every digit kept in a line cell
+    leaves a sum the others can reach and the circle can show, every digit kept in the circle shows a
+    number the line can reach (exact sum reasoning by bit-set dynamic programming over the line)."""
+    circle, line = arrow.circle, arrow.cells
 
     def revise(cands: list[int]) -> list[int] | None:
-        lows = [_low(cands[c]) for c in line]
-        highs = [cands[c].bit_length() for c in line]
-        least, most = sum(lows), sum(highs)
-        smallest, largest = shown(_low, cands), shown(int.bit_length, cands)
+        masks = [cands[c] for c in line]
+        reach = _sums(masks)
+        shows: list[tuple[int, tuple[int, ...]]] = []  # (number, digits of the circle) it can still show
+        options = [_digits(cands[c]) for c in circle]
+        for combo in itertools.product(*options):
+            value = 0
+            for d in combo:
+                value = value * 10 + d
+            if reach >> value & 1:
+                shows.append((value, combo))
+        if not shows:
+            return None
         changed = []
-        for cell, lo, hi in zip(line, lows, highs, strict=True):
-            window = _at_least(max(1, smallest - (most - hi)), full) & _at_most(
-                min(n, largest - (least - lo))
-            )
-            narrowed = cands[cell] & window
-            if not narrowed:
-                return None
-            if narrowed != cands[cell]:
-                cands[cell] = narrowed
+        for k, cell in enumerate(circle):
+            kept = 0
+            for _, combo in shows:
+                kept |= 1 << (combo[k] - 1)
+            if kept != cands[cell]:
+                cands[cell] = kept
                 changed.append(cell)
-        if len(circle) == 1:
-            cell = circle[0]
-            narrowed = cands[cell] & _at_least(max(1, least), full) & _at_most(min(n, most))
-            if not narrowed:
+        values = 0
+        for value, _ in shows:
+            values |= 1 << value
+        for i, cell in enumerate(line):
+            others = _sums(masks[:i] + masks[i + 1 :])
+            kept = 0
+            for d in _digits(masks[i]):
+                if (others << d) & values:
+                    kept |= 1 << (d - 1)
+            if not kept:
                 return None
-            if narrowed != cands[cell]:
-                cands[cell] = narrowed
+            if kept != cands[cell]:
+                cands[cell] = kept
                 changed.append(cell)
         return changed
 
