@@ -1,29 +1,36 @@
-"""Holding Ctrl-C and SIGTERM over a block where an exception must not be raised, delivering them after.
+"""Ctrl-C and SIGTERM over blocks where Python cannot act on them at once: held, or turned into a stop.
 
 Python runs a signal handler between two bytecodes of the main thread, wherever that is. Inside a ctypes
 callback, as when numba compiles a kernel or loads it from its cache, an exception the handler raises is
 printed as "Exception ignored" and lost, and numba is left half-way (its next call fails). Such a block
-runs with the signals held: a signal that arrives is recorded, and raised again, to the handler that was
-in place before, as soon as the block ends.
+runs with the signals held (``signals_held``): a signal that arrives is recorded, and raised again, to the
+handler that was in place before, as soon as the block ends.
+
+A long call into a solver's C code (CP-SAT, CaDiCaL) runs no Python at all until it returns, so a handler
+would wait for the end of the search. When the call releases the GIL, ``stopping(stop)`` has a helper
+thread call ``stop`` (the solver's own "stop searching") as soon as a signal arrives; the call returns
+within milliseconds and the signal is then delivered as above.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
 
-__all__ = ["HELD", "signals_held"]
+__all__ = ["HELD", "signals_held", "stopping"]
 
 #: The signals held.
 HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextlib.contextmanager
-def signals_held() -> Iterator[None]:
-    """Run the block with SIGINT and SIGTERM held; those that arrived are delivered when it ends.
+def signals_held(signals: Iterable[int] = HELD) -> Iterator[None]:
+    """Run the block with ``signals`` (SIGINT and SIGTERM) held; those that arrived are delivered when it
+    ends.
 
     Outside the main thread (where Python runs no signal handler) it does nothing.
     """
@@ -35,7 +42,7 @@ def signals_held() -> Iterator[None]:
     def hold(signum: int, frame: FrameType | None) -> None:
         received.append(signum)
 
-    previous = {sig: signal.signal(sig, hold) for sig in HELD}
+    previous = {sig: signal.signal(sig, hold) for sig in signals}
     try:
         yield
     finally:
@@ -43,3 +50,40 @@ def signals_held() -> Iterator[None]:
             signal.signal(sig, handler)
         for sig in dict.fromkeys(received):
             signal.raise_signal(sig)
+
+
+@contextlib.contextmanager
+def stopping(stop: Callable[[], None]) -> Iterator[None]:
+    """Run the block (a C call that releases the GIL) with SIGINT and SIGTERM calling ``stop`` at once.
+
+    Python's C-level handler writes each signal's number to a wakeup socket even while the main thread is
+    inside the call; a helper thread waiting on it calls ``stop``, so the call returns early. The signals
+    are held meanwhile and delivered to the handlers in place before when the block ends, as in
+    ``signals_held``. A signal this process ignores (a pool's worker ignores SIGINT: its parent decides)
+    stays ignored and stops nothing. Outside the main thread it only runs the block.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    watched = [sig for sig in HELD if signal.getsignal(sig) is not signal.SIG_IGN]
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    watcher = threading.Thread(target=_watch, args=(reader, stop, watched), name="stopping", daemon=True)
+    watcher.start()
+    with signals_held(watched):
+        previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        try:
+            yield
+        finally:
+            signal.set_wakeup_fd(previous_fd)
+            writer.send(b"\0")
+            watcher.join()
+            reader.close()
+            writer.close()
+
+
+def _watch(reader: socket.socket, stop: Callable[[], None], signals: list[int]) -> None:
+    """Call ``stop`` at each watched signal's byte on the wakeup socket, until the 0 byte that ends it."""
+    while (data := reader.recv(1)) and data[0] != 0:
+        if data[0] in signals:
+            stop()

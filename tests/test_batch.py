@@ -303,6 +303,8 @@ def test_progress_line_and_summary() -> None:
     tally.add(Status.ERROR)
     line = tally.summary("interrupted by SIGINT")
     assert line.startswith("solved 3 of 4 puzzles (1 error) in ") and line.endswith("; interrupted by SIGINT")
+    early = Tally().summary("interrupted by SIGTERM")  # stopped before the first answer
+    assert early.startswith("solved no puzzle in ") and early.endswith("; interrupted by SIGTERM")
 
 
 class _Trickle(io.RawIOBase):

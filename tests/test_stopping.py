@@ -29,14 +29,16 @@ def hard(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _run_and_signal(backend: str, jobs: int, sig: signal.Signals, path: Path) -> tuple[int, float, str]:
+def _run_and_signal(
+    backend: str, jobs: int, sig: signal.Signals, path: Path, later: float = 0.0
+) -> tuple[int, float, str]:
     """Start ``solve``, signal it once it is searching, and return its status, reaction time and stderr."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     command = [sys.executable, "-m", "sudoku_cp", "solve", "--unique", "-j", str(jobs), "--backend", backend]
     proc = subprocess.Popen(
         [*command, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
     )
-    time.sleep(STARTED)
+    time.sleep(STARTED + later)
     assert proc.poll() is None, "the search ended before the signal: the test puzzle is too easy"
     signalled = time.monotonic()
     proc.send_signal(sig)
@@ -112,3 +114,16 @@ def test_a_signal_while_kernels_compile_waits_for_them_and_ends_cleanly(tmp_path
         timeout=120,
     )
     assert again.returncode == 0 and "compiling" not in again.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_sat_stops_cleanly_wherever_the_signal_lands(sig: signal.Signals, hard: Path) -> None:
+    """python-sat's own Ctrl-C handling jumped out of the solver from the signal handler: one run in two
+    then crashed (``free(): invalid pointer``) or hung for good, depending on where the signal landed;
+    SIGTERM waited for the end of a slice of conflicts (seconds). Signals at several moments of the search."""
+    for delay in (0.15, 0.8):
+        status, seconds, err = _run_and_signal("sat", 1, sig, hard, delay)
+        assert status == 128 + sig, err
+        assert seconds < PROMPT, f"sat took {seconds:.2f} s to stop"
+        assert "Traceback" not in err and "free()" not in err

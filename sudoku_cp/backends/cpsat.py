@@ -35,27 +35,23 @@ A time limit becomes ``max_time_in_seconds`` (it bounds the search; building a s
 counted); a search it stops reports ``timed_out`` (status unknown) and keeps only solutions really found.
 Ctrl-C: CP-SAT's own SIGINT catching (``catch_sigint_signal``) is turned off, because after a solve it
 leaves SIGINT at SIG_DFL (ortools 9.15), so the next Ctrl-C would kill the process with no clean-up. From
-16x16 up, where a search may take seconds, :func:`_sigint_stops` lets Ctrl-C stop the search and then raises
-``KeyboardInterrupt`` (the search stops within milliseconds, presolve between its steps: up to about 1.5 s
-on an empty 49x49 int model); smaller searches end within milliseconds and Python raises it when they return.
+16x16 up, where a search may take seconds, ``signals.stopping`` lets Ctrl-C or SIGTERM stop the search and
+then delivers the signal (the search stops within milliseconds, presolve between its steps: up to about
+1.5 s on an empty 49x49 int model); smaller searches end within milliseconds and the signal comes after.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-import signal
-import socket
-import threading
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..encode.cpsat_model import CpSatModel, add_blocking, build_model, decode, free_domain, given_domains
 from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats, common_stats
+from ..signals import stopping
 from .base import Backend
 
 if TYPE_CHECKING:
@@ -63,7 +59,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ENUMERATIONS", "INTERRUPTIBLE_FROM_N", "CpSatBackend"]
 
-#: Grids with this many digits and more get a watcher so that Ctrl-C stops a long search (16x16 and up).
+#: Grids with this many digits and more get a watcher so that Ctrl-C or SIGTERM stops a long search.
 INTERRUPTIBLE_FROM_N = 16
 #: How solutions past the first are found: a callback in one enumerating solve, or solve-block-solve.
 ENUMERATIONS = ("callback", "block")
@@ -202,7 +198,7 @@ class CpSatBackend(Backend):
             solutions, complete, timed_out = self._enumerate_blocking(
                 model, puzzle, limit, deadline, workers, stats
             )
-        stats["time"] = time.perf_counter() - solving
+        stats["time"] = time.perf_counter() - start  # the common Stats ``time``: building included
         grids = tuple(Puzzle(puzzle.rules, cells) for cells in solutions)
         return Enumeration(
             grids, complete, timed_out, common_stats(stats, decisions="branches", conflicts="conflicts")
@@ -228,7 +224,7 @@ class CpSatBackend(Backend):
                 return None, None
             solver.parameters.max_time_in_seconds = left
         if model.rules.n >= INTERRUPTIBLE_FROM_N:
-            with _sigint_stops(solver):
+            with stopping(solver.stop_search):
                 status = solver.solve(model.model, collector)
         else:
             status = solver.solve(model.model, collector)
@@ -286,49 +282,6 @@ class CpSatBackend(Backend):
                     work = dataclasses.replace(model, model=model.model.clone())
                 add_blocking(work, puzzle, cells)
         return solutions, False, False
-
-
-@contextlib.contextmanager
-def _sigint_stops(solver: cp_model.CpSolver) -> Iterator[None]:
-    """While CP-SAT searches, Ctrl-C stops the search; ``KeyboardInterrupt`` follows once it has returned.
-
-    Python's C-level signal handler writes the signal number to a wakeup socket even while CP-SAT (which
-    releases the GIL) runs; a helper thread waiting on it calls ``stop_search``. The Python-level handler
-    installed meanwhile only notes the signal, so the clean-up below always completes before the previous
-    handler (normally the one raising ``KeyboardInterrupt``) is called. Outside the main thread signals
-    cannot be handled, and the search runs as it is.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[Any] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
-    reader, writer = socket.socketpair()
-    writer.setblocking(False)
-    previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-    watcher = threading.Thread(target=_watch, args=(reader, solver), name="cpsat-sigint", daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        signal.set_wakeup_fd(previous_fd)
-        writer.send(b"\0")
-        watcher.join()
-        reader.close()
-        writer.close()
-        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
-    if caught:
-        if callable(previous):
-            previous(signal.SIGINT, caught[0])
-        elif previous != signal.SIG_IGN:
-            raise KeyboardInterrupt
-
-
-def _watch(reader: socket.socket, solver: cp_model.CpSolver) -> None:
-    """Stop the search at each SIGINT byte on the wakeup socket, until the 0 byte that ends the solve."""
-    while (data := reader.recv(1)) and data[0] != 0:
-        if data[0] == signal.SIGINT:
-            solver.stop_search()
 
 
 @functools.cache

@@ -20,9 +20,12 @@ Grids beyond 16x16 are always solved per puzzle.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import sub
@@ -33,6 +36,7 @@ from ..encode.cnf import candidates, check_encoding, clause_families, decode, de
 from ..errors import BackendUnavailableError, UnknownBackendError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
+from ..signals import stopping
 from .base import Backend
 
 if TYPE_CHECKING:
@@ -155,15 +159,24 @@ def add_clauses(solver: Solver, name: str, clauses: list[list[int]]) -> None:
     solver.append_formula(clauses)
 
 
-def solve_call(solver: Any, name: str, assumptions: list[int], deadline: float | None) -> bool | None:
+def solve_call(
+    solver: Any, name: str, assumptions: list[int], deadline: float | None, stoppable: bool = False
+) -> bool | None:
     """One SAT call; None when the deadline passed first (the solver stays usable).
 
     CaDiCaL, which python-sat cannot interrupt, always runs in growing slices of conflicts (FIRST_SLICE)
-    with the clock read between them; other solvers get a timer that interrupts them. Ctrl-C raises
-    KeyboardInterrupt (python-sat reports it as its own error); the solver is unusable after it.
+    with the clock read between them; other solvers get a timer that interrupts them.
+
+    Ctrl-C and SIGTERM: python-sat's own Ctrl-C handling is never used (``_own_signals``): it jumps out of
+    the solver from the signal handler, and when that lands inside the C library's allocator the lock it
+    holds stays taken, so the process hangs at its next allocation (seen: one Ctrl-C in two on a 49x49).
+    A short call lets the signal wait for its end. A ``stoppable`` call (a grid where one call may run for
+    seconds, ``STOPPABLE_FROM_N``) runs where a signal stops it at once (``signals.stopping``): CaDiCaL
+    through its own ``terminate``, called natively, the others through python-sat's ``interrupt``.
     """
     try:
-        return _solve_call(solver, name, assumptions, deadline)
+        with _own_signals():
+            return _solve_call(solver, name, assumptions, deadline, stoppable)
     except KeyboardInterrupt:
         raise
     except Exception as exc:
@@ -172,34 +185,68 @@ def solve_call(solver: Any, name: str, assumptions: list[int], deadline: float |
         raise
 
 
-def _solve_call(solver: Any, name: str, assumptions: list[int], deadline: float | None) -> bool | None:
+#: Grids with this many digits and more run each SAT call where Ctrl-C or SIGTERM stops it at once, at the
+#: cost of a helper thread per call (about 0.1 ms); a call on a smaller grid ends within milliseconds.
+STOPPABLE_FROM_N = 16
+
+
+@contextlib.contextmanager
+def _own_signals() -> Iterator[None]:
+    """python-sat calls in the block install no SIGINT handler of their own (they take the main thread for
+    another one: python-sat installs its handler only on the main thread)."""
+    from pysat._utils import MainThread
+
+    check = MainThread.__dict__["check"]
+    MainThread.check = staticmethod(_not_main)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        MainThread.check = check  # type: ignore[method-assign]
+
+
+def _not_main() -> bool:
+    return False
+
+
+def _solve_call(
+    solver: Any, name: str, assumptions: list[int], deadline: float | None, stoppable: bool
+) -> bool | None:
     if name in BUDGETED:
-        return _sliced(solver, assumptions, deadline)
-    if deadline is None:
+        return _sliced(solver, name, assumptions, deadline, stoppable)
+    if deadline is None and (not stoppable or name in UNSTOPPABLE):
         return solver.solve(assumptions=assumptions)
     if name in UNSTOPPABLE:
         raise UsageError(f"sat:{name} can be neither interrupted nor budgeted, so it takes no time limit")
-    remaining = deadline - time.perf_counter()
-    if remaining <= 0:
+    remaining = None if deadline is None else deadline - time.perf_counter()
+    if remaining is not None and remaining <= 0:
         return None
-    timer = threading.Timer(remaining, solver.interrupt)
-    timer.start()
+    timer = None if remaining is None else threading.Timer(remaining, solver.interrupt)
+    if timer is not None:
+        timer.start()
     try:
-        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        with stopping(solver.interrupt) if stoppable else contextlib.nullcontext():
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
     finally:
-        timer.cancel()
-        timer.join()
+        if timer is not None:
+            timer.cancel()
+            timer.join()
         solver.clear_interrupt()
 
 
-def _sliced(solver: Any, assumptions: list[int], deadline: float | None) -> bool | None:
+def _sliced(
+    solver: Any, name: str, assumptions: list[int], deadline: float | None, stoppable: bool
+) -> bool | None:
     """A budgeted search in slices of FIRST_SLICE conflicts and doubling, none ending past the deadline."""
+    native = _cadical_native(name) if stoppable else None
     budget = FIRST_SLICE
     while deadline is None or deadline > time.perf_counter():
         solver.conf_budget(budget)
         if deadline is not None:  # the rate of this slice bounds the next one (no reading without)
             started, before = time.perf_counter(), solver.accum_stats()["conflicts"]
-        status = solver.solve_limited(assumptions=assumptions)
+        if native is not None:
+            status = native.solve(solver, assumptions)
+        else:
+            status = solver.solve_limited(assumptions=assumptions)
         if status is not None:
             return status
         budget *= 2
@@ -208,6 +255,58 @@ def _sliced(solver: Any, assumptions: list[int], deadline: float | None) -> bool
             rate = max(solver.accum_stats()["conflicts"] - before, 1) / spent
             budget = max(100, min(budget, int(rate * (deadline - time.perf_counter())) + 1))
     return None
+
+
+class _NativeCadical:
+    """A CaDiCaL of python-sat's library called through ctypes, which releases the GIL (python-sat's own
+    call keeps it, so no other thread could run during a search) and reaches ``Solver::terminate``, the
+    asynchronous stop that python-sat does not offer for CaDiCaL."""
+
+    def __init__(self, library: Any, version: str) -> None:
+        import ctypes
+
+        prefix = f"_ZN{len('CaDiCaL' + version)}CaDiCaL{version}6Solver"  # the Itanium C++ names
+        self._solve = getattr(library, f"{prefix}5solveEv")
+        self._assume = getattr(library, f"{prefix}6assumeEi")
+        self._terminate = getattr(library, f"{prefix}9terminateEv")
+        for function, argtypes in (
+            (self._solve, [ctypes.c_void_p]),
+            (self._assume, [ctypes.c_void_p, ctypes.c_int]),
+            (self._terminate, [ctypes.c_void_p]),
+        ):
+            function.argtypes = argtypes
+        self._solve.restype = ctypes.c_int
+        self._assume.restype = self._terminate.restype = None
+        self._pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        self._pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        self._pointer.restype = ctypes.c_void_p
+
+    def solve(self, solver: Any, assumptions: list[int]) -> bool | None:
+        """What python-sat's ``solve_limited`` does (assume, solve, record the status for ``get_model``
+        and ``get_core``), stoppable at once by Ctrl-C or SIGTERM."""
+        inner = solver.solver  # python-sat's Cadical object behind its Solver facade
+        handle = self._pointer(inner.cadical, None)
+        for literal in assumptions:
+            self._assume(handle, literal)
+        with stopping(lambda: self._terminate(handle)):
+            code = self._solve(handle)
+        inner.status = None if code == 0 else code == 10  # 10 satisfiable, 20 not, 0 stopped
+        inner.prev_assumps = assumptions
+        return inner.status
+
+
+@functools.cache
+def _cadical_native(name: str) -> _NativeCadical | None:
+    """The native calls for the CaDiCaL ``name`` (``cadical153``), or None where this python-sat build does
+    not export them (the search then runs through python-sat, stopping at the end of a slice)."""
+    import ctypes
+
+    try:
+        import pysolvers
+
+        return _NativeCadical(ctypes.CDLL(pysolvers.__file__), name.removeprefix("cadical"))
+    except (ImportError, OSError, AttributeError):
+        return None
 
 
 _COUNTERS = ("decisions", "conflicts", "propagations")
@@ -415,7 +514,7 @@ class SatBackend(Backend):
         n = puzzle.n
         assumptions = [cell * n + d for cell, d in enumerate(puzzle.cells) if d]
         try:
-            status = solve_call(engine.solver, self.solver_name, assumptions, deadline)
+            status = solve_call(engine.solver, self.solver_name, assumptions, deadline, n >= STOPPABLE_FROM_N)
         except KeyboardInterrupt:
             self._rules[puzzle.rules].engine = None
             raise
@@ -477,7 +576,7 @@ class SatBackend(Backend):
         unit_proof = name in UNIT_PROOF and bool(assumptions)
         act = 0
         while True:
-            status = solve_call(solver, name, assumptions, deadline)
+            status = solve_call(solver, name, assumptions, deadline, rules.n >= STOPPABLE_FROM_N)
             if status is None:
                 timed_out = True
                 break
@@ -550,7 +649,7 @@ class SatBackend(Backend):
 
         try:
             while True:
-                status = solve_call(solver, name, [], deadline)
+                status = solve_call(solver, name, [], deadline, puzzle.n >= STOPPABLE_FROM_N)
                 if status is None:
                     timed_out = True
                     break

@@ -70,6 +70,8 @@ class Tally:
         stop = f"; {interrupted}" if interrupted else ""
         head = f"{counts.get(of, 0):,} of {total:,}" if of is not None else f"{total:,}"
         kind = f" {kind}" if kind else ""
+        if interrupted and not total:  # stopped before the first answer: no "0 of 0 puzzles"
+            return f"{verb} no{kind} puzzle{rest} in {elapsed:.2f} s{stop}"
         return (
             f"{verb} {head}{kind} {plural(total, 'puzzle')}{rest} in {elapsed:.2f} s, "
             f"{rate:,.{0 if rate >= 10 else 2}f} puzzles/s{stop}"  # a first run's 0.19/s, not 0/s
