@@ -169,3 +169,67 @@ def test_without_the_extra_render_names_it_and_jupyter_falls_back_to_text(tmp_pa
     )
     assert proc.returncode == 2, proc.stderr
     assert "pip install 'sudoku-cp[draw]'" in proc.stderr
+
+
+# --- variant constraints -----------------------------------------------------------------------------------
+
+
+def elements(svg: str, tag: str) -> list[ET.Element]:
+    return list(ET.fromstring(svg).iter(f"{SVG}{tag}"))
+
+
+def test_killer_cages_are_dashed_outlines_with_their_sums() -> None:
+    from sudoku_cp.rules import Cage
+
+    rules = Rules.classic(2, 2).with_(cages=[Cage((0, 1, 4), 7), Cage((10, 11))])
+    svg = draw(Puzzle.empty(rules)).as_svg()
+    dashed = [p for p in elements(svg, "path") if p.get("stroke-dasharray")]
+    assert len(dashed) == 2
+    # the L of three cells has 8 cell sides on its outline, the domino 6: one straight segment each
+    assert [p.get("d", "").count("M") for p in dashed] == [8, 6]
+    assert glyphs(svg) == Counter("7")  # the sum; the cage without one shows none
+
+
+def test_thermometers_arrows_dots_and_xv_have_their_marks() -> None:
+    from sudoku_cp.rules import Arrow, Pair, Thermo
+
+    rules = Rules.classic(3, 3).with_(
+        thermos=[Thermo((0, 1, 2))],
+        arrows=[Arrow((40,), (41, 42)), Arrow((60, 61), (62, 63))],
+        dots=[
+            Pair(9, 10, "difference", 1, source="kropki white dot"),
+            Pair(18, 19, "ratio", 2, source="kropki black dot"),
+            Pair(27, 28, "sum", 10, source="X"),
+            Pair(36, 37, "sum", 5, source="V"),
+        ],
+    )
+    svg = draw(Puzzle.empty(rules)).as_svg()
+    circles = elements(svg, "circle")
+    fills = sorted(c.get("fill", "") for c in circles)
+    assert fills == ["#000000", "#c8c8c8", "white"]  # the black dot, the thermometer's bulb, the white dot
+    rounded = [r for r in elements(svg, "rect") if r.get("rx")]
+    assert len(rounded) == 2  # a circle and a two-cell pill
+    assert float(rounded[1].get("width", 0)) > float(rounded[0].get("width", 0))
+    assert glyphs(svg) == Counter("XV")
+
+
+def test_diagonals_and_windows_are_drawn_and_word_rules_are_not() -> None:
+    plain = draw(Puzzle.empty(Rules.classic(3, 3))).as_svg()
+    x = draw(Puzzle.empty(Rules.classic(3, 3).with_named("x,windoku"))).as_svg()
+    diagonals = [p for p in elements(x, "path") if p.get("stroke") == "#7fa7d9"]
+    assert len(diagonals) == 2 and not [p for p in elements(plain, "path") if p.get("stroke") == "#7fa7d9"]
+    assert len(elements(x, "rect")) == len(elements(plain, "rect")) + 36  # four windows of nine cells
+    words = draw(Puzzle.empty(Rules.classic(3, 3).with_named("anti-knight,non-consecutive"))).as_svg()
+    assert words == plain  # rules setters state in words have no mark
+
+
+def test_a_published_variant_puzzle_draws_to_png(tmp_path: Path) -> None:
+    import json
+
+    pytest.importorskip("cairosvg", reason="PNG needs cairosvg: pip install -e '.[draw]'")
+    from sudoku_cp.formats.fpuzzles import from_fpuzzles
+
+    data = Path(__file__).parent / "data" / "published_variants.jsonl"
+    item = json.loads(data.read_text().splitlines()[-1])  # the pill-arrow puzzle
+    target = save(draw(from_fpuzzles(item["fpuzzles"])), tmp_path / "pill.png")
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import MissingPackageError, UsageError
 from ..grid import Puzzle, symbol
 from ..optional import optional_import
+from .variants import overlay, underlay
 
 if TYPE_CHECKING:
     import drawsvg
@@ -74,7 +75,8 @@ def draw(
     size: float | None = None,
 ) -> drawsvg.Drawing:
     """The picture of ``puzzle``: with ``solution`` its other digits in blue, with ``candidates`` the
-    candidates of its empty cells in small grey digits.
+    candidates of its empty cells in small grey digits, and its variant constraints as setters draw them
+    (``draw.variants``: cages, thermometers, arrows, dots, X and V, diagonals, shaded extra houses).
 
     ``regions`` gives each cell's region number (default: the puzzle's boxes); thick lines separate
     regions. ``size`` is pixels per cell (default: ``cell_size(n)``).
@@ -96,7 +98,13 @@ def draw(
     frame = _Frame(n, s, max(3.0, round(s / 11)))
     picture = dw.Drawing(frame.side, frame.side)
     picture.append(dw.Rectangle(0, 0, frame.side, frame.side, fill="white"))
+    under = underlay(dw, frame, puzzle.rules)
+    if under is not None:
+        picture.append(under)
     picture.append(_lines(dw, frame, regions))
+    over = overlay(dw, frame, puzzle.rules)
+    if over is not None:
+        picture.append(over)
     digits = _digits(dw, frame, puzzle, solution)
     if digits is not None:
         picture.append(digits)

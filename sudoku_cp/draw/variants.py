@@ -1,0 +1,168 @@
+"""Variant constraints drawn the way setters draw them (f-puzzles, SudokuPad): one layer under the grid
+lines (shaded extra houses, diagonals, thermometers, arrows) and one over the digits' places (cage outlines
+and sums, kropki dots, X and V).
+
+Grid-wide rules that setters state in words (anti-knight, anti-king, non-consecutive, disjoint groups, the
+negative rules) have no mark; every rule with cells of its own has one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import Rules
+
+__all__ = ["overlay", "underlay"]
+
+SHADE, LINE, THERMO, ARROW, CAGE, DOT = "#e6e6e6", "#7fa7d9", "#c8c8c8", "#8c8c8c", "#303030", "#000000"
+
+
+def _centre(frame: Any, cell: int) -> tuple[float, float]:
+    row, col = divmod(cell, frame.n)
+    return frame.x(col + 0.5), frame.y(row + 0.5)
+
+
+def underlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
+    """Shading of windows and extra regions, diagonals, thermometers and arrows; None when there is none."""
+    n, s = frame.n, frame.s
+    layer = dw.Group()
+    shaded = {c for name in ("windoku",) if name in rules.named for c in _named_cells(rules, name)}
+    shaded |= {c for region in rules.extra_regions for c in region}
+    for cell in sorted(shaded):
+        row, col = divmod(cell, n)
+        layer.append(dw.Rectangle(frame.x(col), frame.y(row), s, s, fill=SHADE))
+    for name, (start, end) in (("diagonal-", ((0, 0), (n, n))), ("diagonal+", ((0, n), (n, 0)))):
+        if name in rules.named:
+            (x0, y0), (x1, y1) = ((frame.x(c), frame.y(r)) for c, r in (start, end))
+            layer.append(dw.Line(x0, y0, x1, y1, stroke=LINE, stroke_width=max(1.5, s / 16)))
+    for thermo in rules.thermos:
+        bulb = _centre(frame, thermo.cells[0])
+        layer.append(dw.Circle(*bulb, s * 0.36, fill=THERMO))
+        layer.append(_polyline(dw, frame, thermo.cells, stroke=THERMO, stroke_width=s * 0.3))
+    for arrow in rules.arrows:
+        layer.append(_arrow(dw, frame, arrow.circle, arrow.cells))
+    return layer if layer.children else None
+
+
+def _named_cells(rules: Rules, name: str) -> set[int]:
+    """The cells of the houses a named rule adds (windoku's windows)."""
+    from ..rules.named import NAMED
+
+    houses, _ = NAMED[name](rules.n, rules.box)
+    return {c for house in houses for c in house}
+
+
+def _polyline(dw: Any, frame: Any, cells: tuple[int, ...], **style: Any) -> Any:
+    path = dw.Path(fill="none", stroke_linecap="round", stroke_linejoin="round", **style)
+    x, y = _centre(frame, cells[0])
+    path.M(x, y)
+    for cell in cells[1:]:
+        path.L(*_centre(frame, cell))
+    return path
+
+
+def _arrow(dw: Any, frame: Any, circle: tuple[int, ...], line: tuple[int, ...]) -> Any:
+    """A circle (or a pill around several cells), and a line from it through ``line`` to an arrowhead."""
+    s = frame.s
+    group = dw.Group(fill="none", stroke=ARROW, stroke_width=max(1.5, s / 18), stroke_linejoin="round")
+    xs = [_centre(frame, c)[0] for c in circle]
+    ys = [_centre(frame, c)[1] for c in circle]
+    r = s * 0.4
+    left, top = min(xs) - r, min(ys) - r
+    group.append(dw.Rectangle(left, top, max(xs) - min(xs) + 2 * r, max(ys) - min(ys) + 2 * r, rx=r, ry=r))
+    first = _centre(frame, line[0])
+    start = min(
+        circle, key=lambda c: sum((a - b) ** 2 for a, b in zip(_centre(frame, c), first, strict=True))
+    )
+    points = [_centre(frame, start), *(_centre(frame, c) for c in line)]  # from the circle's nearest cell
+    (x0, y0), (x1, y1) = points[0], points[1]
+    length = max(1e-9, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    points[0] = (x0 + (x1 - x0) * r / length, y0 + (y1 - y0) * r / length)  # start at the circle's edge
+    path = dw.Path()
+    path.M(*points[0])
+    for point in points[1:]:
+        path.L(*point)
+    group.append(path)
+    (xa, ya), (xb, yb) = points[-2], points[-1]
+    length = max(1e-9, ((xb - xa) ** 2 + (yb - ya) ** 2) ** 0.5)
+    ux, uy = (xb - xa) / length, (yb - ya) / length
+    head = s * 0.22
+    wing = dw.Path()
+    wing.M(xb - head * (ux - uy), yb - head * (uy + ux)).L(xb, yb).L(
+        xb - head * (ux + uy), yb - head * (uy - ux)
+    )
+    group.append(wing)
+    return group
+
+
+def overlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
+    """Killer cages (dashed outlines, sums in a corner), kropki dots, X and V; None when there is none."""
+    n, s = frame.n, frame.s
+    layer = dw.Group()
+    inset = s * 0.08
+    for cage in rules.cages:
+        members = set(cage.cells)
+        path = dw.Path(
+            fill="none", stroke=CAGE, stroke_width=max(0.8, s / 40), stroke_dasharray=f"{s / 10:.1f}"
+        )
+        for cell in cage.cells:
+            row, col = divmod(cell, n)
+            x0, y0, x1, y1 = (
+                frame.x(col) + inset,
+                frame.y(row) + inset,
+                frame.x(col + 1) - inset,
+                frame.y(row + 1) - inset,
+            )
+            # each side without a cage neighbour, stretched to the neighbouring cell's inset line where the
+            # outline turns, so that the dashes of two cells of one cage meet
+            up, down = cell - n if row else -1, cell + n if row < n - 1 else -1
+            left, right = cell - 1 if col else -1, cell + 1 if col < n - 1 else -1
+            if up not in members:
+                path.M(x0 - (2 * inset if left in members else 0), y0).H(
+                    x1 + (2 * inset if right in members else 0)
+                )
+            if down not in members:
+                path.M(x0 - (2 * inset if left in members else 0), y1).H(
+                    x1 + (2 * inset if right in members else 0)
+                )
+            if left not in members:
+                path.M(x0, y0 - (2 * inset if up in members else 0)).V(
+                    y1 + (2 * inset if down in members else 0)
+                )
+            if right not in members:
+                path.M(x1, y0 - (2 * inset if up in members else 0)).V(
+                    y1 + (2 * inset if down in members else 0)
+                )
+        layer.append(path)
+        if cage.total is not None:
+            row, col = divmod(min(cage.cells), n)
+            layer.append(
+                dw.Text(
+                    str(cage.total),
+                    s * 0.22,
+                    frame.x(col) + inset * 1.3,
+                    frame.y(row) + inset * 1.2,
+                    fill=CAGE,
+                    font_family="DejaVu Sans, Arial, sans-serif",
+                    dominant_baseline="hanging",
+                    _skip_check=True,
+                )
+            )
+    for dot in rules.dots:
+        (xa, ya), (xb, yb) = _centre(frame, dot.a), _centre(frame, dot.b)
+        x, y = (xa + xb) / 2, (ya + yb) / 2
+        if dot.relation == "sum":
+            mark = "X" if dot.value == 10 else "V" if dot.value == 5 else str(dot.value)
+            layer.append(dw.Rectangle(x - s * 0.15, y - s * 0.15, s * 0.3, s * 0.3, fill="white"))
+            layer.append(
+                dw.Text(mark, s * 0.3, x, y, fill=DOT, font_weight="bold", text_anchor="middle",
+                        dominant_baseline="central", font_family="DejaVu Sans, Arial, sans-serif")
+            )  # fmt: skip
+        else:
+            black = dot.relation == "ratio"
+            layer.append(
+                dw.Circle(
+                    x, y, s * 0.12, fill=DOT if black else "white", stroke=DOT, stroke_width=max(1.0, s / 30)
+                )
+            )
+    return layer if layer.children else None
