@@ -209,10 +209,12 @@ def test_every_configuration_solves_every_puzzle() -> None:
         puzzle = puzzles[(row.dataset, row.puzzle)]
         assert (row.n, row.givens) == (puzzle.rules.n, len(puzzle.givens))
         assert_solves(puzzle, Puzzle.from_string(row.solution))
-    # each backend reports its own effort in its own columns; never a fake 0 for the others
+    # each backend reports its own effort in its own columns, never a fake 0 for the others, and the
+    # common ones (result.COMMON_STATS: time, decisions, conflicts) under their common names
     if _available("dfs"):
         dfs = df[df["backend"] == "dfs"]
-        assert dfs["guesses"].notna().all() and dfs["conflicts"].isna().all()
+        assert dfs["guesses"].notna().all() and dfs["variables"].isna().all()
+        assert (dfs["decisions"] == dfs["guesses"]).all() and (dfs["conflicts"] == dfs["backtracks"]).all()
     if _available("sat"):
         sat = df[df["config"] == "sat"]
         assert sat["variables"].notna().all() and sat["clauses"].notna().all()
