@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from ..backends import DEFAULT_BACKEND
 from ..wording import plural
@@ -19,6 +19,7 @@ from . import exit_codes
 from .cluster import add_cluster_option
 from .common import add_backend_options, add_input_options, backend_options
 from .options import EMPTY_INPUT, add_run_options, positive_int
+from .perpuzzle import RecordWriter
 
 if TYPE_CHECKING:
     from ..batch.tasks import Count
@@ -58,11 +59,8 @@ def outcome(count: Count) -> str:
     return "solved" if count.solutions == 1 else "no_solution"
 
 
-class _Writer:
+class _Writer(RecordWriter):
     """Counts as ``line`` (the count alone), ``jsonl`` or ``pretty`` (the puzzle under a header)."""
-
-    def __init__(self, out: TextIO, fmt: str) -> None:
-        self.out, self.fmt = out, fmt
 
     def result(self, record: Record, count: Count) -> None:
         assert record.puzzle is not None
@@ -84,19 +82,6 @@ class _Writer:
             self.out.write(pretty_text(record.puzzle) + "\n\n")
         else:
             self.out.write(count.text + "\n")
-
-    def error(self, record: Record) -> None:
-        reason = record.error.reason if record.error is not None else "unreadable"
-        if self.fmt == "jsonl":
-            fields = {"index": record.index, "puzzle": record.text, "status": "error", "error": reason}
-            self.out.write(json.dumps(fields) + "\n")
-        elif self.fmt == "pretty":
-            self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n\n")
-        else:
-            self.out.write("error\n")
-
-    def close(self) -> None:
-        pass
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ..batch.chunks import ChunkSizer
     from ..batch.solver import SolverConfig
 
-__all__ = ["EachCommand", "Writer", "run_each"]
+__all__ = ["EachCommand", "RecordWriter", "Writer", "run_each"]
 
 #: The outcome of a puzzle that could not be read, in every command's summary and output.
 ERROR = "error"
@@ -50,6 +51,28 @@ class Writer(Protocol):
 
     def close(self) -> None:
         """After the last record (a closing line, a flush)."""
+
+
+class RecordWriter:
+    """The part of a ``Writer`` every per-puzzle command shares: the ``error`` record in each layout
+    (``line``: the word ``error``; ``jsonl``: index, text, status and reason; ``pretty``: a header and the
+    reason) and ``close``. A command's writer adds ``result``."""
+
+    def __init__(self, out: TextIO, fmt: str) -> None:
+        self.out, self.fmt = out, fmt
+
+    def error(self, record: Record) -> None:
+        reason = record.error.reason if record.error is not None else "unreadable"
+        if self.fmt == "jsonl":
+            fields = {"index": record.index, "puzzle": record.text, "status": ERROR, "error": reason}
+            self.out.write(json.dumps(fields) + "\n")
+        elif self.fmt == "pretty":
+            self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n\n")
+        else:
+            self.out.write("error\n")
+
+    def close(self) -> None:
+        """Nothing to finish: one record per line or block."""
 
 
 @dataclass

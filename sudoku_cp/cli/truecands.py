@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, TextIO
+from typing import Any
 
 from ..candidates import Candidates
 from ..formats import Record
 from ..grid import symbol
 from .common import backend_options
+from .perpuzzle import RecordWriter
 
 __all__ = ["candidate_grid", "pencilmarks", "run"]
 
@@ -43,10 +44,7 @@ def outcome(candidates: Candidates | None) -> str:
     return "solved" if all(m & (m - 1) == 0 for m in candidates.masks) else "multiple"
 
 
-class _Writer:
-    def __init__(self, out: TextIO, fmt: str) -> None:
-        self.out, self.fmt = out, fmt
-
+class _Writer(RecordWriter):
     def result(self, record: Record, candidates: Candidates | None) -> None:
         assert record.puzzle is not None
         text = pencilmarks(candidates) if candidates is not None else "no_solution"
@@ -63,19 +61,6 @@ class _Writer:
             self.out.write(f"Puzzle {record.index} (line {record.line}): {outcome(candidates)}\n{body}\n\n")
         else:
             self.out.write(text + "\n")
-
-    def error(self, record: Record) -> None:
-        reason = record.error.reason if record.error is not None else "unreadable"
-        if self.fmt == "jsonl":
-            fields = {"index": record.index, "puzzle": record.text, "status": "error", "error": reason}
-            self.out.write(json.dumps(fields) + "\n")
-        elif self.fmt == "pretty":
-            self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n\n")
-        else:
-            self.out.write("error\n")
-
-    def close(self) -> None:
-        pass
 
 
 def run(args: argparse.Namespace) -> int:
