@@ -147,40 +147,11 @@ def _solved(cands: list[int] | None) -> bool:
 
 def _singles(cells: tuple[int, ...], rules: Rules, hidden: bool) -> list[int] | None:
     """Candidate bitmasks (bit d-1: digit d) after naked (and ``hidden``) singles; None on a clash."""
-    full = (1 << rules.n) - 1
-    cands = [1 << (d - 1) if d else full for d in cells]
-    peers, units = rules.peers, rules.houses
-    queue = [c for c, d in enumerate(cells) if d]
-    while queue:
-        while queue:
-            cell = queue.pop()
-            bit = cands[cell]
-            for peer in peers[cell]:
-                mask = cands[peer]
-                if mask & bit:
-                    mask ^= bit
-                    if not mask:
-                        return None
-                    cands[peer] = mask
-                    if mask & (mask - 1) == 0:
-                        queue.append(peer)
-        if not hidden:
-            break
-        for unit in units:
-            once = twice = 0
-            for cell in unit:
-                twice |= once & cands[cell]
-                once |= cands[cell]
-            if once != full:
-                return None
-            for cell in unit:
-                mask = cands[cell] & once & ~twice
-                if mask and mask != cands[cell]:
-                    if mask & (mask - 1):
-                        return None  # one cell is the only place of two digits
-                    cands[cell] = mask
-                    queue.append(cell)
-    return cands
+    from .backends.dfs_reference import geometry, propagate
+
+    geo = geometry(rules)
+    cands = [1 << (d - 1) if d else geo.full for d in cells]
+    return cands if propagate(cands, [c for c, d in enumerate(cells) if d], geo, hidden) else None
 
 
 @cache

@@ -31,12 +31,19 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
 from ..grid import Rules
 
-__all__ = ["HEURISTICS", "SearchOutcome", "search", "weight_table"]
+__all__ = [
+    "HEURISTICS",
+    "SearchOutcome",
+    "geometry",
+    "search",
+    "weight_table",
+]
 
 #: The branching heuristics by name; their index is the code the compiled kernel takes.
 HEURISTICS = ("mrv", "first", "weighted")
@@ -69,6 +76,12 @@ class _Geometry:
 
 
 @cache
+def geometry(rules: Rules) -> _Geometry:
+    """What the singles need of ``rules`` (houses, peers, the full mask), built once per value."""
+    return _geometry(rules)
+
+
+@cache
 def _geometry(rules: Rules) -> _Geometry:
     return _Geometry(
         rules.n, rules.houses, rules.peers, rules.houses_of, (1 << rules.n) - 1, weight_table(rules.n)
@@ -90,8 +103,9 @@ def _single(mask: int) -> bool:
     return mask & (mask - 1) == 0
 
 
-def propagate(cands: list[int], queue: list[int], geo: _Geometry) -> bool:
-    """Naked and hidden singles to a fixpoint; False on a contradiction.
+def propagate(cands: list[int], queue: list[int], geo: _Geometry, hidden_singles: bool = True) -> bool:
+    """Naked and (with ``hidden_singles``) hidden singles to a fixpoint; False on a contradiction. The
+    singles of this search and of the rater's "which singles solve it" (``rate``).
 
     ``queue`` holds the cells that became single and whose digit is not yet removed from their peers.
     """
@@ -108,6 +122,8 @@ def propagate(cands: list[int], queue: list[int], geo: _Geometry) -> bool:
                     cands[peer] = mask
                     if _single(mask):
                         queue.append(peer)
+        if not hidden_singles:
+            break
         for unit in geo.units:  # hidden singles: a digit with one place in a unit goes there
             once = twice = placed = 0
             for cell in unit:
@@ -183,6 +199,33 @@ def search(
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     geo = _geometry(rules)
+    root = [1 << (d - 1) if d else geo.full for d in cells]
+    state = root if propagate(root, [c for c, d in enumerate(cells) if d], geo) else None
+
+    def child(parent: list[int], cell: int, bit: int) -> list[int] | None:
+        state = parent.copy()
+        state[cell] = bit
+        return state if propagate(state, [cell], geo) else None
+
+    return depth_first(state, child, lambda s: choose_cell(s, heuristic, geo), limit, started, deadline)
+
+
+def depth_first(
+    root: list[int] | None,
+    child: Callable[[list[int], int, int], list[int] | None],
+    choose: Callable[[list[int]], int],
+    limit: int,
+    started: float,
+    deadline: float | None,
+    accept: Callable[[tuple[int, ...]], bool] | None = None,
+) -> SearchOutcome:
+    """The search both Python engines share (this reference and the general path of ``dfs_rules``).
+
+    ``root`` is the propagated start (None: a contradiction); ``child(parent, cell, bit)`` the propagated
+    state after placing ``bit`` in ``cell`` (None on a contradiction); ``choose`` the branch cell (-1: all
+    solved); ``accept`` a last check of a solved grid. Candidates are tried smallest digit first; the clock
+    is read before every guess.
+    """
     solutions: list[tuple[int, ...]] = []
     nodes, guesses, backtracks = 1, 0, 0
 
@@ -195,16 +238,17 @@ def search(
         }
         return SearchOutcome(solutions, complete, timed_out, stats)
 
-    root = [1 << (d - 1) if d else geo.full for d in cells]
-    state: list[int] | None = root if propagate(root, [c for c, d in enumerate(cells) if d], geo) else None
+    state = root
     stack: list[list] = []  # branch points: [candidates before the guess, cell, untried candidates]
     while True:
         if state is not None:  # a consistent state, just propagated
-            cell = choose_cell(state, heuristic, geo)
+            cell = choose(state)
             if cell < 0:
-                solutions.append(_digits(state))
-                if len(solutions) >= limit:
-                    return outcome(complete=False)
+                digits = _digits(state)
+                if accept is None or accept(digits):
+                    solutions.append(digits)
+                    if len(solutions) >= limit:
+                        return outcome(complete=False)
             else:
                 stack.append([state, cell, state[cell]])
         while stack and stack[-1][2] == 0:
@@ -217,10 +261,8 @@ def search(
         parent, cell, untried = frame
         bit = untried & -untried  # the smallest untried digit
         frame[2] = untried ^ bit
-        child = parent.copy()
-        child[cell] = bit
         guesses += 1
         nodes += 1
-        state = child if propagate(child, [cell], geo) else None
+        state = child(parent, cell, bit)
         if state is None:
             backtracks += 1

@@ -25,7 +25,7 @@ from functools import cache
 
 from ..encode.rules_cnf import digit_sets
 from ..rules import Arrow, Cage, Pair, Rules, Thermo
-from .dfs_reference import SearchOutcome
+from .dfs_reference import SearchOutcome, depth_first
 
 __all__ = ["search"]
 
@@ -288,57 +288,28 @@ def search(
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     plan = _plan(rules)
-    solutions: list[tuple[int, ...]] = []
-    nodes = guesses = backtracks = 0
-
-    def outcome(complete: bool, timed_out: bool = False) -> SearchOutcome:
-        stats = {
-            "guesses": guesses,
-            "backtracks": backtracks,
-            "nodes": nodes,
-            "time": time.perf_counter() - started,
-        }
-        return SearchOutcome(solutions, complete, timed_out, stats)
-
     if any(d < 0 or d > plan.n for d in cells):
         raise ValueError(f"digits of a {plan.n}x{plan.n} grid are 0..{plan.n}")
     root = [1 << (d - 1) if d else plan.full for d in cells]
-    nodes = 1
     everything = set(range(len(plan.propagators)))
     state = root if propagate(root, [c for c, d in enumerate(cells) if d], plan, everything) else None
-    stack: list[list] = []
-    while True:
-        if state is not None:
-            cell, best = -1, plan.n + 1
-            for c, mask in enumerate(state):
-                if not _single(mask):
-                    count = mask.bit_count()
-                    if count < best:
-                        cell, best = c, count
-                        if count == 2:
-                            break
-            if cell < 0:
-                digits = tuple(mask.bit_length() for mask in state)
-                if rules.is_valid(digits):
-                    solutions.append(digits)
-                    if len(solutions) >= limit:
-                        return outcome(complete=False)
-            else:
-                stack.append([state, cell, state[cell]])
-        while stack and stack[-1][2] == 0:
-            stack.pop()
-        if not stack:
-            return outcome(complete=True)
-        if deadline is not None and time.perf_counter() >= deadline:
-            return outcome(complete=False, timed_out=True)
-        frame = stack[-1]
-        parent, cell, untried = frame
-        bit = untried & -untried
-        frame[2] = untried ^ bit
-        child = parent.copy()
-        child[cell] = bit
-        guesses += 1
-        nodes += 1
-        state = child if propagate(child, [cell], plan, set(plan.watch[cell])) else None
-        if state is None:
-            backtracks += 1
+
+    def child(parent: list[int], cell: int, bit: int) -> list[int] | None:
+        state = parent.copy()
+        state[cell] = bit
+        return state if propagate(state, [cell], plan, set(plan.watch[cell])) else None
+
+    return depth_first(state, child, _fewest, limit, started, deadline, rules.is_valid)
+
+
+def _fewest(state: list[int]) -> int:
+    """The unsolved cell with the fewest candidates (the first such), -1 when all are solved."""
+    cell, best = -1, 64
+    for c, mask in enumerate(state):
+        if mask & (mask - 1):
+            count = mask.bit_count()
+            if count < best:
+                cell, best = c, count
+                if count == 2:
+                    break
+    return cell
