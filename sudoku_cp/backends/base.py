@@ -50,6 +50,24 @@ class Backend(ABC):
         Givens that contradict each other give no solution, not an error.
         """
 
+    @classmethod
+    def preload(cls, variant: str | None, options: dict[str, Any]) -> str | None:
+        """A module a pool's fork server imports before it forks the workers, so that what every worker
+        loads (compiled kernels) is loaded once and shared; None for none (the default)."""
+        return None
+
+    @classmethod
+    def checking_options(cls, variant: str | None, options: dict[str, Any]) -> dict[str, Any]:
+        """The options of an instance built only to check ``options`` before a batch starts (one that need
+        not load what a search needs); the options themselves by default."""
+        return options
+
+    def chunk_kernel(self) -> Any | None:
+        """A module whose ``solve_array(grids, rules, limit, heuristic, time_limit=...)`` answers a whole
+        chunk of classic puzzles in one call (``dfs_compiled``), for the batch engine; None (the default):
+        the engine calls ``enumerate`` per puzzle."""
+        return None
+
     def close(self) -> None:  # noqa: B027 - most backends hold nothing to release
         """Release solver resources; the backend stays usable and rebuilds what it needs."""
 

@@ -92,6 +92,26 @@ class DfsBackend(Backend):
             searcher = self._searchers[puzzle.rules] = self._compiled.CompiledSearch(puzzle.rules)
         return searcher.search(puzzle.cells, limit, self.heuristic, time_limit)
 
+    @classmethod
+    def preload(cls, variant: str | None, options: dict[str, Any]) -> str | None:
+        """The compiled kernel, loaded by the fork server once for all workers (unless the python engine
+        is asked for)."""
+        if variant == "python" or options.get("engine", "auto") == "python":
+            return None
+        return "sudoku_cp.backends.dfs_warm"
+
+    @classmethod
+    def checking_options(cls, variant: str | None, options: dict[str, Any]) -> dict[str, Any]:
+        """Check on the reference engine: the options are the same, and the parent of a pool of workers
+        need not load the compiled kernel (about 130 MB and a second) only to check them."""
+        if variant is None and "engine" not in options:
+            return {**options, "engine": "python"}
+        return options
+
+    def chunk_kernel(self) -> Any | None:
+        """``dfs_compiled`` on the compiled engine: one call per chunk of classic puzzles."""
+        return self._compiled
+
     def close(self) -> None:
         """Drop the per-shape work arrays of the compiled engine (rebuilt on the next puzzle)."""
         self._searchers.clear()

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..backends import DEFAULT_BACKEND, Backend, make_backend
+from ..backends import DEFAULT_BACKEND, Backend, backend_class, make_backend
 from ..errors import ParseError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
@@ -26,7 +26,7 @@ from .chunks import ChunkSizer
 from .pool import OrderedPool, default_jobs
 from .solver import ChunkAnswer, Solver, SolverConfig
 
-__all__ = ["SMALL_INPUT", "check_backend", "compiled_dfs", "resolve_jobs", "run_ordered", "solve_many"]
+__all__ = ["SMALL_INPUT", "check_backend", "resolve_jobs", "run_ordered", "solve_many"]
 
 U = TypeVar("U")
 
@@ -145,7 +145,8 @@ def run_ordered(
             pending.append(unit)
             yield task_of(unit)
 
-    preload = ("sudoku_cp.batch.warm",) if compiled_dfs(config) else ()
+    module = _backend_class(config).preload(_variant(config), dict(config.options))
+    preload = (module,) if module else ()
     here = None if local is None else functools.partial(worker.handle, engine=local)
     with OrderedPool(jobs, worker.handle, worker.init, (config,), preload=preload) as pool:
         for answer in pool.map(tasks(), local=here):
@@ -170,22 +171,18 @@ def _run_on_cluster(
             yield pending.popleft(), answer
 
 
-def compiled_dfs(config: SolverConfig) -> bool:
-    """True when the configured backend is dfs on an engine that may be the compiled one."""
-    name, _, variant = config.backend.partition(":")
-    return name == "dfs" and variant != "python" and config.options.get("engine", "auto") != "python"
+def _backend_class(config: SolverConfig) -> type[Backend]:
+    return backend_class(config.backend.partition(":")[0])
+
+
+def _variant(config: SolverConfig) -> str | None:
+    return config.backend.partition(":")[2] or None
 
 
 def check_backend(config: SolverConfig) -> None:
-    """Build the configured backend once to report a bad name or option now, before any work starts.
-
-    The dfs backend is checked on its reference engine: the options are the same, and the parent of a pool
-    of workers need not load the compiled kernel (about 130 MB and a second) only to check them.
-    """
-    options = dict(config.options)
-    name, _, variant = config.backend.partition(":")
-    if name == "dfs" and not variant and "engine" not in options:
-        options["engine"] = "python"
+    """Build the configured backend once to report a bad name or option now, before any work starts
+    (with the options its class checks cheaply: ``Backend.checking_options``)."""
+    options = _backend_class(config).checking_options(_variant(config), dict(config.options))
     make_backend(config.backend, **options).close()
 
 

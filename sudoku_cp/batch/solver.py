@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..backends import Backend, make_backend
+from ..backends import DEFAULT_BACKEND, Backend, make_backend
 from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
 from ..solving import result_of
@@ -35,7 +35,7 @@ SOLVED, NO_SOLUTION, MULTIPLE, UNKNOWN, ERROR = (
 class SolverConfig:
     """What every worker needs to build the same backend and ask the same question of each puzzle."""
 
-    backend: str = "dfs"
+    backend: str = DEFAULT_BACKEND
     options: dict[str, Any] = field(default_factory=dict)
     unique: bool = False
     time_limit: float | None = None
@@ -89,12 +89,17 @@ class Solver:
     def __init__(self, config: SolverConfig, backend: Backend | None = None) -> None:
         self.config = config
         self.backend = backend if backend is not None else make_backend(config.backend, **config.options)
-        self._kernel = _compiled_kernel(self.backend)
+        self._kernel = self.backend.chunk_kernel()
 
     @property
     def compiled(self) -> bool:
-        """True when chunks go to the compiled dfs kernel in one call."""
+        """True when chunks of classic puzzles go to the backend's chunk kernel in one call."""
         return self._kernel is not None
+
+    @property
+    def kernel(self) -> Any | None:
+        """The backend's chunk kernel (``Backend.chunk_kernel``), or None."""
+        return self._kernel
 
     def solve(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
         """Solve every row of ``grids`` (digits of one shape) and return the answers as arrays."""
@@ -192,12 +197,3 @@ def valid_complete(grids: np.ndarray, rules: Rules) -> np.ndarray:
     ok &= (boxes == target).all(axis=(1, 2))
     result[filled] = ok
     return result
-
-
-def _compiled_kernel(backend: Backend) -> Any | None:
-    """The compiled dfs module when ``backend`` is the dfs backend on its compiled engine, else None."""
-    if getattr(backend, "name", None) != "dfs" or getattr(backend, "engine", None) != "compiled":
-        return None
-    from ..backends import dfs_compiled
-
-    return dfs_compiled

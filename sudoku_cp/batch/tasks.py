@@ -55,8 +55,9 @@ def count_each(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]
 
 
 def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]:
-    """The compiled dfs: one kernel call per shape among the puzzles, no Python work per search."""
-    from ..backends import dfs_compiled
+    """The backend's chunk kernel (the compiled dfs): one call per shape among the puzzles, no Python work
+    per search."""
+    kernel = engine.kernel
 
     groups: dict[Rules, list[int]] = {}
     for i, puzzle in enumerate(puzzles):
@@ -69,11 +70,11 @@ def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[C
                 counts[i] = Count(len(found.solutions), found.complete, found.timed_out)
             continue
         grids = np.array([puzzles[i].cells for i in members], dtype=np.uint8)
-        found = dfs_compiled.solve_array(
+        found = kernel.solve_array(
             grids, rules, limit, engine.backend.heuristic, time_limit=engine.config.time_limit
         )
         for i, k, status in zip(members, found.counts.tolist(), found.status.tolist(), strict=True):
-            counts[i] = Count(k, status == dfs_compiled.EXHAUSTED, status == dfs_compiled.OUT_OF_NODES)
+            counts[i] = Count(k, status == kernel.EXHAUSTED, status == kernel.OUT_OF_NODES)
     return counts  # type: ignore[return-value]  # every index belongs to one group
 
 

@@ -1,4 +1,5 @@
-"""Imported by the fork server before it forks the workers: load the compiled dfs kernel once, for all.
+"""Imported by a pool's fork server before it forks the workers (``DfsBackend.preload``): load the
+compiled dfs kernel once, for all.
 
 Loading numba and its cached machine code costs a second or more and about 130 MB per process; done once
 in the fork server, every worker forked from it starts with the kernel ready and shares those pages
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backends import dfs_compiled
 from ..grid import Rules
+from . import dfs_compiled
 
 dfs_compiled.solve_array(np.zeros((1, 16), np.uint8), Rules.classic(2, 2), 2)
