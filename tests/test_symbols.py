@@ -93,3 +93,9 @@ def test_a_symbol_outside_the_alphabet_names_it() -> None:
     assert "unknown symbol 'G' at r1c1" in proc.stderr and "0123456789ABCDEF (--symbols)" in proc.stderr
     bad = run_cli("solve", "--symbols", "0-0", text)
     assert bad.returncode == 2 and "--symbols" in bad.stderr
+
+
+def test_an_alphabet_of_another_size_is_named_when_it_cannot_apply() -> None:
+    text = written(PUZZLE, "0-F")
+    proc = run_cli("solve", "-j", "1", "--symbols", "0-G", text)
+    assert proc.returncode == 1 and "--symbols 0123456789ABCDEFG names 17 digits, not the 16" in proc.stderr

@@ -189,10 +189,16 @@ def zero_or_blank(text: str, n: int) -> bool:
     return n == 16 and "0" in text and ("F" in text or "f" in text) and "G" not in text and "g" not in text
 
 
-def zero_or_blank_error() -> ParseError:
+def zero_or_blank_error(alphabet: Alphabet | None = None) -> ParseError:
+    """The refusal of the ambiguous 16x16 case; with an ``alphabet`` of another size, says it does not fit."""
+    given = (
+        f" (--symbols {alphabet} names {alphabet.n} digits, not the 16 of this grid)"
+        if alphabet is not None
+        else ""
+    )
     return ParseError(
         "a 16x16 puzzle written with 0 and F but no G: in 0-F notation 0 is a digit, in 1-9A-G (the one "
-        "read) a blank; say which with --symbols 0-F or --symbols 1-9A-G"
+        f"read) a blank; say which with --symbols 0-F or --symbols 1-9A-G{given}"
     )
 
 

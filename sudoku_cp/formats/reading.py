@@ -364,7 +364,7 @@ def parse_symbols(text: str, rules: Rules | None, validate: bool, symbols: Alpha
     elif length != rules.ncells:
         raise ParseError(f"{length} symbols, a {rules.n}x{rules.n} grid has {rules.ncells}")
     if _ambiguous(text, rules.n, symbols):
-        raise zero_or_blank_error()
+        raise zero_or_blank_error(symbols)
     c = _codec(rules, symbols)
     d = c.digits(text)
     if d is None:
@@ -657,7 +657,7 @@ def parse_block(
         if rules is None:
             raise ParseError(f"a {n}x{n} grid: " + _why_no_shape(n))
     if _ambiguous("".join(sym for row in written for sym in row if len(sym) == 1), rules.n, symbols):
-        raise zero_or_blank_error().located(line=first)
+        raise zero_or_blank_error(symbols).located(line=first)
     c = _codec(rules, symbols)
     cells: list[int] = []
     for r, (ln, *_) in enumerate(rows):
