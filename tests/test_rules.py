@@ -79,7 +79,8 @@ def test_rule_names_expand_and_unknown_ones_are_refused() -> None:
 def test_rules_that_do_not_fit_the_grid_are_refused() -> None:
     with pytest.raises(ValueError, match="windoku needs square boxes"):
         Rules.classic(2, 3).with_named("windoku")
-    jigsaw = Rules.jigsaw([[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]])
+    assert Rules.jigsaw([[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]]) == FOUR  # boxes
+    jigsaw = Rules.jigsaw([[0, 1, 2, 4], [3, 6, 7, 11], [5, 8, 9, 12], [10, 13, 14, 15]])
     assert jigsaw.box is None and jigsaw.kinds[0] == "jigsaw"
     with pytest.raises(ValueError, match="disjoint rule needs a grid of boxes"):
         jigsaw.with_named("disjoint")
@@ -89,6 +90,10 @@ def test_rules_that_do_not_fit_the_grid_are_refused() -> None:
         FOUR.with_(cages=[Cage((15, 16), 3)])
     with pytest.raises(ValueError, match="names one cell twice"):
         FOUR.with_(thermos=[Thermo((0, 1, 0))])
+    with pytest.raises(ValueError, match="not the boxes of 2x2"):
+        Rules(4, ((0, 1, 2, 4), (3, 6, 7, 11), (5, 8, 9, 12), (10, 13, 14, 15)), box=(2, 2))
+    with pytest.raises(ValueError, match="unknown rule 'sandwich'"):
+        Rules(4, FOUR.regions, box=(2, 2), named=("sandwich",))
 
 
 def test_a_jigsaw_equal_to_the_boxes_is_the_classic_value_and_others_are_not() -> None:

@@ -221,7 +221,6 @@ def _base_rules(n: int, regions: list[int | None]) -> Rules:
         except ValueError:
             raise ParseError(f"a {n}x{n} f-puzzles grid without regions has no box shape") from None
     default = Rules.from_n(n) if any(n % d == 0 for d in range(2, n)) else None
-    shapes = [Rules.classic(r, n // r) for r in range(1, n + 1) if n % r == 0]
     ids = [
         r if r is not None else (default.region_of[cell] if default else -1) for cell, r in enumerate(regions)
     ]
@@ -229,11 +228,9 @@ def _base_rules(n: int, regions: list[int | None]) -> Rules:
     for cell, r in enumerate(ids):
         groups.setdefault(r, []).append(cell)
     try:
-        rules = Rules.jigsaw(list(groups.values()))
+        return Rules.jigsaw(list(groups.values()))  # the boxes of some shape give classic rules
     except ValueError as exc:
         raise ParseError(f"f-puzzles regions: {exc}") from None
-    boxes = next((s for s in shapes if set(s.regions) == set(rules.regions)), None)
-    return boxes or rules
 
 
 def _arrow(entry: dict[str, Any], n: int) -> Arrow:

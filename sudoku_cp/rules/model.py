@@ -90,7 +90,13 @@ class Rules:
         unknown = set(self.negative) - {"difference", "ratio", "xv"}
         if unknown:
             raise ValueError(f"unknown negative rule {sorted(unknown)[0]!r} (known: difference, ratio, xv)")
+        if self.box is not None and (
+            self.box[0] * self.box[1] != n or set(self.regions) != set(boxes_of(*self.box))
+        ):
+            raise ValueError(f"the regions are not the boxes of {self.box[0]}x{self.box[1]}: give box=None")
         for name in self.named:
+            if name not in NAMED:
+                raise ValueError(f"unknown rule {name!r} (known: {', '.join(NAMED)})")
             NAMED[name](n, self.box)  # raises where the rule does not fit this grid (windoku on a jigsaw)
         object.__setattr__(self, "_hash", hash((n, self.regions, self.named, self._extras())))
 
@@ -144,9 +150,14 @@ class Rules:
 
     @classmethod
     def jigsaw(cls, regions: Sequence[Sequence[int]]) -> Rules:
-        """Rows, columns and irregular ``regions`` (n regions of n cells each)."""
+        """Rows, columns and irregular ``regions`` (n regions of n cells each); regions that are the boxes of
+        some shape give those classic rules, so the fast paths serve them."""
         regions = tuple(tuple(sorted(r)) for r in regions)
-        return cls(len(regions), regions)
+        n = len(regions)
+        for rows in range(1, n + 1):
+            if n % rows == 0 and set(regions) == set(boxes_of(rows, n // rows)):
+                return cls.classic(rows, n // rows)
+        return cls(n, regions)
 
     def with_named(self, names: str | Sequence[str]) -> Rules:
         """These rules plus grid-wide rules by name (``"x,anti-knight"``)."""
