@@ -7,12 +7,14 @@ rule beyond houses narrows candidates until nothing changes (a fixpoint with the
 - a thermometer keeps each cell's digits between the smallest below it and the largest above it (bounds);
 - a cage sum keeps the digits of the digit sets that still fit the cage (every cell can take one of the
   set, every digit of the set has a cell), the way killer solvers read their combination tables;
-- an arrow keeps the line's digits within what the circle or pill can still show, and a one-cell circle
-  within what the line can still add up to (bounds).
+- an arrow keeps, in each line cell, the digits that leave a sum the other cells can reach and the circle
+  or pill can show, and in the circle the numbers the line can reach (exact sums by bit-set dynamic
+  programming over the line, digits free to repeat).
 
-Every propagator only removes digits no solution has, and each one empties a cell when its constraint is
-broken on fixed cells, so a state where every cell is fixed is a solution; the search checks it against
-``Rules.violations`` all the same.
+A propagator runs again only when a cell it reads narrows. Every propagator only removes digits no solution
+has, and each one empties a cell when its constraint is broken on fixed cells, so a state where every cell
+is fixed is a solution; the search (``dfs_reference.depth_first``) checks it against ``Rules.violations``
+all the same.
 """
 
 from __future__ import annotations
