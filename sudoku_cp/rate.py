@@ -157,11 +157,9 @@ def _singles(cells: tuple[int, ...], rules: Rules, hidden: bool) -> list[int] | 
 @cache
 def _probe_solver(rules: Rules) -> Any:
     """A solver holding the empty grid's extended encoding; ``propagate`` learns nothing, so it is shared."""
-    from pysat.solvers import Solver
+    from .backends.grid_solver import GridSolver
 
-    from .encode.cnf import encode_rules
-
-    return Solver(name=PROBE_SOLVER, bootstrap_with=encode_rules(rules, "extended").clauses)
+    return GridSolver(rules, PROBE_SOLVER)
 
 
 def _probe(puzzle: Puzzle) -> tuple[str, int]:
@@ -173,7 +171,7 @@ def _probe(puzzle: Puzzle) -> tuple[str, int]:
     eliminated = 0
     trial = idle = 0  # the last variable tried; trials since the last elimination
     while True:
-        ok, implied = solver.propagate(assumptions=known)
+        ok, implied = solver.propagate(known)
         if not ok:  # rate() calls this for uniquely solvable puzzles only
             raise RuntimeError("failed literals removed a candidate of the solution")
         if sum(1 for lit in implied if 0 < lit <= primary) == ncells:
@@ -184,7 +182,7 @@ def _probe(puzzle: Puzzle) -> tuple[str, int]:
                 return "search", eliminated
             trial = trial % primary + 1
             idle += 1
-            if trial not in assigned and not solver.propagate(assumptions=[*known, trial])[0]:
+            if trial not in assigned and not solver.propagate([*known, trial])[0]:
                 known.append(-trial)
                 eliminated += 1
                 idle = 0

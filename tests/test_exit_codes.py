@@ -39,15 +39,14 @@ def test_the_readme_lists_the_same_statuses() -> None:
     assert "3 a fault" in " ".join(paragraph.split())
 
 
-def _children(pid: int) -> list[int]:
-    """The processes ``pid`` forked that still run its own command line (Linux: from /proc)."""
-    command = Path(f"/proc/{pid}/cmdline").read_bytes()
+def _workers(pid: int) -> list[int]:
+    """The spawned worker processes of ``pid`` (Linux: from /proc)."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
             if not entry.name.isdigit() or f"PPid:\t{pid}\n" not in (entry / "status").read_text():
                 continue
-            if (entry / "cmdline").read_bytes() == command:
+            if b"spawn_main" in (entry / "cmdline").read_bytes():
                 found.append(int(entry.name))
         except OSError:  # the process ended meanwhile
             continue
@@ -58,9 +57,10 @@ def _children(pid: int) -> list[int]:
 def test_a_killed_worker_of_generate_is_a_fault(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
     command = [sys.executable, "-m", "sudoku_cp", "generate", "-n", "20000", "-j", "2", "-q", "-o", str(out)]
-    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    env = {**os.environ, "SUDOKU_CP_START_METHOD": "spawn"}  # workers are then children of the command
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
-    while not (workers := _children(proc.pid)) and time.monotonic() < deadline and proc.poll() is None:
+    while not (workers := _workers(proc.pid)) and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
     assert workers, "no worker started"
     os.kill(workers[0], signal.SIGKILL)

@@ -28,7 +28,6 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import sub
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..encode.amo import at_most_one, check_scheme
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from pysat.solvers import Solver
 
     from ..encode.reduced_fast import ReducedTemplate
+    from .grid_solver import GridSolver
 
 __all__ = ["DEFAULT_SOLVER", "PROOF_SOLVERS", "SOLVERS", "SatBackend", "canonical_solver"]
 
@@ -321,46 +321,12 @@ def counters(solver: Any) -> dict[str, int]:
     return {k: stats.get(k, 0) for k in _COUNTERS}
 
 
-class _Incremental:
-    """One solver holding the empty grid of one shape; a puzzle's givens come as assumptions."""
-
-    def __init__(self, solver: str, rules: Rules, encoding: str, amo: str | None) -> None:
-        start = time.perf_counter()
-        families, self.nv = clause_families(rules, encoding, amo)
-        self.clauses = [c for group in families.values() for c in group]
-        self.primary = rules.n**3
-        self.bases = range(0, self.primary, rules.n)  # var(cell, d) = bases[cell] + d
-        self.name = solver
-        self.solver = new_solver(solver, self.clauses, incremental=True)
-        self.top = self.nv
-        self.blocked = 0
-        self.build_time = time.perf_counter() - start
-        self.fresh = True
-
-    def activation(self) -> int:
-        """A fresh variable to guard one puzzle's blocking clauses."""
-        self.top += 1
-        self.blocked += 1
-        return self.top
-
-    def renew(self) -> None:
-        """A new solver on the same clauses, shedding activation variables and learnt clauses."""
-        start = time.perf_counter()
-        self.solver.delete()
-        self.solver = new_solver(self.name, self.clauses, incremental=True)
-        self.top, self.blocked, self.fresh = self.nv, 0, True
-        self.build_time = time.perf_counter() - start
-
-    def delete(self) -> None:
-        self.solver.delete()
-
-
 @dataclass
 class _RulesState:
     """What the backend knows of a grid shape: its incremental solver, if built, the ski-rental tally, and
     the measured seconds per puzzle of each way (``True``: incremental) that choose between them."""
 
-    engine: _Incremental | None = None
+    engine: GridSolver | None = None
     rent: float = 0.0  # seconds spent on per-puzzle solvers of this shape
     clause_seconds: list[float] = field(default_factory=list)  # build seconds per clause, per-puzzle builds
     cost: dict[bool, float] = field(default_factory=dict)  # mean seconds per puzzle, recent ones weigh more
@@ -492,7 +458,7 @@ class SatBackend(Backend):
     def close(self) -> None:
         for state in self._rules.values():
             if state.engine is not None:
-                state.engine.delete()
+                state.engine.close()
         self._rules.clear()
 
     # -- a service beyond the interface (used by sudoku_cp.explain) ------------------------------------
@@ -512,9 +478,8 @@ class SatBackend(Backend):
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         engine = self._engine(puzzle.rules, self._rules.setdefault(puzzle.rules, _RulesState()))
         n = puzzle.n
-        assumptions = [cell * n + d for cell, d in enumerate(puzzle.cells) if d]
         try:
-            status = solve_call(engine.solver, self.solver_name, assumptions, deadline, n >= STOPPABLE_FROM_N)
+            status = engine.solve(engine.givens(puzzle.cells), deadline)
         except KeyboardInterrupt:
             self._rules[puzzle.rules].engine = None
             raise
@@ -522,8 +487,7 @@ class SatBackend(Backend):
             raise TimeoutError(f"sat:{self.solver_name} reached the time limit")
         if status:
             return None
-        core = engine.solver.get_core() or []
-        return sorted(((lit - 1) // n, (lit - 1) % n + 1) for lit in core if lit > 0)
+        return sorted(((lit - 1) // n, (lit - 1) % n + 1) for lit in engine.core() if lit > 0)
 
     # -- internals ---------------------------------------------------------------------------------------
 
@@ -552,12 +516,14 @@ class SatBackend(Backend):
         per_clause = sum(state.clause_seconds) / len(state.clause_seconds)
         return state.rent >= per_clause * _full_clauses(rules, self.encoding, self.amo)
 
-    def _engine(self, rules: Rules, state: _RulesState) -> _Incremental:
+    def _engine(self, rules: Rules, state: _RulesState) -> GridSolver:
         engine = state.engine
         if engine is None:
+            from .grid_solver import GridSolver
+
             encoding = "extended" if self.encoding == "reduced" else self.encoding
-            engine = state.engine = _Incremental(self.solver_name, rules, encoding, self.amo)
-        elif engine.blocked >= REBUILD_AFTER:
+            engine = state.engine = GridSolver(rules, self.solver_name, encoding, self.amo)
+        elif engine.guards >= REBUILD_AFTER:
             engine.renew()
         return engine
 
@@ -567,47 +533,41 @@ class SatBackend(Backend):
         start = time.perf_counter()
         rules, cells = puzzle.rules, puzzle.cells
         engine = self._engine(rules, state)
-        solver, name, bases = engine.solver, self.solver_name, engine.bases
-        before = counters(solver)
-        assumptions = [base + d for base, d in zip(bases, cells, strict=True) if d]
-        primary, ncells = engine.primary, rules.ncells
+        fresh, name = engine.fresh, self.solver_name
+        before = engine.counters()
+        assumptions = engine.givens(cells)
         solutions: list[Puzzle] = []
         complete = timed_out = forced = False
         unit_proof = name in UNIT_PROOF and bool(assumptions)
-        act = 0
+        guard = 0
         while True:
-            status = solve_call(solver, name, assumptions, deadline, rules.n >= STOPPABLE_FROM_N)
+            status = engine.solve(assumptions, deadline)
             if status is None:
                 timed_out = True
                 break
             if not status:
                 complete = True
                 break
-            true = [v for v in solver.get_model()[:primary] if v > 0]  # one per cell, in cell order
-            if len(true) != ncells:  # both encodings force exactly one digit per cell
-                raise RuntimeError(f"sat:{name} returned a model without one digit per cell")
-            solutions.append(Puzzle(rules, tuple(map(sub, true, bases))))
+            grid = engine.solution()
+            solutions.append(Puzzle(rules, grid))
             if len(solutions) >= limit:
                 break
-            if unit_proof and len(solutions) == 1 and counters(solver)["decisions"] == before["decisions"]:
+            if unit_proof and len(solutions) == 1 and engine.counters()["decisions"] == before["decisions"]:
                 complete = forced = True  # every cell forced by unit propagation: no second solution
                 break
-            if not act:
-                act = engine.activation()
-                assumptions.append(act)
-            block = [-v for v, d in zip(true, cells, strict=True) if not d]  # the blank cells' digits
-            block.append(-act)
-            solver.add_clause(block)
-        if act:
-            solver.add_clause([-act])
+            if not guard:
+                guard = engine.guard()
+                assumptions.append(guard)
+            engine.block(grid, guard, cells)
+        if guard:
+            engine.retire(guard)
         stats: Stats = {"variables": engine.nv, "clauses": len(engine.clauses)}
-        for k, v in counters(solver).items():
+        for k, v in engine.counters().items():
             stats[k] = v - before.get(k, 0)
         stats["time"] = time.perf_counter() - start
-        stats["build_time"] = engine.build_time if engine.fresh else 0.0
+        stats["build_time"] = engine.build_time if fresh else 0.0
         stats["incremental"] = 1
         stats["forced"] = int(forced)
-        engine.fresh = False
         return Enumeration(tuple(solutions), complete, timed_out, stats)
 
     def _enumerate_per_puzzle(self, puzzle: Puzzle, limit: int, deadline: float | None) -> Enumeration:

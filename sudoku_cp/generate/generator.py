@@ -16,12 +16,10 @@ True
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
@@ -30,9 +28,6 @@ from ..rate import rate as rate_puzzle
 from .oracle import DEFAULT_SOLVER, SOLVERS, UniquenessOracle
 from .reduce import reduce_clues
 from .symmetry import SYMMETRIES, orbits, pattern_sizes
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 __all__ = [
     "BLANK_LEVELS",
@@ -170,29 +165,18 @@ def generate(
 
 
 def _run(request: _Request, seed: int | str, blocks: list[tuple[int, int]], jobs: int) -> Iterator[Generated]:
-    """The puzzles of every block in order: here, or from ``jobs`` worker processes."""
+    """The puzzles of every block in order: here, or from ``jobs`` worker processes of the batch engine's
+    ordered pool (a dead worker is its ``WorkerError``; leaving early stops the workers)."""
     if jobs == 1 or len(blocks) == 1:
         for start, stop in blocks:
             yield from _block(request, seed, start, stop)
         return
-    from concurrent.futures import ProcessPoolExecutor
+    from ..batch.pool import OrderedPool
 
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(blocks)), initializer=_leave_interrupts)
-    try:
-        pending: list[Future[list[Generated]]] = []
-        for start, stop in blocks:
-            pending.append(pool.submit(_run_block, request, seed, start, stop))
-            if len(pending) >= 2 * jobs:
-                yield from pending.pop(0).result()
-        for future in pending:
-            yield from future.result()
-    except BaseException:  # Ctrl-C, or a consumer that stops early: nobody will read the running blocks
-        workers = getattr(pool, "_processes", None) or {}  # no public way to stop them before Python 3.14
-        for process in list(workers.values()):
-            process.terminate()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    tasks = ((request, seed, start, stop) for start, stop in blocks)
+    with OrderedPool(min(jobs, len(blocks)), _run_block, preload=(__name__,)) as pool:
+        for puzzles in pool.map(tasks, local=_run_block):
+            yield from puzzles
 
 
 def _request(
@@ -280,17 +264,9 @@ def _check_target(rules: Rules, target: int, symmetry: str, sizes: frozenset[int
         )
 
 
-def _leave_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them: their own process group keeps the terminal's
-    interrupt away (python-sat's solve would turn it into an error), and they ignore it anyway."""
-    if hasattr(os, "setpgrp"):
-        os.setpgrp()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _run_block(request: _Request, seed: int | str, start: int, stop: int) -> list[Generated]:
-    """A worker process's task: one block, as a list."""
-    return list(_block(request, seed, start, stop))
+def _run_block(task: tuple[_Request, int | str, int, int]) -> list[Generated]:
+    """A worker process's task: one block ``(request, seed, start, stop)``, as a list."""
+    return list(_block(*task))
 
 
 def _block(request: _Request, seed: int | str, start: int, stop: int) -> Iterator[Generated]:

@@ -1,11 +1,12 @@
 """The SAT uniqueness oracle of the generator: one incremental solver per shape, one blocking clause per grid.
 
-The solver holds the empty grid's CNF (``sudoku_cp.encode.cnf.encode_shape``, primary variables
-``var(cell, digit) = cell * n + digit``). For a fixed full grid G the clause "some cell differs from G",
-guarded by an activation literal, is added once; then a clue set (a subset of G's cells) is unique
-exactly when solving under those clues as assumptions is unsatisfiable. An unsatisfiable call's core over
-the clue assumptions is itself a unique clue set, usually much smaller; a satisfiable call's model is a
-second solution, whose differences from G form an unavoidable set (every unique clue set must hit it).
+The solver is a ``backends.grid_solver.GridSolver``: the empty grid's CNF (primary variables ``var(cell,
+digit) = cell * n + digit``), each question as assumptions. For a fixed full grid G the clause "some cell
+differs from G", guarded by an activation literal, is added once; then a clue set (a subset of G's cells)
+is unique exactly when solving under those clues as assumptions is unsatisfiable. An unsatisfiable call's
+core over the clue assumptions is itself a unique clue set, usually much smaller; a satisfiable call's
+model is a second solution, whose differences from G form an unavoidable set (every unique clue set must
+hit it).
 
 The solver also draws the full grids: random phases make its search land on a random grid, and a random
 isomorphism of that grid (digits relabelled, rows within bands, bands, columns within stacks, stacks,
@@ -26,11 +27,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import SudokuError
 from ..grid import Rules
+
+if TYPE_CHECKING:
+    from ..backends.grid_solver import GridSolver
 
 __all__ = ["DEFAULT_SOLVER", "SOLVERS", "UniquenessOracle", "random_isomorph"]
 
@@ -45,16 +48,6 @@ SOLVERS = (
     "glucose42", "lingeling", "maplechrono", "maplecm", "maplesat", "mergesat3", "minicard", "minisat22",
     "minisatep",
 )  # fmt: skip
-
-
-@cache
-def _empty_grid(rules: Rules) -> tuple[list[list[int]], int]:
-    """The empty grid's clauses and variable count, kept per process: encoding a 16x16 grid takes a
-    quarter of a second, loading the clauses into a solver a sixth of that."""
-    from ..encode.cnf import encode_rules
-
-    cnf = encode_rules(rules)
-    return cnf.clauses, cnf.nv
 
 
 def random_isomorph(grid: tuple[int, ...], rules: Rules, rng: random.Random) -> tuple[int, ...]:
@@ -97,22 +90,29 @@ class UniquenessOracle:
     """
 
     def __init__(self, rules: Rules, solver: str = DEFAULT_SOLVER) -> None:
-        from pysat.solvers import NoSuchSolverError, Solver
+        from ..backends.grid_solver import GridSolver
+        from ..errors import BackendUnavailableError
 
         self.rules = rules
         self.solver_name = solver
-        clauses, nv = _empty_grid(rules)
         try:
-            self._solver: Any = Solver(name=solver, bootstrap_with=clauses)
-        except NoSuchSolverError:
+            self._grid_solver: GridSolver | None = GridSolver(rules, solver)
+        except BackendUnavailableError:
             raise SudokuError(f"python-sat has no solver {solver!r}") from None
-        self._top = nv
-        self._primary = rules.n**3
         self._grid: tuple[int, ...] | None = None
         self._lits: list[int] = []
         self._active = 0
-        #: SAT calls made (each ``check`` and ``full_grid`` is one).
-        self.calls = 0
+
+    @property
+    def _solver(self) -> GridSolver:
+        if self._grid_solver is None:
+            raise SudokuError("the oracle is closed")
+        return self._grid_solver
+
+    @property
+    def calls(self) -> int:
+        """SAT calls made (each ``check`` and ``full_grid`` is one)."""
+        return self._solver.calls
 
     @property
     def proved_by(self) -> str:
@@ -129,25 +129,18 @@ class UniquenessOracle:
             base = cell * n
             phases += [base + d + 1 if d == pick else -(base + d + 1) for d in range(n)]
         self._solver.set_phases(phases)
-        self.calls += 1
-        if not self._solver.solve():
+        if not self._solver.solve([]):
             raise SudokuError(f"the empty {rules} grid has no solution: the solver is broken")
-        grid = [0] * rules.ncells
-        for lit in self._solver.get_model()[: self._primary]:
-            if lit > 0:
-                cell, d = divmod(lit - 1, n)
-                grid[cell] = d + 1
-        return random_isomorph(tuple(grid), rules, rng)
+        return random_isomorph(self._solver.solution(), rules, rng)
 
     def fix(self, grid: tuple[int, ...]) -> None:
         """Make ``grid`` the reference: add the guarded clause "some cell differs from it"."""
         self.release()
-        n = self.rules.n
+        solver = self._solver
         self._grid = grid
-        self._lits = [cell * n + d for cell, d in enumerate(grid)]
-        self._top += 1
-        self._active = self._top
-        self._solver.add_clause([-self._active, *(-lit for lit in self._lits)])
+        self._lits = solver.givens(grid)
+        self._active = solver.guard()
+        solver.block(grid, self._active)
 
     def check(self, cells: Iterable[int], differ: bool = True) -> tuple[bool, list[int]]:
         """Whether the grid's digits on ``cells`` determine it: ``(True, core)`` or ``(False, differ)``.
@@ -160,27 +153,26 @@ class UniquenessOracle:
             raise SudokuError("no grid fixed: call fix(grid) first")
         cells = list(cells)
         lits = self._lits
-        self.calls += 1
-        if self._solver.solve(assumptions=[self._active, *(lits[c] for c in cells)]):
+        if self._solver.solve([self._active, *(lits[c] for c in cells)]):
             if not differ:
                 return False, []
-            model = self._solver.get_model()
-            return False, [c for c, lit in enumerate(lits) if model[lit - 1] < 0]
-        core = set(self._solver.get_core() or ())
+            other = self._solver.solution()
+            return False, [c for c, (a, b) in enumerate(zip(self._grid, other, strict=True)) if a != b]
+        core = set(self._solver.core())
         return True, [c for c in cells if lits[c] in core]
 
     def release(self) -> None:
         """Retire the current grid's blocking clause for good (the solver then drops it)."""
         if self._active:
-            self._solver.add_clause([-self._active])
+            self._solver.retire(self._active)
             self._active = 0
             self._grid = None
 
     def close(self) -> None:
         """Free the solver."""
-        if self._solver is not None:
-            self._solver.delete()
-            self._solver = None
+        if self._grid_solver is not None:
+            self._grid_solver.close()
+            self._grid_solver = None
 
     def __enter__(self) -> UniquenessOracle:
         return self
