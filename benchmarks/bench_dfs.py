@@ -255,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print()
     data_table(args, engines)
-    if args.rules_list and "compiled" in engines:
+    if args.shapes and "compiled" in engines:
         shapes_table(args)
     return 0
 

@@ -178,7 +178,7 @@ def test_a_pill_reads_its_digits_as_a_number() -> None:
 
 # --- every backend agrees with the check, on every rule --------------------------------------------------
 
-BACKENDS = ("dfs", "sat", "cpsat", "cpsat:bool")
+BACKENDS = ("dfs", "dfs:python", "sat", "cpsat", "cpsat:bool")
 
 
 @st.composite
@@ -230,6 +230,19 @@ def test_every_backend_finds_exactly_the_grids_the_rules_allow(rules: Rules, kee
         found = make_backend(spec).enumerate(puzzle, limit=300)
         assert found.complete, spec
         assert {s.cells for s in found.solutions} == expected, (spec, str(rules))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=four_by_four_rules(), keep=st.integers(0, 3))
+def test_both_dfs_engines_explore_the_same_tree_on_any_rules(rules: Rules, keep: int) -> None:
+    givens = tuple(FOUR_SOLUTIONS[0][c] if keep and c % (5 - keep) == 0 else 0 for c in range(16))
+    puzzle = Puzzle(rules, givens)
+    compiled, python = (
+        make_backend(spec).enumerate(puzzle, limit=50) for spec in ("dfs:compiled", "dfs:python")
+    )
+    assert compiled.solutions == python.solutions and compiled.complete == python.complete
+    for stat in ("guesses", "backtracks", "nodes"):
+        assert compiled.stats[stat] == python.stats[stat], stat
 
 
 @pytest.mark.parametrize("names", [*NAMED, "x"])

@@ -1,12 +1,11 @@
 """Variant puzzles through the services: generation (``--rules``, ``--killer``), true candidates, explain,
-rate, and the classic-only fast paths refusing by name."""
+rate, and the compiled search on any rules."""
 
 from __future__ import annotations
 
 import json
 
 import numpy as np
-import pytest
 from conftest import run_cli
 
 from sudoku_cp import Puzzle, generate, is_solution
@@ -103,12 +102,16 @@ def test_explain_and_rate_read_the_rules() -> None:
     assert rate(g.puzzle).level in LEVELS
 
 
-def test_the_compiled_kernels_refuse_other_rules_by_name() -> None:
-    rules = NINE.with_named("anti-knight").with_(cages=[Cage((0, 1), 3)])
-    with pytest.raises(ValueError, match="classic rules only, not anti-knight, killer cage"):
-        solve_array(np.zeros((1, 81), np.uint8), rules, 2)
-    with pytest.raises(ValueError, match="classic rules only"):
-        CompiledSearch(rules)
-    # the dfs backend takes its general path instead
-    found = make_backend("dfs").enumerate(Puzzle.empty(Rules.classic(2, 2).with_named("x")), limit=100)
-    assert found.complete and len(found.solutions) == 48
+def test_the_compiled_kernels_serve_any_rules_in_batches_and_one_by_one() -> None:
+    knights = [g.puzzle for g in generate(3, NINE.with_named("anti-knight"), seed=4, rate=False)]
+    [killer] = [g.puzzle for g in generate_killer(1, seed=4)]
+    for puzzles in (knights, [killer, killer]):
+        rules = puzzles[0].rules
+        for p in puzzles:
+            one = CompiledSearch(rules).search(p.cells, 2)
+            assert one.complete and len(one.solutions) == 1 and rules.is_valid(one.solutions[0])
+        batch = solve_array(np.array([p.cells for p in puzzles], np.uint8), rules, 2)  # one call
+        assert list(batch.counts) == [1] * len(puzzles) and batch.complete.all()
+        assert all(rules.is_valid(tuple(row)) for row in batch.solutions)
+    impossible = Rules.classic(2, 2).with_(cages=[Cage((0, 1), 2)])  # no two different digits make 2
+    assert make_backend("dfs:compiled").enumerate(Puzzle.empty(impossible), limit=2).solutions == ()

@@ -64,8 +64,8 @@ class Backend(ABC):
 
     def chunk_kernel(self) -> Any | None:
         """A module whose ``solve_array(grids, rules, limit, heuristic, time_limit=...)`` answers a whole
-        chunk of classic puzzles in one call (``dfs_compiled``), for the batch engine; None (the default):
-        the engine calls ``enumerate`` per puzzle."""
+        chunk of puzzles of one rules value in one call (``dfs_compiled``), for the batch engine; None (the
+        default): the engine calls ``enumerate`` per puzzle."""
         return None
 
     def close(self) -> None:  # noqa: B027 - most backends hold nothing to release

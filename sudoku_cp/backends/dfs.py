@@ -1,10 +1,11 @@
 """The ``dfs`` backend: bitmask candidates, naked and hidden singles, depth-first search to a limit.
 
 Two engines run the same algorithm and explore the same search tree (same solutions in the same order,
-same statistics): ``python``, the readable reference in ``dfs_reference``, and ``compiled``, numba kernels in
-``dfs_compiled``. The default engine ``auto`` takes the compiled one when numba imports and the reference
-otherwise, so numba stays optional. The variants ``dfs:python`` and ``dfs:compiled`` select an engine by
-name, so comparison tools can set the two side by side.
+same statistics): ``python``, the readable reference in ``dfs_reference`` (and ``dfs_rules`` for rules
+beyond rows, columns and boxes, where it branches by ``mrv`` only), and ``compiled``, numba kernels in
+``dfs_compiled`` for any rules. The default engine ``auto`` takes the compiled one when numba imports and
+the reference otherwise, so numba stays optional. The variants ``dfs:python`` and ``dfs:compiled`` select
+an engine by name, so comparison tools can set the two side by side.
 
 >>> from sudoku_cp.grid import Puzzle
 >>> found = DfsBackend(heuristic="first").enumerate(Puzzle.from_string("12343412214343.."), limit=2)
@@ -19,6 +20,7 @@ from typing import Any, ClassVar
 from ..errors import BackendUnavailableError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, common_stats
+from ..rules import RULES_KEPT
 from .base import Backend
 from .dfs_reference import HEURISTICS, SearchOutcome, search
 
@@ -81,14 +83,16 @@ class DfsBackend(Backend):
         )
 
     def _search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> SearchOutcome:
-        if not puzzle.rules.is_classic:  # the fast paths know rows, columns and boxes only
-            from .dfs_rules import search as search_rules
-
-            return search_rules(puzzle.cells, puzzle.rules, limit, time_limit)
         if self._compiled is None:
+            if not puzzle.rules.is_classic:  # the reference knows rows, columns and boxes only
+                from .dfs_rules import search as search_rules
+
+                return search_rules(puzzle.cells, puzzle.rules, limit, time_limit)
             return search(puzzle.cells, puzzle.rules, limit, self.heuristic, time_limit)
         searcher = self._searchers.get(puzzle.rules)
         if searcher is None:
+            if len(self._searchers) >= RULES_KEPT:  # killer puzzles: a rules value each
+                self._searchers.clear()
             searcher = self._searchers[puzzle.rules] = self._compiled.CompiledSearch(puzzle.rules)
         return searcher.search(puzzle.cells, limit, self.heuristic, time_limit)
 
@@ -109,7 +113,7 @@ class DfsBackend(Backend):
         return options
 
     def chunk_kernel(self) -> Any | None:
-        """``dfs_compiled`` on the compiled engine: one call per chunk of classic puzzles."""
+        """``dfs_compiled`` on the compiled engine: one call per chunk of puzzles of the same rules."""
         return self._compiled
 
     def close(self) -> None:

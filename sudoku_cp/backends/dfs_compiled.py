@@ -1,9 +1,12 @@
-"""The compiled search of the ``dfs`` backend: the reference algorithm as numba nopython kernels.
+"""The compiled search of the ``dfs`` backend: the Python engines as numba nopython kernels, for any rules.
 
-It follows ``dfs_reference`` step for step (bitmask candidates as int64, naked and hidden singles to a
-fixpoint, the same branching heuristics and tie-breaking, candidates tried in increasing order), so both
-engines explore the same search tree and report the same solutions in the same order with the same
-statistics. The search is iterative over an explicit stack of candidate-state copies, one row per depth.
+On the classic rules it follows ``dfs_reference`` step for step (bitmask candidates as int64, naked and
+hidden singles to a fixpoint, the same branching heuristics and tie-breaking, candidates tried in
+increasing order), so both engines explore the same search tree and report the same solutions in the same
+order with the same statistics. On any other rules it adds the propagators of ``dfs_rules`` (pairs,
+thermometers, cage sums, arrows; the extra houses and the differ pairs are houses and peers), and with the
+``mrv`` heuristic explores the same tree as that module. The search is iterative over an explicit stack
+of candidate-state copies, one row per depth.
 
 Two entry points:
 
@@ -21,16 +24,19 @@ Kernels are compiled with ``cache=True``: only the first run on a machine pays t
 
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 import time
-from functools import cache
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
 
-from ..grid import Rules
+from ..encode.rules_cnf import digit_sets
+from ..rules import RULES_KEPT, Rules
 from ..signals import signals_held
 from .dfs_reference import HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
 
@@ -91,24 +97,117 @@ def heuristic_code(heuristic: str) -> int:
         raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join(HEURISTICS)}") from None
 
 
-class _Tables(NamedTuple):
-    """Per-shape int arrays the kernels read: units (rows, cols, boxes), peers, each cell's units."""
+# Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
+# reasoning, which the kernels below follow.
+_PAIR, _THERMO, _CAGE, _ARROW = 0, 1, 2, 3
 
-    units: np.ndarray  # (3n, n) int32
-    peers: np.ndarray  # (ncells, 3n - box_rows - box_cols - 1) int32: every cell has as many peers
-    cell_units: np.ndarray  # (ncells, 3) int32: row, column, box index into units
+
+class _Tables(NamedTuple):
+    """Per-rules arrays the kernels read (lists of any length are flat arrays with start offsets, CSR).
+
+    Houses hold every digit, so ``units`` is a rectangle; peers, each cell's houses and the propagators'
+    cells vary in number. A propagator ``p`` reads ``cells[cell_start[p]:cell_start[p + 1]]`` and its
+    table ``data[data_start[p]:data_start[p + 1]]``: a pair its supports (n + 1 masks per side), a cage the
+    digit sets of its sum, an arrow the length of its circle; ``watch`` lists the propagators of a cell.
+    """
+
+    units: np.ndarray  # (houses, n) int32
+    peer_start: np.ndarray  # (ncells + 1,) int32
+    peers: np.ndarray  # int32
+    #: (ncells, peers) int32 when every cell has as many peers and there is no propagator (the classic
+    #: rules, and houses alone of any shape, such as jigsaws): ``_singles`` then serves, a third faster
+    #: than the general loop; (0, 0) otherwise
+    peer_rect: np.ndarray
+    house_start: np.ndarray  # (ncells + 1,) int32
+    houses_of: np.ndarray  # int32: indices into units
     weights: np.ndarray  # (n + 1,) int64: 1/k in fixed point (see dfs_reference.weight_table)
     full: int  # the mask with all n digits
+    kinds: np.ndarray  # (propagators,) int64
+    cell_start: np.ndarray  # (propagators + 1,) int32
+    cells: np.ndarray  # int32
+    data_start: np.ndarray  # (propagators + 1,) int32
+    data: np.ndarray  # int64
+    watch_start: np.ndarray  # (ncells + 1,) int32
+    watch: np.ndarray  # int32
+    sums: int  # the widest sum an arrow can reach, plus room for one more digit: the scratch rows' length
 
 
-@cache
+def _flat(lists: Sequence[Sequence[int]], dtype: type = np.int32) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of any lengths as (start offsets, concatenation)."""
+    start = np.zeros(len(lists) + 1, np.int32)
+    start[1:] = np.cumsum([len(x) for x in lists])
+    flat = np.fromiter(itertools.chain.from_iterable(lists), dtype, count=int(start[-1]))
+    return start, flat
+
+
+def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
+    """(kind, cells, table) of every rule beyond houses and peers, in the order of ``dfs_rules``."""
+    n = rules.n
+    digits = range(1, n + 1)
+    out: list[tuple[int, tuple[int, ...], list[int]]] = []
+    for p in rules.pairs:
+        if p.relation == "differ" and not p.negated:
+            continue  # a peer: the singles handle it
+        allowed = p.allowed(n)
+        for_a = [sum(1 << (y - 1) for y in digits if (x, y) in allowed) for x in range(n + 1)]
+        for_b = [sum(1 << (x - 1) for x in digits if (x, y) in allowed) for y in range(n + 1)]
+        out.append((_PAIR, p.cells, for_a + for_b))
+    out += [(_THERMO, t.cells, []) for t in rules.thermos]
+    for c in rules.cages:
+        if c.total is not None:
+            sets = [sum(1 << (d - 1) for d in s) for s in digit_sets(len(c.cells), c.total, n)]
+            out.append((_CAGE, c.cells, sets))
+    out += [(_ARROW, a.all_cells, [len(a.circle)]) for a in rules.arrows]
+    return out
+
+
+@lru_cache(maxsize=RULES_KEPT)
 def _tables(rules: Rules) -> _Tables:
+    props = _propagators(rules)
+    watch: list[list[int]] = [[] for _ in range(rules.ncells)]
+    for i, (_, cells, _) in enumerate(props):
+        for cell in sorted(set(cells)):
+            watch[cell].append(i)
+    longest = max((len(a.cells) for a in rules.arrows), default=0)
     return _Tables(
         np.array(rules.houses, dtype=np.int32),
-        np.array(rules.peers, dtype=np.int32),
-        np.array(rules.houses_of, dtype=np.int32),
+        *_flat(rules.peers),
+        np.array(
+            rules.peers if not props and len(set(map(len, rules.peers))) == 1 else np.zeros((0, 0)), np.int32
+        ),
+        *_flat(rules.houses_of),
         np.array(weight_table(rules.n), dtype=np.int64),
         (1 << rules.n) - 1,
+        np.array([kind for kind, _, _ in props], dtype=np.int64),
+        *_flat([cells for _, cells, _ in props]),
+        *_flat([table for _, _, table in props], np.int64),
+        *_flat(watch),
+        rules.n * (longest + 1) + 1,
+    )
+
+
+class _Work(NamedTuple):
+    """Scratch arrays of one search, sized for its rules (the kernels allocate nothing per node)."""
+
+    queue: np.ndarray  # (ncells,) int64: cells just fixed, their digit not yet removed from their peers
+    pending: np.ndarray  # (propagators,) bool: on the stack below
+    stack: np.ndarray  # (propagators,) int64: propagators to run
+    changed: np.ndarray  # (2 * ncells,) int64: what one propagator narrowed: cell * 2 + (1 if now fixed)
+    digits: np.ndarray  # (2 * ncells,) int64: an arrow's circle digits and the masks it keeps
+    scratch: np.ndarray  # (4, sums) int8: an arrow's reachable sums
+    unit_sums: np.ndarray  # (houses,) int64: the weighted heuristic's sums per house
+
+
+def _work(t: _Tables, ncells: int) -> _Work:
+    nprops = len(t.kinds)
+    return _Work(
+        np.empty(ncells, np.int64),
+        np.zeros(nprops, np.bool_),
+        np.empty(nprops, np.int64),
+        np.empty(2 * ncells, np.int64),
+        np.empty(2 * ncells, np.int64),
+        np.zeros((4, t.sums), np.int8),
+        np.empty(t.units.shape[0], np.int64),
     )
 
 
@@ -126,15 +225,254 @@ def _popcount(x: int) -> int:
     return total
 
 
-@njit(cache=True)
-def _propagate(cands, queue, qlen, peers, units, full):
-    """Naked and hidden singles to a fixpoint over ``cands``; False on a contradiction.
+@njit(cache=True, inline="always")
+def _highest(mask: int) -> int:
+    """The largest digit of a mask (its bit length), 0 for none."""
+    d = 0
+    while mask != 0:
+        mask >>= 1
+        d += 1
+    return d
 
-    ``queue[:qlen]`` are the cells that became single and whose digit is not yet removed from their peers;
-    each cell enters the queue at most once per call, so ``ncells`` slots suffice.
-    """
-    nunits = units.shape[0]
+
+@njit(cache=True, inline="always")
+def _lowest(mask: int) -> int:
+    """The smallest digit of a nonzero mask."""
+    return _highest(mask & -mask)
+
+
+@njit(cache=True, inline="always")
+def _narrow(cands, cell, narrowed, changed, nch):
+    """Write ``narrowed`` (a nonzero strict subset) into ``cell`` and note it in ``changed``."""
+    cands[cell] = narrowed
+    changed[nch] = cell * 2 + (1 if narrowed & (narrowed - 1) == 0 else 0)
+    return nch + 1
+
+
+@njit(cache=True)
+def _pair_rule(cands, cells, table, n, changed):
+    """Arc consistency of a pair: each cell keeps the digits some digit of the other allows."""
+    nch = 0
+    for side in range(2):
+        here = cells[side]
+        there = cells[1 - side]
+        base = side * (n + 1)
+        mask = cands[here]
+        reach = 0
+        d = 1
+        while mask != 0:
+            if mask & 1:
+                reach |= table[base + d]
+            mask >>= 1
+            d += 1
+        narrowed = cands[there] & reach
+        if narrowed != cands[there]:
+            if narrowed == 0:
+                return -1
+            nch = _narrow(cands, there, narrowed, changed, nch)
+    return nch
+
+
+@njit(cache=True)
+def _thermo_rule(cands, cells, n, full, changed):
+    """Bounds along a thermometer: above the smallest digit below, below the largest digit above."""
+    nch = 0
+    floor = 0
+    for i in range(cells.shape[0]):
+        cell = cells[i]
+        narrowed = cands[cell] & full & ~((np.int64(1) << floor) - 1)
+        if narrowed == 0:
+            return -1
+        if narrowed != cands[cell]:
+            nch = _narrow(cands, cell, narrowed, changed, nch)
+        floor = _lowest(narrowed)
+    ceiling = n + 1
+    for i in range(cells.shape[0] - 1, -1, -1):
+        cell = cells[i]
+        narrowed = cands[cell] & ((np.int64(1) << (ceiling - 1)) - 1)
+        if narrowed == 0:
+            return -1
+        if narrowed != cands[cell]:
+            nch = _narrow(cands, cell, narrowed, changed, nch)
+        ceiling = _highest(narrowed)
+    return nch
+
+
+@njit(cache=True)
+def _cage_rule(cands, cells, sets, changed):
+    """A cage sum: each cell keeps the digits of the digit sets that still fit the cage."""
+    union = 0
+    for cell in cells:
+        union |= cands[cell]
+    fits = 0
+    for s in sets:
+        if s & union == s:
+            every = True
+            for cell in cells:
+                if cands[cell] & s == 0:
+                    every = False
+                    break
+            if every:
+                fits |= s
+    nch = 0
+    for cell in cells:
+        narrowed = cands[cell] & fits
+        if narrowed == 0:
+            return -1
+        if narrowed != cands[cell]:
+            nch = _narrow(cands, cell, narrowed, changed, nch)
+    return nch
+
+
+@njit(cache=True)
+def _line_sums(cands, cells, start, skip, out, tmp):
+    """``out[s]`` = 1 when ``cells[start:]`` but index ``skip`` can add up to s (digits may repeat);
+    returns the largest such s bound (the row is valid up to it)."""
+    top = 0
+    out[0] = 1
+    for j in range(start, cells.shape[0]):
+        if j == skip:
+            continue
+        mask = cands[cells[j]]
+        high = _highest(mask)
+        tmp[: top + high + 1] = 0
+        for s in range(top + 1):
+            if out[s]:
+                m = mask
+                d = 1
+                while m != 0:
+                    if m & 1:
+                        tmp[s + d] = 1
+                    m >>= 1
+                    d += 1
+        top += high
+        out[: top + 1] = tmp[: top + 1]
+    return top
+
+
+@njit(cache=True)
+def _arrow_rule(cands, cells, k, changed, digits, scratch):
+    """An arrow: the circle (its first ``k`` cells, a number read in order) equals the line's sum; every
+    digit kept shows a number the line can reach, or leaves a sum the others and the circle can meet."""
+    reach = scratch[0]
+    values = scratch[1]
+    others = scratch[2]
+    tmp = scratch[3]
+    top = _line_sums(cands, cells, k, -1, reach, tmp)
+    values[: top + 1] = 0
+    kept = digits[k : 2 * k]
+    kept[:] = 0
+    combos = 1
+    for j in range(k):
+        combos *= _popcount(cands[cells[j]])
+    shown = False
+    for index in range(combos):
+        rest = index
+        value = 0
+        for j in range(k):
+            mask = cands[cells[j]]
+            pick = rest % _popcount(mask)
+            rest //= _popcount(mask)
+            for _ in range(pick):
+                mask &= mask - 1
+            d = _lowest(mask)
+            digits[j] = d
+            value = value * 10 + d
+        if value <= top and reach[value]:
+            values[value] = 1
+            shown = True
+            for j in range(k):
+                kept[j] |= np.int64(1) << (digits[j] - 1)
+    if not shown:
+        return -1
+    nch = 0
+    for j in range(k):
+        if kept[j] != cands[cells[j]]:
+            nch = _narrow(cands, cells[j], kept[j], changed, nch)
+    for i in range(k, cells.shape[0]):
+        cell = cells[i]
+        rest_top = _line_sums(cands, cells, k, i, others, tmp)
+        mask = cands[cell]
+        keep = 0
+        d = 1
+        while mask != 0:
+            if mask & 1:
+                for v in range(d, min(top, rest_top + d) + 1):
+                    if values[v] and others[v - d]:
+                        keep |= np.int64(1) << (d - 1)
+                        break
+            mask >>= 1
+            d += 1
+        if keep == 0:
+            return -1
+        if keep != cands[cell]:
+            nch = _narrow(cands, cell, keep, changed, nch)
+    return nch
+
+
+@njit(cache=True, inline="always")
+def _apply(p, cands, t, w):
+    """Run propagator ``p``: the count of ``w.changed`` entries it wrote, -1 on a contradiction."""
+    cells = t.cells[t.cell_start[p] : t.cell_start[p + 1]]
+    table = t.data[t.data_start[p] : t.data_start[p + 1]]
+    kind = t.kinds[p]
+    if kind == _PAIR:
+        return _pair_rule(cands, cells, table, t.weights.shape[0] - 1, w.changed)
+    if kind == _THERMO:
+        return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
+    if kind == _CAGE:
+        return _cage_rule(cands, cells, table, w.changed)
+    return _arrow_rule(cands, cells, table[0], w.changed, w.digits, w.scratch)
+
+
+@njit(cache=True, inline="always")
+def _wake(cell, t, w, npend):
+    """Put the propagators that read ``cell`` on the stack (once each); the new stack height."""
+    for k in range(t.watch_start[cell], t.watch_start[cell + 1]):
+        p = t.watch[k]
+        if not w.pending[p]:
+            w.pending[p] = True
+            w.stack[npend] = p
+            npend += 1
+    return npend
+
+
+@njit(cache=True, inline="always")
+def _hidden_singles(cands, queue, qlen, units, full):
+    """One pass of hidden singles over the houses (a digit with one place in a house goes there), fixed
+    cells pushed on ``queue``: the new queue length, -1 on a contradiction (a digit without a place, or
+    one cell the only place of two digits)."""
     n = units.shape[1]
+    for u in range(units.shape[0]):
+        once = 0
+        twice = 0
+        placed = 0
+        for k in range(n):
+            mask = cands[units[u, k]]
+            twice |= once & mask
+            once |= mask
+            if mask & (mask - 1) == 0:
+                placed |= mask
+        if once != full:
+            return -1
+        hidden = once & ~twice & ~placed
+        if hidden != 0:
+            for k in range(n):
+                cell = units[u, k]
+                mask = cands[cell] & hidden
+                if mask != 0:
+                    if mask & (mask - 1) != 0:
+                        return -1
+                    cands[cell] = mask
+                    queue[qlen] = cell
+                    qlen += 1
+    return qlen
+
+
+@njit(cache=True)
+def _singles(cands, queue, qlen, peers, units, full):
+    """Naked and hidden singles to a fixpoint, for rules of houses alone with as many peers per cell: the
+    loop of ``_propagate`` without propagators, on a rectangle of peers (the classic rules' hot path)."""
     npeers = peers.shape[1]
     while qlen > 0:
         while qlen > 0:  # naked singles
@@ -152,34 +490,80 @@ def _propagate(cands, queue, qlen, peers, units, full):
                     if mask & (mask - 1) == 0:
                         queue[qlen] = peer
                         qlen += 1
-        for u in range(nunits):  # hidden singles
-            once = 0
-            twice = 0
-            placed = 0
-            for k in range(n):
-                mask = cands[units[u, k]]
-                twice |= once & mask
-                once |= mask
-                if mask & (mask - 1) == 0:
-                    placed |= mask
-            if once != full:
-                return False
-            hidden = once & ~twice & ~placed
-            if hidden != 0:
-                for k in range(n):
-                    cell = units[u, k]
-                    mask = cands[cell] & hidden
-                    if mask != 0:
-                        if mask & (mask - 1) != 0:
-                            return False
-                        cands[cell] = mask
-                        queue[qlen] = cell
-                        qlen += 1
+        qlen = _hidden_singles(cands, queue, qlen, units, full)
+        if qlen < 0:
+            return False
     return True
 
 
 @njit(cache=True)
-def _choose(cands, heuristic, units, cell_units, weights, unit_sums):
+def _propagate(cands, qlen, npend, t, w):
+    """Naked and hidden singles and the propagators to a fixpoint over ``cands``; False on a contradiction.
+
+    ``w.queue[:qlen]`` are the cells that became single and whose digit is not yet removed from their
+    peers; a cell enters the queue only when it becomes single, at most once per call, so ``ncells``
+    slots suffice. ``w.stack[:npend]`` are the propagators to run; one runs again when a cell it reads
+    narrows, and only once the singles are done (they are cheaper).
+    """
+    queue = w.queue
+    units = t.units
+    full = t.full
+    watched = t.kinds.shape[0] > 0
+    unseen = True  # cells narrowed since the last look for hidden singles
+    while True:
+        while qlen > 0 or unseen:
+            unseen = False
+            while qlen > 0:  # naked singles
+                qlen -= 1
+                cell = queue[qlen]
+                bit = cands[cell]
+                for k in range(t.peer_start[cell], t.peer_start[cell + 1]):
+                    peer = t.peers[k]
+                    mask = cands[peer]
+                    if mask & bit:
+                        mask ^= bit
+                        if mask == 0:
+                            return _fail(w, npend)
+                        cands[peer] = mask
+                        if watched:
+                            npend = _wake(peer, t, w, npend)
+                        if mask & (mask - 1) == 0:
+                            queue[qlen] = peer
+                            qlen += 1
+            found = _hidden_singles(cands, queue, qlen, units, full)
+            if found < 0:
+                return _fail(w, npend)
+            for i in range(qlen, found):  # cells the hidden singles fixed
+                npend = _wake(queue[i], t, w, npend)
+            qlen = found
+        if npend == 0:
+            return True
+        while npend > 0 and qlen == 0:
+            npend -= 1
+            p = w.stack[npend]
+            w.pending[p] = False
+            nch = _apply(p, cands, t, w)
+            if nch < 0:
+                return _fail(w, npend)
+            unseen = unseen or nch > 0
+            for i in range(nch):
+                cell = w.changed[i] >> 1
+                npend = _wake(cell, t, w, npend)
+                if w.changed[i] & 1:
+                    queue[qlen] = cell
+                    qlen += 1
+
+
+@njit(cache=True)
+def _fail(w, npend):
+    """Clear the propagators still pending (the next call starts clean); False."""
+    for i in range(npend):
+        w.pending[w.stack[i]] = False
+    return False
+
+
+@njit(cache=True)
+def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums):
     """The cell to branch on (ties to the first in row-major order), -1 when all cells are solved."""
     ncells = cands.shape[0]
     best = -1
@@ -211,12 +595,9 @@ def _choose(cands, heuristic, units, cell_units, weights, unit_sums):
     for cell in range(ncells):
         mask = cands[cell]
         if mask & (mask - 1) != 0:
-            weight = (
-                unit_sums[cell_units[cell, 0]]
-                + unit_sums[cell_units[cell, 1]]
-                + unit_sums[cell_units[cell, 2]]
-                + OWN_WEIGHT * weights[_popcount(mask)]
-            )
+            weight = OWN_WEIGHT * weights[_popcount(mask)]
+            for k in range(house_start[cell], house_start[cell + 1]):
+                weight += unit_sums[houses_of[k]]
             if weight > best_weight:
                 best = cell
                 best_weight = weight
@@ -224,22 +605,31 @@ def _choose(cands, heuristic, units, cell_units, weights, unit_sums):
 
 
 @njit(cache=True)
-def _start(grid, stack, ctr, queue, peers, units, full):
-    """Load a puzzle into ``stack[0]`` and propagate its givens; reset the counters."""
+def _start(grid, stack, ctr, t, w):
+    """Load a puzzle into ``stack[0]`` and propagate its givens (and every propagator); reset the counters."""
     root = stack[0]
     qlen = 0
     one = np.int64(1)
+    full = t.full
     for cell in range(grid.shape[0]):
         d = np.int64(grid[cell])
         if d != 0:
             root[cell] = one << (d - 1)
-            queue[qlen] = cell
+            w.queue[qlen] = cell
             qlen += 1
         else:
             root[cell] = full
+    nprops = t.kinds.shape[0]
+    for p in range(nprops):
+        w.pending[p] = True
+        w.stack[p] = p
     ctr[:] = 0
     ctr[_NODES] = 1
-    if _propagate(root, queue, qlen, peers, units, full):
+    if t.peer_rect.shape[0] > 0:
+        consistent = _singles(root, w.queue, qlen, t.peer_rect, t.units, full)
+    else:
+        consistent = _propagate(root, qlen, nprops, t, w)
+    if consistent:
         ctr[_STATE] = _EXPAND
     else:
         ctr[_STATE] = _DONE
@@ -247,24 +637,7 @@ def _start(grid, stack, ctr, queue, peers, units, full):
 
 
 @njit(cache=True)
-def _run(
-    stack,
-    branch,
-    untried,
-    ctr,
-    out,
-    pause_when_full,
-    limit,
-    budget,
-    heuristic,
-    units,
-    peers,
-    cell_units,
-    weights,
-    full,
-    queue,
-    unit_sums,
-):
+def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuristic, t, w):
     """Continue the search kept in ``stack``/``branch``/``untried``/``ctr`` for up to ``budget`` nodes.
 
     Returns EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES or (with ``pause_when_full``) _BUFFER_FULL. Found
@@ -277,20 +650,23 @@ def _run(
     node_end = ctr[_NODES] + budget if budget > 0 else _MAX_NODES
     ncells = stack.shape[1]
     status = OUT_OF_NODES
+    peer_rect = t.peer_rect
+    rect = peer_rect.shape[0] > 0
+    units = t.units
+    full = t.full
+    house_start = t.house_start
+    houses_of = t.houses_of
+    weights = t.weights
+    unit_sums = w.unit_sums
     while True:
         if state == _EXPAND:
             cands = stack[level]
-            cell = _choose(cands, heuristic, units, cell_units, weights, unit_sums)
+            cell = _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums)
             if cell < 0:  # a solution
                 nout = ctr[_NOUT]
                 if nout < out.shape[0]:
                     for c in range(ncells):
-                        mask = cands[c]
-                        d = 1
-                        while mask > 1:
-                            mask >>= 1
-                            d += 1
-                        out[nout, c] = d
+                        out[nout, c] = _highest(cands[c])
                     ctr[_NOUT] = nout + 1
                 ctr[_COUNT] += 1
                 if ctr[_COUNT] >= limit:
@@ -328,10 +704,14 @@ def _run(
             child[:] = stack[level]
             cell = branch[level]
             child[cell] = bit
-            queue[0] = cell
+            w.queue[0] = cell
             ctr[_GUESSES] += 1
             ctr[_NODES] += 1
-            if _propagate(child, queue, 1, peers, units, full):
+            if rect:
+                consistent = _singles(child, w.queue, 1, peer_rect, units, full)
+            else:
+                consistent = _propagate(child, 1, _wake(cell, t, w, 0), t, w)
+            if consistent:
                 level += 1
                 state = _EXPAND
             else:
@@ -344,27 +724,9 @@ def _run(
 
 
 @njit(cache=True)
-def _solve_batch(
-    grids,
-    limit,
-    heuristic,
-    max_nodes,
-    units,
-    peers,
-    cell_units,
-    weights,
-    full,
-    counts,
-    first,
-    second,
-    guesses,
-    backtracks,
-    nodes,
-    status,
-    seconds,
-):
-    """Solve every row of ``grids`` into the result arrays (``first``/``second`` must start zeroed), with
-    each puzzle's seconds from the monotonic clock read before and after it."""
+def _solve_batch(grids, limit, heuristic, max_nodes, t, w, result):
+    """Solve every row of ``grids`` into ``result`` (a ``BatchResult`` of zeroed arrays), with each
+    puzzle's seconds from the monotonic clock read before and after it."""
     m = grids.shape[0]
     ncells = grids.shape[1]
     stack = np.empty((ncells + 1, ncells), np.int64)
@@ -372,40 +734,21 @@ def _solve_batch(
     untried = np.zeros(ncells + 1, np.int64)
     ctr = np.zeros(_NCTR, np.int64)
     out = np.zeros((2, ncells), np.uint8)
-    queue = np.empty(ncells, np.int64)
-    unit_sums = np.empty(units.shape[0], np.int64)
     timespec = np.zeros(2, np.int64)
     for i in range(m):
         started = _now_ns(timespec)
-        _start(grids[i], stack, ctr, queue, peers, units, full)
-        result = _run(
-            stack,
-            branch,
-            untried,
-            ctr,
-            out,
-            False,
-            limit,
-            max_nodes,
-            heuristic,
-            units,
-            peers,
-            cell_units,
-            weights,
-            full,
-            queue,
-            unit_sums,
-        )
-        counts[i] = ctr[_COUNT]
+        _start(grids[i], stack, ctr, t, w)
+        status = _run(stack, branch, untried, ctr, out, False, limit, max_nodes, heuristic, t, w)
+        result.counts[i] = ctr[_COUNT]
         if ctr[_NOUT] > 0:
-            first[i, :] = out[0]
+            result.solutions[i, :] = out[0]
         if ctr[_NOUT] > 1:
-            second[i, :] = out[1]
-        guesses[i] = ctr[_GUESSES]
-        backtracks[i] = ctr[_BACKTRACKS]
-        nodes[i] = ctr[_NODES]
-        status[i] = result
-        seconds[i] = (_now_ns(timespec) - started) * 1e-9
+            result.second[i, :] = out[1]
+        result.guesses[i] = ctr[_GUESSES]
+        result.backtracks[i] = ctr[_BACKTRACKS]
+        result.nodes[i] = ctr[_NODES]
+        result.status[i] = status
+        result.seconds[i] = (_now_ns(timespec) - started) * 1e-9
 
 
 class BatchResult(NamedTuple):
@@ -438,16 +781,7 @@ class BatchResult(NamedTuple):
         return self.status == OUT_OF_NODES
 
 
-def require_classic(rules: Rules) -> None:
-    """The kernels know rows, columns and boxes only (three houses per cell, equal peer counts): refuse
-    anything else by name, never search it under the wrong rules."""
-    if not rules.is_classic:
-        beyond = ", ".join(k for k in rules.kinds if k != "boxes")
-        raise ValueError(f"the compiled dfs kernels serve the classic rules only, not {beyond}")
-
-
 def _as_grids(grids: np.ndarray, rules: Rules) -> np.ndarray:
-    require_classic(rules)
     grids = np.ascontiguousarray(grids, dtype=np.uint8)
     if grids.ndim != 2 or grids.shape[1] != rules.ncells:
         raise ValueError(f"grids must be (m, {rules.ncells}) for a {rules} box shape, not {grids.shape}")
@@ -503,7 +837,7 @@ def solve_array(
     if budget <= 0:  # never one long compiled call: Python must get control back to stop on a signal
         budget = _nodes_within(time_limit / 4 if time_limit is not None else SLICE_SECONDS, rules)
     called = time.perf_counter()
-    _solve_batch(grids, limit, code, budget, t.units, t.peers, t.cell_units, t.weights, t.full, *result)
+    _solve_batch(grids, limit, code, budget, t, _work(t, ncells), result)
     if CLOCK is None and m:  # no clock in the kernel: the call's time shared out in proportion to nodes
         result.seconds[:] = (time.perf_counter() - called) * result.nodes / max(1, result.nodes.sum())
     if max_nodes <= 0:
@@ -544,7 +878,6 @@ class CompiledSearch:
     """The resumable compiled search for one puzzle at a time, with work arrays kept for its shape."""
 
     def __init__(self, rules: Rules) -> None:
-        require_classic(rules)
         self.rules = rules
         self.tables = _tables(rules)
         ncells = rules.ncells
@@ -552,8 +885,7 @@ class CompiledSearch:
         self._branch = np.zeros(ncells + 1, np.int64)
         self._untried = np.zeros(ncells + 1, np.int64)
         self._ctr = np.zeros(_NCTR, np.int64)
-        self._queue = np.empty(ncells, np.int64)
-        self._unit_sums = np.empty(self.tables.units.shape[0], np.int64)
+        self._work = _work(self.tables, ncells)
         self._buffers: dict[int, np.ndarray] = {}
 
     def _buffer(self, rows: int) -> np.ndarray:
@@ -590,7 +922,7 @@ class CompiledSearch:
         t = self.tables
         ctr = self._ctr
         out = self._buffer(min(limit, 256))
-        _start(grid, self._stack, ctr, self._queue, t.peers, t.units, t.full)
+        _start(grid, self._stack, ctr, t, self._work)
         deadline = None if time_limit is None else started + time_limit
         budget = 256  # slices, even without a deadline: signal handlers run between them
         solutions: list[tuple[int, ...]] = []
@@ -598,22 +930,7 @@ class CompiledSearch:
         while True:
             sliced = time.perf_counter()
             status = _run(
-                self._stack,
-                self._branch,
-                self._untried,
-                ctr,
-                out,
-                True,
-                limit,
-                budget,
-                code,
-                t.units,
-                t.peers,
-                t.cell_units,
-                t.weights,
-                t.full,
-                self._queue,
-                self._unit_sums,
+                self._stack, self._branch, self._untried, ctr, out, True, limit, budget, code, t, self._work
             )
             solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
             ctr[_NOUT] = 0
@@ -634,7 +951,7 @@ class CompiledSearch:
         return SearchOutcome(solutions, status == EXHAUSTED, timed_out, stats)
 
 
-#: A first compile that takes longer than this is announced on standard error (it takes 10-20 s, once).
+#: A first compile that takes longer than this is announced on standard error (it takes about 20 s, once).
 NOTICE_AFTER = 1.5
 _READY = False
 
@@ -653,7 +970,7 @@ def _ensure_compiled() -> None:
     notice = threading.Timer(
         NOTICE_AFTER,
         lambda: print(
-            "sudoku-cp: compiling the dfs search for this machine, once (10-20 s; Ctrl-C waits for it)...",
+            "sudoku-cp: compiling the dfs search for this machine, once (about 20 s; Ctrl-C waits for it)...",
             file=sys.stderr,
             flush=True,
         ),

@@ -33,9 +33,9 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 
-from ..grid import Rules
+from ..rules import RULES_KEPT, Rules
 
 __all__ = [
     "HEURISTICS",
@@ -75,13 +75,13 @@ class _Geometry:
     weights: tuple[int, ...]
 
 
-@cache
+@lru_cache(maxsize=RULES_KEPT)
 def geometry(rules: Rules) -> _Geometry:
     """What the singles need of ``rules`` (houses, peers, the full mask), built once per value."""
     return _geometry(rules)
 
 
-@cache
+@lru_cache(maxsize=RULES_KEPT)
 def _geometry(rules: Rules) -> _Geometry:
     return _Geometry(
         rules.n, rules.houses, rules.peers, rules.houses_of, (1 << rules.n) - 1, weight_table(rules.n)

@@ -1,7 +1,9 @@
-"""The ``dfs`` search for any ``Rules``: bitmask candidates, singles, and one propagator per constraint.
+"""The ``dfs`` search for any ``Rules`` in Python: bitmask candidates, singles, one propagator per constraint.
 
-The classic rules take the fast paths (``dfs_reference``, ``dfs_compiled``); this is the general path. Each
-rule beyond houses narrows candidates until nothing changes (a fixpoint with the singles of the houses):
+The python engine's path for rules beyond the classic ones (``dfs_reference`` serves those), and the
+readable model of the compiled engine (``dfs_compiled``), whose kernels run the same propagators and, on
+the same puzzle, explore the same search tree. Each rule beyond houses narrows candidates until nothing
+changes (a fixpoint with the singles of the houses):
 
 - a pair keeps, in each cell, the digits some candidate of the other cell allows (arc consistency);
 - a thermometer keeps each cell's digits between the smallest below it and the largest above it (bounds);
@@ -23,10 +25,10 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from ..encode.rules_cnf import digit_sets
-from ..rules import Arrow, Cage, Pair, Rules, Thermo
+from ..rules import RULES_KEPT, Arrow, Cage, Pair, Rules, Thermo
 from .dfs_reference import SearchOutcome, depth_first
 
 __all__ = ["search"]
@@ -207,7 +209,7 @@ class _Plan:
     watch: tuple[frozenset[int], ...]
 
 
-@cache
+@lru_cache(maxsize=RULES_KEPT)
 def _plan(rules: Rules) -> _Plan:
     n = rules.n
     props: list[tuple[Propagator, tuple[int, ...]]] = [
@@ -251,20 +253,22 @@ def propagate(cands: list[int], queue: list[int], plan: _Plan, todo: set[int]) -
                     if _single(mask):
                         queue.append(peer)
         for house in plan.houses:  # hidden singles
-            once = twice = 0
+            once = twice = placed = 0
             for cell in house:
                 mask = cands[cell]
                 twice |= once & mask
                 once |= mask
+                if _single(mask):
+                    placed |= mask
             if once != plan.full:
                 return False
-            hidden = once & ~twice
+            hidden = once & ~twice & ~placed
             if hidden:
                 for cell in house:
                     mask = cands[cell] & hidden
-                    if mask and mask != cands[cell]:
+                    if mask:
                         if not _single(mask):
-                            return False
+                            return False  # one cell is the only place of two digits
                         cands[cell] = mask
                         todo |= watch[cell]
                         queue.append(cell)

@@ -93,7 +93,7 @@ class Solver:
 
     @property
     def compiled(self) -> bool:
-        """True when chunks of classic puzzles go to the backend's chunk kernel in one call."""
+        """True when chunks of puzzles go to the backend's chunk kernel in one call."""
         return self._kernel is not None
 
     @property
@@ -104,7 +104,7 @@ class Solver:
     def solve(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
         """Solve every row of ``grids`` (digits of one shape) and return the answers as arrays."""
         grids = np.ascontiguousarray(grids, dtype=np.uint8).reshape(-1, rules.ncells)
-        if self._kernel is not None and rules.is_classic:
+        if self._kernel is not None:
             return self._solve_compiled(grids, rules)
         return self._solve_each(grids, rules)
 

@@ -64,11 +64,6 @@ def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[C
         groups.setdefault(puzzle.rules, []).append(i)
     counts: list[Count | None] = [None] * len(puzzles)
     for rules, members in groups.items():
-        if not rules.is_classic:  # the kernels serve the classic rules; the backend takes the rest
-            for i in members:
-                found = engine.backend.enumerate(puzzles[i], limit=limit, time_limit=engine.config.time_limit)
-                counts[i] = Count(len(found.solutions), found.complete, found.timed_out)
-            continue
         grids = np.array([puzzles[i].cells for i in members], dtype=np.uint8)
         found = kernel.solve_array(
             grids, rules, limit, engine.backend.heuristic, time_limit=engine.config.time_limit

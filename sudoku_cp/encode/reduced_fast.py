@@ -16,12 +16,13 @@ order, except that a pair repeated by two units (two cells sharing a row and a b
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
 
 from ..grid import Puzzle, Rules
+from ..rules import RULES_KEPT
 
 __all__ = ["ReducedTemplate"]
 
@@ -116,6 +117,6 @@ def _pairs(ends: np.ndarray, clauses: list[list[int]], free: np.ndarray) -> list
     return list(map(clauses.__getitem__, keep))
 
 
-@cache
+@lru_cache(maxsize=RULES_KEPT)
 def _template(rules: Rules) -> ReducedTemplate:
     return ReducedTemplate(rules)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from .constraints import Arrow, Cage, Constraint, Pair, Thermo, pill_value
-from .model import MAX_N, Rules, Violation, boxes_of
+from .model import MAX_N, RULES_KEPT, Rules, Violation, boxes_of
 from .named import ALIASES, NAMED, expand_names
 
 __all__ = [
     "ALIASES",
     "MAX_N",
     "NAMED",
+    "RULES_KEPT",
     "Arrow",
     "Cage",
     "Constraint",

@@ -16,10 +16,13 @@ from functools import cache, cached_property
 from .constraints import Arrow, Cage, Constraint, Pair, Thermo, cell_name
 from .named import NAMED, expand_names
 
-__all__ = ["MAX_N", "Rules", "Violation", "boxes_of"]
+__all__ = ["MAX_N", "RULES_KEPT", "Rules", "Violation", "boxes_of"]
 
 #: The largest grid: digits 1-9, A-Z, a-z.
 MAX_N = 61
+#: How many rules values each per-rules cache of the solvers keeps (tables, plans, work arrays): a batch of
+#: killer puzzles brings a rules value per puzzle, and memory must not grow with the batch.
+RULES_KEPT = 16
 
 
 @dataclass(frozen=True)
