@@ -1,6 +1,6 @@
 """Benchmark of every backend on variant Sudoku: puzzles per second with uniqueness, per rule, on 9x9
-puzzles the project generates (seeded, so every run measures the same puzzles), and the time to a first
-solution of an empty killer grid (cages with sums, no givens).
+puzzles the project generates (seeded, so every run measures the same puzzles) and on 16x16 X and
+windoku, and the time to a first solution of an empty killer grid (cages with sums, no givens).
 
 One process, one backend instance per row (as a batch uses it), wall time around the whole row; every
 answer is checked unique and valid after the clock stops. A backend slower than ``--budget`` seconds on a
@@ -32,6 +32,10 @@ def puzzle_sets(count: int) -> dict[str, list[Puzzle]]:
     for names in ("x", "anti-knight", "anti-king", "windoku", "disjoint", "non-consecutive"):
         made = generate(count, NINE.with_named(names), seed=f"bench-{names}", rate=False)
         sets[names] = [g.puzzle for g in made]
+    sixteen = Rules.classic(4, 4)
+    for names in ("x", "windoku"):  # 16x16: where the search sweeps locked candidates
+        made = generate(max(2, count // 3), sixteen.with_named(names), seed=f"bench-16-{names}", rate=False)
+        sets[f"16x16 {names}"] = [g.puzzle for g in made]
     sets["killer"] = [g.puzzle for g in generate_killer(count, seed="bench-killer")]
     sets["thermo+arrow"] = _lines(count)
     return sets

@@ -39,6 +39,7 @@ from ..encode.rules_cnf import digit_sets
 from ..rules import RULES_KEPT, Rules
 from ..signals import signals_held
 from .dfs_reference import HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
+from .dfs_rules import intersections
 
 __all__ = [
     "EXHAUSTED",
@@ -114,9 +115,9 @@ class _Tables(NamedTuple):
     units: np.ndarray  # (houses, n) int32
     peer_start: np.ndarray  # (ncells + 1,) int32
     peers: np.ndarray  # int32
-    #: (ncells, peers) int32 when every cell has as many peers and there is no propagator (the classic
-    #: rules, and houses alone of any shape, such as jigsaws): ``_singles`` then serves, a third faster
-    #: than the general loop; (0, 0) otherwise
+    #: (ncells, peers) int32 for the classic rules, which the singles alone serve (``_singles``, the hot
+    #: loop of the classic benchmarks, with every argument its own: no tables passed per node); (0, 0)
+    #: for any other rules
     peer_rect: np.ndarray
     house_start: np.ndarray  # (ncells + 1,) int32
     houses_of: np.ndarray  # int32: indices into units
@@ -130,6 +131,9 @@ class _Tables(NamedTuple):
     watch_start: np.ndarray  # (ncells + 1,) int32
     watch: np.ndarray  # int32
     sums: int  # the widest sum an arrow can reach, plus room for one more digit: the scratch rows' length
+    lock_start: np.ndarray  # (intersections + 1,) int32
+    lock_cells: np.ndarray  # int32: the shared cells of two houses, the rest of one, the rest of the other
+    lock_sizes: np.ndarray  # (intersections, 2) int64: how many shared cells, how many in the first rest
 
 
 def _flat(lists: Sequence[Sequence[int]], dtype: type = np.int32) -> tuple[np.ndarray, np.ndarray]:
@@ -169,6 +173,7 @@ def _tables(rules: Rules) -> _Tables:
         for cell in sorted(set(cells)):
             watch[cell].append(i)
     longest = max((len(a.cells) for a in rules.arrows), default=0)
+    locks = intersections(rules)
     return _Tables(
         np.array(rules.houses, dtype=np.int32),
         *_flat(rules.peers),
@@ -183,6 +188,8 @@ def _tables(rules: Rules) -> _Tables:
         *_flat([table for _, _, table in props], np.int64),
         *_flat(watch),
         rules.n * (longest + 1) + 1,
+        *_flat([sum(parts, ()) for parts in locks]),
+        np.array([(len(s), len(a)) for s, a, _ in locks], np.int64).reshape(-1, 2),
     )
 
 
@@ -410,6 +417,38 @@ def _arrow_rule(cands, cells, k, changed, digits, scratch):
     return nch
 
 
+@njit(cache=True)
+def _locked_rule(cands, cells, shared, a_rest, changed):
+    """Locked candidates: ``cells`` are the cells two houses share, then the rest of each; a digit one
+    house holds only in the shared cells leaves the other house's other cells."""
+    inside = 0
+    for i in range(shared):
+        inside |= cands[cells[i]]
+    a_out = 0
+    for i in range(shared, shared + a_rest):
+        a_out |= cands[cells[i]]
+    b_out = 0
+    for i in range(shared + a_rest, cells.shape[0]):
+        b_out |= cands[cells[i]]
+    nch = 0
+    for side in range(2):
+        if side == 0:
+            locked = inside & ~a_out & b_out
+            start, stop = shared + a_rest, cells.shape[0]
+        else:
+            locked = inside & ~b_out & a_out
+            start, stop = shared, shared + a_rest
+        if locked != 0:
+            for i in range(start, stop):
+                cell = cells[i]
+                narrowed = cands[cell] & ~locked
+                if narrowed != cands[cell]:
+                    if narrowed == 0:
+                        return -1
+                    nch = _narrow(cands, cell, narrowed, changed, nch)
+    return nch
+
+
 @njit(cache=True, inline="always")
 def _apply(p, cands, t, w):
     """Run propagator ``p``: the count of ``w.changed`` entries it wrote, -1 on a contradiction."""
@@ -435,6 +474,19 @@ def _wake(cell, t, w, npend):
             w.stack[npend] = p
             npend += 1
     return npend
+
+
+@njit(cache=True, inline="always")
+def _absorb(nch, queue, qlen, npend, t, w):
+    """Take in the ``nch`` cells a kernel narrowed (``w.changed``: cell << 1 | fixed): wake what reads
+    them, queue those now fixed; the new stack height and queue length."""
+    for i in range(nch):
+        cell = w.changed[i] >> 1
+        npend = _wake(cell, t, w, npend)
+        if w.changed[i] & 1:
+            queue[qlen] = cell
+            qlen += 1
+    return npend, qlen
 
 
 @njit(cache=True, inline="always")
@@ -536,8 +588,19 @@ def _propagate(cands, qlen, npend, t, w):
             for i in range(qlen, found):  # cells the hidden singles fixed
                 npend = _wake(queue[i], t, w, npend)
             qlen = found
-        if npend == 0:
-            return True
+        if npend == 0:  # the rest is at its fixpoint: one sweep of locked candidates
+            swept = False
+            for x in range(t.lock_sizes.shape[0]):
+                cells = t.lock_cells[t.lock_start[x] : t.lock_start[x + 1]]
+                nch = _locked_rule(cands, cells, t.lock_sizes[x, 0], t.lock_sizes[x, 1], w.changed)
+                if nch < 0:
+                    return _fail(w, npend)
+                swept = swept or nch > 0
+                npend, qlen = _absorb(nch, queue, qlen, npend, t, w)
+            if not swept:
+                return True
+            unseen = True
+            continue
         while npend > 0 and qlen == 0:
             npend -= 1
             p = w.stack[npend]
@@ -546,12 +609,7 @@ def _propagate(cands, qlen, npend, t, w):
             if nch < 0:
                 return _fail(w, npend)
             unseen = unseen or nch > 0
-            for i in range(nch):
-                cell = w.changed[i] >> 1
-                npend = _wake(cell, t, w, npend)
-                if w.changed[i] & 1:
-                    queue[qlen] = cell
-                    qlen += 1
+            npend, qlen = _absorb(nch, queue, qlen, npend, t, w)
 
 
 @njit(cache=True)

@@ -11,7 +11,9 @@ changes (a fixpoint with the singles of the houses):
   set, every digit of the set has a cell), the way killer solvers read their combination tables;
 - an arrow keeps, in each line cell, the digits that leave a sum the other cells can reach and the circle
   or pill can show, and in the circle the numbers the line can reach (exact sums by bit-set dynamic
-  programming over the line, digits free to repeat).
+  programming over the line, digits free to repeat);
+- on grids of 16x16 and up, once all of that is at its fixpoint, a sweep of locked candidates (pointing
+  and claiming) over every two houses that meet, then the fixpoint again, until a sweep changes nothing.
 
 A propagator runs again only when a cell it reads narrows. Every propagator only removes digits no solution
 has, and each one empties a cell when its constraint is broken on fixed cells, so a state where every cell
@@ -196,6 +198,58 @@ def _arrow(arrow: Arrow, n: int) -> Propagator:
     return revise
 
 
+#: The smallest grid the search sweeps locked candidates on. Below it the singles alone are faster: 9x9
+#: variants lose a quarter to a half of their puzzles per second with the sweep, 12x12 neither gain nor
+#: lose; a 16x16 windoku's search shrinks from 20.8 million nodes (51 s) to 60 thousand (1 s).
+LOCKED_FROM = 16
+
+
+def intersections(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+    """(shared cells, the rest of one house, the rest of the other) for every two houses that share two
+    cells or more, where locked candidates reason; none for the classic rules (their search stays the
+    singles alone: the reference of the classic engines and their benchmarks) or below ``LOCKED_FROM``."""
+    if rules.is_classic or rules.n < LOCKED_FROM:
+        return []
+    houses = rules.houses
+    found = []
+    for i, a in enumerate(houses):
+        sa = set(a)
+        for b in houses[i + 1 :]:
+            shared = sa.intersection(b)
+            if len(shared) >= 2:
+                rest_a = tuple(c for c in a if c not in shared)
+                rest_b = tuple(c for c in b if c not in shared)
+                found.append((tuple(sorted(shared)), rest_a, rest_b))
+    return found
+
+
+def _locked(inside: tuple[int, ...], a_rest: tuple[int, ...], b_rest: tuple[int, ...]) -> Propagator:
+    """Locked candidates (pointing and claiming): a digit that one house can hold only where it meets
+    another house is in the shared cells, so the other house's other cells lose it."""
+
+    def revise(cands: list[int]) -> list[int] | None:
+        shared = a_out = b_out = 0
+        for cell in inside:
+            shared |= cands[cell]
+        for cell in a_rest:
+            a_out |= cands[cell]
+        for cell in b_rest:
+            b_out |= cands[cell]
+        changed = []
+        for locked, rest in ((shared & ~a_out & b_out, b_rest), (shared & ~b_out & a_out, a_rest)):
+            if locked:
+                for cell in rest:
+                    narrowed = cands[cell] & ~locked
+                    if narrowed != cands[cell]:
+                        if not narrowed:
+                            return None
+                        cands[cell] = narrowed
+                        changed.append(cell)
+        return changed
+
+    return revise
+
+
 @dataclass(frozen=True)
 class _Plan:
     """What the search needs of a rules value, built once per value."""
@@ -207,6 +261,8 @@ class _Plan:
     propagators: tuple[Propagator, ...]
     #: ``watch[cell]``: the propagators that read the cell, run again when its candidates narrow
     watch: tuple[frozenset[int], ...]
+    #: locked candidates of every two houses that meet, swept once the rest is at its fixpoint
+    locked: tuple[Propagator, ...]
 
 
 @lru_cache(maxsize=RULES_KEPT)
@@ -222,8 +278,15 @@ def _plan(rules: Rules) -> _Plan:
     for i, (_, cells) in enumerate(props):
         for cell in cells:
             watch[cell].add(i)
+    locked = tuple(_locked(*parts) for parts in intersections(rules))
     return _Plan(
-        n, (1 << n) - 1, rules.houses, rules.peers, tuple(p for p, _ in props), tuple(map(frozenset, watch))
+        n,
+        (1 << n) - 1,
+        rules.houses,
+        rules.peers,
+        tuple(p for p, _ in props),
+        tuple(map(frozenset, watch)),
+        locked,
     )
 
 
@@ -238,6 +301,7 @@ def propagate(cands: list[int], queue: list[int], plan: _Plan, todo: set[int]) -
     cell it reads narrows (its ``watch``), so a guess costs what it touches, not every rule of the grid.
     """
     watch = plan.watch
+    swept = False  # the last sweep of locked candidates narrowed a cell
     while True:
         while queue:
             cell = queue.pop()
@@ -274,8 +338,20 @@ def propagate(cands: list[int], queue: list[int], plan: _Plan, todo: set[int]) -
                         queue.append(cell)
         if queue:
             continue
-        if not todo:
-            return True
+        if not todo:  # the rest is at its fixpoint: one sweep of locked candidates
+            for revise in plan.locked:
+                changed = revise(cands)
+                if changed is None:
+                    return False
+                for cell in changed:
+                    todo |= watch[cell]
+                    if _single(cands[cell]):
+                        queue.append(cell)
+                swept |= bool(changed)
+            if not swept:
+                return True
+            swept = False
+            continue
         while todo and not queue:
             changed = plan.propagators[todo.pop()](cands)
             if changed is None:
