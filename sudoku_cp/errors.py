@@ -9,6 +9,7 @@ __all__ = [
     "ParseError",
     "SudokuError",
     "UnknownBackendError",
+    "UnsupportedRuleError",
     "UsageError",
 ]
 
@@ -70,6 +71,11 @@ class UnknownBackendError(SudokuError, LookupError):
 
 class BackendUnavailableError(SudokuError, ImportError):
     """A registered backend whose Python package is not installed."""
+
+
+class UnsupportedRuleError(SudokuError, ValueError):
+    """A rule that a feature cannot take into account; the message names the rule (ignoring it would make
+    a wrong claim)."""
 
 
 class UsageError(SudokuError, ValueError):

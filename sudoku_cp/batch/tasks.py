@@ -10,7 +10,9 @@ the same progress and summary as ``solve``. A task is ``(kind, payload)`` with p
 - ``("explain", puzzles)``: a ``sudoku_cp.explain.Explanation`` per puzzle, from the configured backend
   and time limit;
 - ``("candidates", puzzles)``: the true candidates of each puzzle (a ``Candidates``, or None without a
-  solution).
+  solution);
+- ``("prove", (minimal, puzzles))``: a ``sudoku_cp.certify.prover.Certificate`` per puzzle, or the
+  ``UnsupportedRuleError`` that refuses it (the other puzzles go on).
 """
 
 from __future__ import annotations
@@ -101,8 +103,29 @@ def _count(payload: tuple[int, list[Puzzle]], engine: Solver) -> list[Count]:
     return count_each(limit, puzzles, engine)
 
 
+def prove_each(payload: tuple[bool, list[Puzzle]], engine: Solver) -> list[Any]:
+    """A certificate of each puzzle (``sudoku_cp.certify.prover.prove``), or why it has none."""
+    from ..certify.prover import prove
+    from ..errors import UnsupportedRuleError
+
+    minimal, puzzles = payload
+    out: list[Any] = []
+    for puzzle in puzzles:
+        try:
+            out.append(prove(puzzle, minimal=minimal))
+        except UnsupportedRuleError as exc:
+            out.append(exc)
+    return out
+
+
 #: Task kind -> what answers it.
-TASK_KINDS = {"count": _count, "rate": rate_each, "explain": explain_each, "candidates": candidates_each}
+TASK_KINDS = {
+    "count": _count,
+    "rate": rate_each,
+    "explain": explain_each,
+    "candidates": candidates_each,
+    "prove": prove_each,
+}
 
 
 def run_task(kind: str, payload: Any, engine: Solver) -> Any:

@@ -58,6 +58,8 @@ COMMANDS = [
     "decode",
     "generate",
     "rate",
+    "prove",
+    "check",
     "render",
     "backends",
     "compare",

@@ -1,0 +1,109 @@
+"""Benchmark of certificates of uniqueness: prove and check rates per core, proof sizes, and a whole
+collection proven and checked through the real commands with ``--jobs``.
+
+One process for the per-core rates: ``write_folder`` (prove, with the files written) and ``check_dir``
+(the standalone checker) on samples of 17_clue, top1465 and forum_hardest_11plus, process CPU time; every
+claim must come out ``unique`` and verified. ``--whole`` also times ``sudoku-cp prove -j N`` and
+``sudoku-cp check -j N`` on all of 17_clue (about 49,000 puzzles).
+
+    python benchmarks/bench_certificates.py --quick        # 200 puzzles a set, a minute
+    python benchmarks/bench_certificates.py                # 1,000 a set
+    python benchmarks/bench_certificates.py --whole        # and 17_clue whole with --jobs
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sudoku_cp import datasets
+from sudoku_cp.certify.checker import check_dir
+from sudoku_cp.certify.prover import write_folder
+
+SETS = ("17_clue.txt", "top1465.txt", "forum_hardest_11plus.txt")
+
+
+def measure(name: str, count: int, root: Path) -> list[str]:
+    """A table row for one data set: prove/s, check/s, proof lines (median, max), formula clauses."""
+    puzzles = datasets.load(name, sample=count, seed=1)
+    folder = root / name
+    start = time.process_time()
+    certificates = write_folder(puzzles, folder)
+    prove = time.process_time() - start
+    start = time.process_time()
+    results = list(check_dir(folder))
+    check = time.process_time() - start
+    claims = {c.claim for c in certificates}
+    failed = [m for _, m, ok in results if not ok]
+    if claims != {"unique"} or failed:
+        raise SystemExit(f"{name}: claims {claims}, failed {failed[:3]}")
+    lines = [len((c.proof or "").splitlines()) for c in certificates]
+    clauses = [len((c.cnf or "").splitlines()) - 1 for c in certificates]
+    return [
+        name,
+        f"{len(puzzles):,}",
+        f"{len(puzzles) / prove:,.0f}",
+        f"{len(puzzles) / check:,.0f}",
+        f"{statistics.median(lines):,.0f}",
+        f"{max(lines):,}",
+        f"{statistics.median(clauses):,.0f}",
+    ]
+
+
+def whole(jobs: int, root: Path) -> None:
+    """``sudoku-cp prove`` and ``check`` on all of 17_clue, wall time."""
+    path = datasets.data_path("17_clue.txt")
+    if path is None:
+        print(f"17_clue: {datasets.MISSING_MESSAGE}")
+        return
+    folder = root / "whole"
+    for command in (["prove", str(path), "-o", str(folder)], ["check", str(folder)]):
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-m", "sudoku_cp", *command, "-j", str(jobs), "-q"],
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise SystemExit(f"{command[0]} failed ({proc.returncode}): {proc.stderr[-500:]}")
+        count = sum(1 for _ in (folder / "claims.jsonl").open())
+        rate = count / seconds
+        print(f"{command[0]} 17_clue whole, -j {jobs}: {count:,} puzzles in {seconds:.1f} s, {rate:,.0f}/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="200 puzzles a set")
+    parser.add_argument("--count", type=int, default=1000, help="puzzles a set (default 1000)")
+    parser.add_argument("--whole", action="store_true", help="also all of 17_clue through the commands")
+    parser.add_argument("--jobs", type=int, default=2, help="for --whole (default 2)")
+    args = parser.parse_args()
+    count = 200 if args.quick else args.count
+    root = Path(tempfile.mkdtemp(prefix="bench-certs-"))
+    try:
+        print(
+            "| data set | puzzles | prove /s | check /s | proof lines (median) | (max) | clauses (median) |"
+        )
+        print("|---|--:|--:|--:|--:|--:|--:|")
+        for name in SETS:
+            if datasets.data_path(name) is None:
+                print(f"| {name} | {datasets.MISSING_MESSAGE} |")
+                continue
+            print("| " + " | ".join(measure(name, count, root)) + " |", flush=True)
+        if args.whole:
+            whole(args.jobs, root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,442 @@
+"""Check certificates of uniqueness without trusting the code that wrote them (docs/certificates.md).
+
+This module and ``drat`` import nothing but the standard library and each other: they re-encode each
+puzzle from its line and its rules, compare the certificate's formula with that encoding clause by clause,
+check every solution against the rules, and check the DRAT refutation. Run alone as
+
+    python -m sudoku_cp.certify.checker DIR      # one line per claim; exit status 0 when all hold
+
+The canonical formula, in the variables ``x(cell, d) = cell * n + d`` (cell ``r * n + c``, 0-based; digit
+d in 1..n): each cell holds a digit and no two; each house holds each digit and no cell twice; a group's
+cells never share a digit; a pair rule forbids the digit pairs it does not allow (binary clauses); a
+thermometer's neighbours increase; each given is a unit clause. A certificate holds the clauses that the
+givens leave open: every clause but those holding a given's literal and those between two cells' digits
+of which a given rules one out (by a binary clause with the given, which stays), plus the givens and, for a
+``unique`` claim, the blocking clause. Those dropped hold under the rest, so the formula keeps its models;
+it is a fixed set that a checker can rebuild and compare, clause by clause.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from .drat import ProofError, check_refutation
+
+__all__ = ["SYMBOLS", "CertificateError", "Grid", "check_claim", "check_dir", "formula", "main"]
+
+#: Digit d is written ``SYMBOLS[d - 1]``; ``.`` and ``0`` are empty cells.
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_RELATIONS = ("differ", "difference", "ratio", "sum")
+_RULE_KEYS = frozenset({"size", "box", "houses", "groups", "pairs", "thermometers"})
+
+
+class CertificateError(Exception):
+    """A claim that does not hold, or cannot be read; the message says which part and why."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """What a valid grid is, rebuilt from a claim: n digits, houses, groups, forbidden digit pairs."""
+
+    n: int
+    houses: tuple[tuple[int, ...], ...]
+    groups: tuple[tuple[int, ...], ...]
+    #: ``(a, b, forbidden)``: cell a may not hold x while cell b holds y, for each (x, y) in forbidden
+    pairs: tuple[tuple[int, int, frozenset[tuple[int, int]]], ...]
+
+    @cached_property
+    def canonical(self) -> _Canonical:
+        return _Canonical(self)
+
+    def cell(self, index: int) -> str:
+        return f"r{index // self.n + 1}c{index % self.n + 1}"
+
+    def violation(self, cells: Sequence[int]) -> str | None:
+        """Why the complete grid ``cells`` breaks the rules, or None when it keeps them."""
+        n = self.n
+        if len(cells) != n * n or any(not 1 <= d <= n for d in cells):
+            return "not a complete grid"
+        for kind, units in (("house", self.houses), ("group", self.groups)):
+            for unit in units:
+                digits = [cells[c] for c in unit]
+                if len(set(digits)) != len(digits):
+                    return f"a digit twice in the {kind} {self.cell(unit[0])}..{self.cell(unit[-1])}"
+        for a, b, forbidden in self.pairs:
+            if (cells[a], cells[b]) in forbidden:
+                return f"{self.cell(a)}={cells[a]} and {self.cell(b)}={cells[b]} break a pair rule"
+        return None
+
+
+def _forbidden(relation: str, value: int, negated: bool, n: int) -> frozenset[tuple[int, int]]:
+    def holds(x: int, y: int) -> bool:
+        if relation == "differ":
+            return x != y
+        if relation == "difference":
+            return abs(x - y) == value
+        if relation == "ratio":
+            return x == value * y or y == value * x
+        return x + y == value
+
+    digits = range(1, n + 1)
+    return frozenset((x, y) for x in digits for y in digits if holds(x, y) == negated)
+
+
+def _cells(value: object, n: int, what: str, size: int | None = None) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(c, int) and 0 <= c < n * n for c in value):
+        raise CertificateError(f"rules: a {what} is not a list of cells 0..{n * n - 1}")
+    if len(set(value)) != len(value) or (size is not None and len(value) != size):
+        raise CertificateError(f"rules: a {what} needs {size or 'distinct'} distinct cells")
+    return tuple(value)
+
+
+def grid_of(n: int, rules: dict | None) -> Grid:
+    """The grid a claim's ``rules`` field describes (absent: rows, columns and the most nearly square
+    boxes of an n x n grid, 9 -> 3x3, 6 -> 2 rows x 3 columns)."""
+    if rules is not None and not isinstance(rules, dict):
+        raise CertificateError("rules: not a JSON object")
+    return _grid(n, json.dumps(rules, sort_keys=True))
+
+
+@lru_cache(maxsize=16)
+def _grid(n: int, key: str) -> Grid:
+    """``grid_of`` for the rules as JSON text: a batch of claims on the same rules builds one grid."""
+    rules = json.loads(key) or {}
+    unknown = sorted(set(rules) - _RULE_KEYS)
+    if unknown:
+        raise CertificateError(f"rules: unknown key {unknown[0]!r} (a rule this checker cannot encode)")
+    if rules.get("size", n) != n:
+        raise CertificateError(f"rules: size {rules['size']} but the puzzle is {n}x{n}")
+    houses = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    houses += [tuple(r * n + c for r in range(n)) for c in range(n)]
+    if rules:
+        box = rules.get("box")
+    else:
+        rows = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+        box = [rows, n // rows]
+    if box is not None:
+        shape = isinstance(box, list) and len(box) == 2 and all(isinstance(x, int) and x > 0 for x in box)
+        if not shape or box[0] * box[1] != n:
+            raise CertificateError(f"rules: the box {box!r} does not tile a {n}x{n} grid")
+        rows, cols = box
+        for top in range(0, n, rows):
+            for left in range(0, n, cols):
+                houses.append(tuple((top + i) * n + left + j for i in range(rows) for j in range(cols)))
+    houses += [_cells(h, n, "house", n) for h in rules.get("houses", [])]
+    groups = [_cells(g, n, "group") for g in rules.get("groups", [])]
+    pairs = []
+    for pair in rules.get("pairs", []):
+        if not (isinstance(pair, list) and len(pair) == 5 and pair[2] in _RELATIONS):
+            raise CertificateError(f"rules: a pair is not [a, b, relation, value, negated]: {pair!r}")
+        a, b = _cells(pair[:2], n, "pair")
+        if not isinstance(pair[3], int) or not isinstance(pair[4], bool):
+            raise CertificateError(f"rules: a pair's value or negation is not read: {pair!r}")
+        pairs.append((a, b, _forbidden(pair[2], pair[3], pair[4], n)))
+    for line in rules.get("thermometers", []):
+        cells = _cells(line, n, "thermometer")
+        increase = frozenset((x, y) for x in range(1, n + 1) for y in range(1, n + 1) if x >= y)
+        pairs += [(a, b, increase) for a, b in itertools.pairwise(cells)]
+    return Grid(n, tuple(houses), tuple(groups), tuple(pairs))
+
+
+def read_puzzle(line: object) -> tuple[int, list[int]]:
+    """``(n, cells)`` of a puzzle line (0 for an empty cell)."""
+    if not isinstance(line, str):
+        raise CertificateError("the puzzle is not a line of text")
+    n = math.isqrt(len(line))
+    if n * n != len(line) or not 1 <= n <= len(SYMBOLS):
+        raise CertificateError(f"the puzzle has {len(line)} characters, not n*n for some n up to 35")
+    cells = []
+    for char in line.upper():
+        if char in ".0":
+            cells.append(0)
+        elif char in SYMBOLS[:n]:
+            cells.append(SYMBOLS.index(char) + 1)
+        else:
+            raise CertificateError(f"the puzzle holds {char!r}, not a digit of a {n}x{n} grid")
+    return n, cells
+
+
+class _Canonical:
+    """The canonical formula of one grid, indexed for propagation: ``conflicts[v]``, the variables that
+    share a binary clause with v; ``positive``, the clauses of positive literals (a cell holds a digit, a
+    house holds a digit); ``positive_of[v]``, the indices of those that hold v."""
+
+    def __init__(self, grid: Grid) -> None:
+        n = grid.n
+        top = n**3
+        conflicts: list[set[int]] = [set() for _ in range(top + 1)]
+
+        def forbid(u: int, v: int) -> None:
+            conflicts[u].add(v)
+            conflicts[v].add(u)
+
+        for c in range(n * n):
+            for x in range(1, n):
+                for y in range(x + 1, n + 1):
+                    forbid(c * n + x, c * n + y)
+        for unit in grid.houses + grid.groups:
+            for i, a in enumerate(unit):
+                for b in unit[i + 1 :]:
+                    for d in range(1, n + 1):
+                        forbid(a * n + d, b * n + d)
+        for a, b, forbidden in grid.pairs:
+            for x, y in forbidden:
+                forbid(a * n + x, b * n + y)
+        self.conflicts = [sorted(s) for s in conflicts]
+        self.positive = [tuple(c * n + d for d in range(1, n + 1)) for c in range(n * n)]
+        self.positive += [tuple(sorted(c * n + d for c in h)) for h in grid.houses for d in range(1, n + 1)]
+        self.positive_of: list[list[int]] = [[] for _ in range(top + 1)]
+        for i, clause in enumerate(self.positive):
+            for v in clause:
+                self.positive_of[v].append(i)
+
+    def clauses(self) -> set[tuple[int, ...]]:
+        """The whole canonical formula, givens aside."""
+        out = {(-v, -u) for u, vs in enumerate(self.conflicts) for v in vs if v > u}
+        return out | set(self.positive)
+
+    def propagate(self, given: Sequence[int]) -> dict[int, bool] | None:
+        """The literals unit propagation derives from the given variables, ``{variable: value}``; None
+        when it reaches a conflict. (Its fixpoint is the same whatever the order.)"""
+        value: list[bool | None] = [None] * len(self.conflicts)
+        remaining = [len(clause) for clause in self.positive]  # literals not yet false, per clause
+        for v in given:
+            value[v] = True
+        queue = list(given)
+        conflicts, positive, positive_of = self.conflicts, self.positive, self.positive_of
+        while queue:
+            v = queue.pop()
+            if value[v]:
+                for u in conflicts[v]:
+                    seen = value[u]
+                    if seen is None:
+                        value[u] = False
+                        queue.append(u)
+                    elif seen:
+                        return None
+                continue
+            for i in positive_of[v]:
+                remaining[i] -= 1
+                if remaining[i] == 0:
+                    return None
+                if remaining[i] == 1:
+                    for u in positive[i]:
+                        seen = value[u]
+                        if seen is None:
+                            value[u] = True
+                            queue.append(u)
+                        if seen is not False:
+                            break
+        return {v: x for v, x in enumerate(value) if x is not None}
+
+
+def formula(grid: Grid, givens: Sequence[int], blocking: Sequence[int] | None = None) -> set[tuple[int, ...]]:
+    """The certificate's clauses (each a sorted tuple of literals) for these givens (0: empty cell) and,
+    for a uniqueness claim, the solution ``blocking`` blocks: the literals unit propagation derives from
+    the givens as unit clauses, and the canonical clauses those literals leave unsatisfied (all of them,
+    and the givens, when propagation alone finds a conflict)."""
+    n = grid.n
+    canonical = grid.canonical
+    given = [c * n + d for c, d in enumerate(givens) if d]
+    fixed = canonical.propagate(given)
+    if fixed is None:
+        out = canonical.clauses() | {(v,) for v in given}
+    else:
+        out = {(v,) if true else (-v,) for v, true in fixed.items()}
+        for u, vs in enumerate(canonical.conflicts):
+            if u not in fixed:
+                out.update((-v, -u) for v in vs if v > u and v not in fixed)
+        out.update(c for c in canonical.positive if not any(fixed.get(v) for v in c))
+    if blocking is not None:
+        out.add(tuple(sorted(-(c * n + d) for c, d in enumerate(blocking) if not givens[c])))
+    return out
+
+
+def read_dimacs(text: str, where: str) -> tuple[int, set[tuple[int, ...]]]:
+    """The variable count and the clauses (each a sorted tuple) of a DIMACS CNF text, whose header must
+    count them right."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("c")]
+    if not lines or not lines[0].startswith("p cnf "):
+        raise CertificateError(f"{where}: no 'p cnf' header")
+    try:
+        _, _, variables, count = lines[0].split()
+        numbers = [[int(x) for x in line.split()] for line in lines[1:]]
+        variables, count = int(variables), int(count)
+    except ValueError:
+        raise CertificateError(f"{where}: a line that is not a clause of integers") from None
+    for number, literals in enumerate(numbers, 2):
+        if literals[-1] != 0 or 0 in literals[:-1]:
+            raise CertificateError(f"{where}: clause {number - 1} does not end with exactly one 0")
+    clauses = [tuple(sorted(literals[:-1])) for literals in numbers]
+    if len(clauses) != count:
+        raise CertificateError(f"{where}: the header counts {count} clauses, the file has {len(clauses)}")
+    if any(abs(x) > variables for clause in clauses for x in clause):
+        raise CertificateError(f"{where}: a literal beyond the header's {variables} variables")
+    return variables, set(clauses)
+
+
+def _compare(found: set[tuple[int, ...]], expected: set[tuple[int, ...]], where: str) -> None:
+    extra, missing = found - expected, expected - found
+    if extra:
+        raise CertificateError(f"{where}: clause {' '.join(map(str, min(extra)))} is not in the formula")
+    if missing:
+        raise CertificateError(
+            f"{where}: clause {' '.join(map(str, min(missing)))} of the formula is missing"
+        )
+
+
+def _solution(grid: Grid, line: object, givens: Sequence[int], what: str, skip: int = -1) -> list[int]:
+    n, cells = read_puzzle(line)
+    if n != grid.n:
+        raise CertificateError(f"{what} is not a {grid.n}x{grid.n} grid")
+    why = grid.violation(cells)
+    if why:
+        raise CertificateError(f"{what} breaks the rules: {why}")
+    for c, d in enumerate(givens):
+        if d and cells[c] != d and c != skip:
+            raise CertificateError(f"{what} does not keep the given {grid.cell(c)}={d}")
+    return cells
+
+
+def _refuted(folder: Path, claim: dict, expected: set[tuple[int, ...]]) -> None:
+    """The certificate's formula is ``expected`` and its proof refutes it."""
+    names = [claim.get("cnf"), claim.get("proof")]
+    if not all(isinstance(name, str) and "/" not in name and name not in ("", ".", "..") for name in names):
+        raise CertificateError("the claim names no formula and proof file in its folder")
+    cnf, proof = (folder / name for name in names)
+    try:
+        variables, found = read_dimacs(cnf.read_text(), cnf.name)
+        steps = proof.read_text()
+    except OSError as exc:
+        raise CertificateError(f"cannot read {exc.filename}: {exc.strerror}") from None
+    _compare(found, expected, cnf.name)
+    try:
+        verdict = check_refutation(list(found), steps, variables)
+    except ProofError as exc:
+        raise CertificateError(f"{proof.name}: {exc}") from None
+    if not verdict.ok:
+        raise CertificateError(f"{proof.name}: {verdict.reason}")
+
+
+def check_claim(claim: dict, folder: Path) -> str:
+    """What a claim of ``claims.jsonl`` shows once checked (``unique``, ``none``, ``multiple``, with
+    ``, minimal`` or ``, not minimal``); a ``CertificateError`` saying why when it does not hold."""
+    n, givens = read_puzzle(claim.get("puzzle"))
+    grid = grid_of(n, claim.get("rules"))
+    kind = claim.get("claim")
+    if kind == "multiple":
+        found = claim.get("solutions")
+        if not (isinstance(found, list) and len(found) == 2):
+            raise CertificateError("a multiple claim needs two solutions")
+        first, second = (_solution(grid, s, givens, f"solution {i}") for i, s in enumerate(found, 1))
+        if first == second:
+            raise CertificateError("the two solutions are the same grid")
+        return "multiple"
+    if kind == "none":
+        _refuted(folder, claim, formula(grid, givens))
+        return "none"
+    if kind != "unique":
+        raise CertificateError(f"unknown claim {kind!r} (unique, none or multiple)")
+    solution = _solution(grid, claim.get("solution"), givens, "the solution")
+    _refuted(folder, claim, formula(grid, givens, solution))
+    if "minimal" not in claim:
+        return "unique"
+    return "unique, " + _check_minimal(claim, grid, givens, solution, folder)
+
+
+def _check_minimal(claim: dict, grid: Grid, givens: list[int], solution: list[int], folder: Path) -> str:
+    """Each given has a witness: two solutions without it, or a proof the puzzle stays unique."""
+    entries = claim["minimal"]
+    if not isinstance(entries, list):
+        raise CertificateError("minimal: not a list of one entry per given")
+    names = {grid.cell(c): c for c, d in enumerate(givens) if d}
+    seen = set()
+    redundant = []
+    for entry in entries:
+        cell = names.get(entry.get("given")) if isinstance(entry, dict) else None
+        if cell is None or cell in seen:
+            raise CertificateError(f"minimal: {entry!r} names no given, or one twice")
+        seen.add(cell)
+        without = list(givens)
+        without[cell] = 0
+        if "solutions" in entry:
+            pair = entry["solutions"]
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise CertificateError(f"minimal: {grid.cell(cell)} needs two solutions")
+            a, b = (_solution(grid, s, without, f"a solution without {grid.cell(cell)}") for s in pair)
+            if a == b:
+                raise CertificateError(f"minimal: the two solutions without {grid.cell(cell)} are the same")
+        else:
+            _refuted(folder, entry, formula(grid, without, solution))
+            redundant.append(grid.cell(cell))
+    if seen != set(names.values()):
+        raise CertificateError(f"minimal: {len(names) - len(seen)} givens have no entry")
+    return f"not minimal ({', '.join(redundant)} redundant)" if redundant else "minimal"
+
+
+def _check_line(folder: Path, number: int, line: str) -> tuple[int | None, str, bool]:
+    """``(index, message, ok)`` for the claim on line ``number`` of ``claims.jsonl``."""
+    index: int | None = None
+    try:
+        claim = json.loads(line)
+        if not isinstance(claim, dict):
+            raise CertificateError("not a JSON object")
+        index = claim.get("index") if isinstance(claim.get("index"), int) else None
+        return index, f"{index} verified {check_claim(claim, folder)}", True
+    except (CertificateError, ValueError, RecursionError) as exc:
+        label = index if index is not None else f"line {number}"
+        return index, f"{label} FAILED: {exc}", False
+
+
+def check_dir(folder: str | Path, jobs: int = 1) -> Iterator[tuple[int | None, str, bool]]:
+    """``(index, message, ok)`` for each claim of ``folder/claims.jsonl``, in order; ``jobs`` worker
+    processes share the claims out."""
+    folder = Path(folder)
+    try:
+        text = (folder / "claims.jsonl").read_text()
+    except OSError as exc:
+        yield None, f"cannot read {folder / 'claims.jsonl'}: {exc.strerror}", False
+        return
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        yield None, f"{folder / 'claims.jsonl'} holds no claim", False
+        return
+    if jobs <= 1 or len(lines) < 2:
+        for number, line in lines:
+            yield _check_line(folder, number, line)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs) as pool:
+        chunk = max(1, min(64, len(lines) // (4 * jobs)))
+        numbers, texts = zip(*lines, strict=True)
+        try:
+            yield from pool.map(_check_line, [folder] * len(lines), numbers, texts, chunksize=chunk)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Check the folders named on the command line; 0 when every claim holds, 1 otherwise."""
+    folders = list(sys.argv[1:] if argv is None else argv)
+    if not folders or folders[0].startswith("-"):
+        print("usage: python -m sudoku_cp.certify.checker DIR...", file=sys.stderr)
+        return 2
+    ok = True
+    for folder in folders:
+        for _, message, holds in check_dir(folder):
+            print(message, flush=True)
+            ok = ok and holds
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,266 @@
+"""A DRAT proof checker: does a clausal proof refute a CNF formula? Standard library only, on purpose.
+
+A DRAT proof (Wetzler, Heule and Hunt, "DRAT-trim: Efficient Checking and Trimming Using Expressive
+Clausal Proofs", SAT 2014) lists clauses a solver learned (``1 -2 0``) and clauses it deleted
+(``d 1 -2 0``); it refutes the formula when every added clause is implied and the empty clause comes out.
+This checker goes forward through the proof, as the definition reads:
+
+- a clause is added when it is RUP (reverse unit propagation: assigning its literals false and propagating
+  the current clauses gives a conflict) or, failing that, RAT on its first literal (every resolvent with a
+  current clause holding that literal's negation is RUP);
+- a deleted clause leaves the formula, except one that is the reason of a literal the clauses fix by
+  propagation alone: that deletion is ignored, as drat-trim ignores deleted unit clauses (keeping a clause
+  keeps every check sound, since the formula checked against only grows stronger);
+- the proof refutes the formula once propagation alone gives a conflict: an empty clause added, or a unit
+  that contradicts what is already fixed.
+
+Propagation uses two watched literals per clause (Moskewicz et al., "Chaff", DAC 2001). Only the text
+form of DRAT is read (the binary form is refused by name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["ProofError", "Verdict", "check_refutation", "parse_proof"]
+
+
+class ProofError(ValueError):
+    """The proof cannot be read: a line that is not a clause, a binary proof, a missing terminating 0."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome: ``ok`` when the proof refutes the formula, else ``reason`` says where it fails."""
+
+    ok: bool
+    reason: str
+    lemmas: int  # clauses the proof added that were checked
+    deletions: int
+
+
+def parse_proof(text: str) -> list[tuple[bool, list[int]]]:
+    """The proof's steps in order, ``(deleted, literals)`` each; a ``ProofError`` for a bad line."""
+    if text and (text[0] not in "-0123456789dc \t\r\n" or "\0" in text[:64]):
+        raise ProofError("the proof is not text DRAT (a binary DRAT proof is not read)")
+    steps = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields or fields[0] == "c":
+            continue
+        deleted = fields[0] == "d"
+        try:
+            literals = [int(f) for f in fields[deleted:]]
+        except ValueError:
+            raise ProofError(f"proof line {number} is not a clause: {line[:60]!r}") from None
+        if not literals or literals[-1] != 0 or 0 in literals[:-1]:
+            raise ProofError(f"proof line {number} does not end with exactly one 0: {line[:60]!r}")
+        steps.append((deleted, literals[:-1]))
+    return steps
+
+
+def check_refutation(
+    clauses: Iterable[Sequence[int]],
+    proof: str | list[tuple[bool, list[int]]],
+    variables: int | None = None,
+) -> Verdict:
+    """Whether ``proof`` (text DRAT, or ``parse_proof``'s steps) refutes the formula ``clauses``, whose
+    variables are at most ``variables`` (found from the clauses when not given)."""
+    steps = parse_proof(proof) if isinstance(proof, str) else proof
+    formula = clauses if isinstance(clauses, list) else list(clauses)
+    if variables is None:
+        variables = max((abs(x) for c in formula for x in c), default=0)
+    checker = _Checker(max([variables, *(abs(x) for _, c in steps for x in c)]))
+    if not checker.load(formula):
+        return Verdict(True, "the formula's own clauses propagate to a conflict", 0, 0)
+    lemmas = deletions = 0
+    for number, (deleted, clause) in enumerate(steps, 1):
+        if deleted:
+            deletions += 1
+            checker.delete(clause)
+            continue
+        lemmas += 1
+        if not checker.implied(clause):
+            shown = " ".join(map(str, clause)) or "the empty clause"
+            return Verdict(False, f"proof step {number} ({shown}) is neither RUP nor RAT", lemmas, deletions)
+        if not checker.add(clause):
+            return Verdict(True, f"refuted at proof step {number}", lemmas, deletions)
+    return Verdict(False, "the proof ends without deriving the empty clause", lemmas, deletions)
+
+
+class _Checker:
+    """Clauses with two watched literals and the literals fixed by propagation (the trail).
+
+    A literal ``x`` is stored as the index ``2*|x| + (x < 0)``, its negation is ``index ^ 1``; ``true[i]``
+    says the literal of index ``i`` is assigned true.
+    """
+
+    def __init__(self, top: int) -> None:
+        size = 2 * top + 2
+        self.true = [False] * size
+        self.reason: list[int] = [-1] * size  # the clause that fixed each literal (top level), -1 none
+        self.watches: list[list[int]] = [[] for _ in range(size)]  # literal index -> clauses watching it
+        self.clauses: list[list[int]] = []
+        self.alive: list[bool] = []
+        self.by_key: dict[tuple[int, ...], list[int]] = {}
+        self.trail: list[int] = []  # assigned literal indices, top level first
+        self.fixed = 0  # trail[:fixed] is the top level: implied by the clauses alone
+        self.head = 0
+
+    # --- the formula -------------------------------------------------------------------------------
+
+    def load(self, formula: Iterable[Sequence[int]]) -> bool:
+        """Add the formula's clauses, then propagate its units; False on a conflict. (Before anything
+        is assigned any two literals of a clause may be watched.)"""
+        units = []
+        clauses, alive, by_key, watches = self.clauses, self.alive, self.by_key, self.watches
+        for clause in formula:
+            key = tuple(sorted(clause))
+            lits = [2 * x if x > 0 else 1 - 2 * x for x in key]
+            if not lits:
+                return False  # a literal repeated in a clause is watched twice at worst, which is harmless
+            cid = len(clauses)
+            clauses.append(lits)
+            alive.append(True)
+            by_key.setdefault(key, []).append(cid)
+            if len(lits) == 1:
+                units.append((lits[0], cid))
+            else:
+                watches[lits[0] ^ 1].append(cid)
+                watches[lits[1] ^ 1].append(cid)
+        true = self.true
+        for lit, cid in units:
+            if true[lit ^ 1]:
+                return False
+            if not true[lit]:
+                self._assign(lit, cid)
+        return self._propagate() < 0
+
+    def add(self, literals: Sequence[int]) -> bool:
+        """Add a clause; False when propagation at the top level now gives a conflict."""
+        key = tuple(sorted(set(literals)))
+        lits = [2 * x if x > 0 else 1 - 2 * x for x in key]
+        cid = len(self.clauses)
+        self.clauses.append(lits)
+        self.alive.append(True)
+        self.by_key.setdefault(key, []).append(cid)
+        true = self.true
+        satisfied = any(true[lit] for lit in lits)
+        unassigned = [lit for lit in lits if not true[lit] and not true[lit ^ 1]]
+        if not satisfied and not unassigned:
+            return False  # every literal false at the top level: the empty clause
+        if len(lits) >= 2:  # watch two literals that are not false, true ones first
+            lits.sort(key=lambda lit: 0 if true[lit] else 1 if not true[lit ^ 1] else 2)
+            self.watches[lits[0] ^ 1].append(cid)  # visited when the literal becomes false
+            self.watches[lits[1] ^ 1].append(cid)
+        if not satisfied and len(unassigned) == 1:
+            self._assign(unassigned[0], cid)
+            return self._propagate() < 0
+        return True
+
+    def delete(self, literals: Sequence[int]) -> None:
+        ids = self.by_key.get(tuple(sorted(set(literals))))
+        if not ids:
+            return  # deleting a clause that is not there changes nothing
+        cid = ids[-1]
+        lits = self.clauses[cid]
+        if any(self.reason[lit] == cid for lit in lits[:1] if self.true[lit]):
+            return  # the reason of a fixed literal: kept (see the module docstring)
+        ids.pop()
+        self.alive[cid] = False
+
+    # --- propagation -------------------------------------------------------------------------------
+
+    def _assign(self, lit: int, cid: int) -> None:
+        self.true[lit] = True
+        self.reason[lit] = cid
+        self.trail.append(lit)
+
+    def _propagate(self) -> int:
+        """Propagate the trail from ``head``; the conflicting clause's id, or -1 when none."""
+        true, trail, clauses, alive, watches = self.true, self.trail, self.clauses, self.alive, self.watches
+        while self.head < len(trail):
+            false_lit = trail[self.head] ^ 1
+            self.head += 1
+            watching = watches[trail[self.head - 1]]  # clauses watching the literal now false
+            keep = 0
+            i = 0
+            count = len(watching)
+            conflict = -1
+            while i < count:
+                cid = watching[i]
+                i += 1
+                if not alive[cid]:
+                    continue
+                lits = clauses[cid]
+                if lits[0] == false_lit:
+                    lits[0], lits[1] = lits[1], false_lit
+                first = lits[0]
+                if true[first]:
+                    watching[keep] = cid
+                    keep += 1
+                    continue
+                for k in range(2, len(lits)):
+                    other = lits[k]
+                    if not true[other ^ 1]:
+                        lits[1], lits[k] = other, false_lit
+                        watches[other ^ 1].append(cid)
+                        break
+                else:
+                    watching[keep] = cid
+                    keep += 1
+                    if true[first ^ 1]:
+                        conflict = cid
+                        while i < count:  # keep the rest of the watches as they are
+                            watching[keep] = watching[i]
+                            keep += 1
+                            i += 1
+                        break
+                    self._assign(first, cid)
+            del watching[keep:]
+            if conflict >= 0:
+                return conflict
+        return -1
+
+    def _undo(self) -> None:
+        """Back to the top level."""
+        true, reason, trail = self.true, self.reason, self.trail
+        for lit in trail[self.fixed :]:
+            true[lit] = False
+            reason[lit] = -1
+        del trail[self.fixed :]
+        self.head = self.fixed
+
+    def _rup(self, lits: Iterable[int]) -> bool:
+        """Assigning every literal of ``lits`` false propagates to a conflict (undone afterwards)."""
+        true = self.true
+        conflict = False
+        for lit in lits:
+            if true[lit]:
+                conflict = True  # already true at this point: the negation contradicts it
+                break
+            if not true[lit ^ 1]:
+                self._assign(lit ^ 1, -1)
+        if not conflict:
+            conflict = self._propagate() >= 0
+        self._undo()
+        return conflict
+
+    def implied(self, literals: Sequence[int]) -> bool:
+        """RUP, or RAT on the first literal."""
+        self.fixed = len(self.trail)  # after an add, the trail is the top level
+        lits = [2 * x if x > 0 else 1 - 2 * x for x in literals]
+        if self._rup(lits):
+            return True
+        if not lits:
+            return False
+        pivot = lits[0]
+        for cid, other in enumerate(self.clauses):
+            if self.alive[cid] and pivot ^ 1 in other:
+                resolvent = set(lits) | {lit for lit in other if lit != pivot ^ 1}
+                if any(lit ^ 1 in resolvent for lit in resolvent):
+                    continue  # a tautological resolvent holds trivially
+                if not self._rup(resolvent):
+                    return False
+        return True

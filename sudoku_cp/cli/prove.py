@@ -1,0 +1,122 @@
+"""``sudoku-cp prove``: certificates of uniqueness that ``sudoku-cp check`` (or any DRAT checker and the
+format in docs/certificates.md) verifies without trusting this program.
+
+For the k-th puzzle (k from 1) it writes ``DIR/k.cnf``, the puzzle's formula (with the solution blocked
+for a unique puzzle), and ``DIR/k.drat``, a DRAT proof that the formula has no model, and one line of
+``DIR/claims.jsonl``: ``unique`` with its solution, ``none``, or ``multiple`` with two solutions (which
+need no proof). ``--minimal`` adds, for a unique puzzle, a witness per given: two solutions without it,
+or a certificate (``k-r1c3.cnf``, ``k-r1c3.drat``) that the puzzle stays unique without it. DIR must be
+new or empty: earlier certificates are never written over. Rules with sums (killer cage sums, arrows)
+have no canonical clauses and are refused, puzzle by puzzle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..errors import UnsupportedRuleError, UsageError
+from . import exit_codes
+from .cluster import add_cluster_option
+from .common import add_input_options, warn
+from .options import EMPTY_INPUT, add_run_options
+
+if TYPE_CHECKING:
+    from ..certify.prover import Certificate
+    from ..formats import Record
+
+__all__ = ["register", "run"]
+
+#: A puzzle whose rules a certificate cannot hold, in the summary.
+REFUSED = "refused"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "prove",
+        help="write certificates of uniqueness (DRAT proofs) that `check` verifies",
+        description=__doc__,
+        epilog=exit_codes("every puzzle has a certificate", "some puzzle refused or unreadable")
+        + EMPTY_INPUT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_options(p)
+    add_run_options(
+        p,
+        formats=None,
+        time_limit=False,
+        output_metavar="DIR",
+        output_help="the folder of the certificates (required; created, or empty)",
+    )
+    p.add_argument(
+        "--minimal", action="store_true", help="also show for each given that it is needed, or that it is not"
+    )
+    add_cluster_option(p)
+    p.set_defaults(run=run)
+
+
+def _folder(path: str | None) -> Path:
+    """The certificates' folder, made when missing; a ``UsageError`` when it holds anything."""
+    if not path:
+        raise UsageError("prove needs -o DIR, the folder to write the certificates into")
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{path} is not a folder")
+    if folder.is_dir() and any(folder.iterdir()):
+        raise UsageError(
+            f"{path} is not empty: certificates go into a new or empty folder, never over others"
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def outcome(answer: Any) -> str:
+    """The summary's word for one answer."""
+    return REFUSED if isinstance(answer, UnsupportedRuleError) else answer.claim
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..batch.solver import SolverConfig
+    from .perpuzzle import EachCommand, run_each
+
+    folder = _folder(args.output)
+    args.output = str(folder / "claims.jsonl")  # written whole on success, kept as .partial if stopped
+    minimal = args.minimal
+    command = EachCommand(
+        kind="prove",
+        payload=lambda puzzles: (minimal, puzzles),
+        config=SolverConfig("dfs"),  # unused: the prover runs its own proof-logging solver
+        verb="proved",
+        outcomes=["unique", "multiple", "none", REFUSED],
+        outcome=outcome,
+        ok=frozenset({"unique", "multiple", "none"}),
+        writer=lambda out: _Writer(out, folder),
+        words={"none": "without solution"},
+    )
+    return run_each(args, command)
+
+
+class _Writer:
+    """A claim line per puzzle, and its formula and proof files beside ``claims.jsonl``."""
+
+    def __init__(self, out: TextIO, folder: Path) -> None:
+        from ..certify.prover import store_in
+
+        self.out, self.store = out, store_in(folder)
+
+    def result(self, record: Record, answer: Certificate | UnsupportedRuleError) -> None:
+        if isinstance(answer, UnsupportedRuleError):
+            warn(f"puzzle {record.index} (line {record.line}): {answer}")
+            return
+        from ..certify.prover import claim_record
+
+        assert record.puzzle is not None
+        self.out.write(json.dumps(claim_record(record.index, record.puzzle, answer, self.store)) + "\n")
+
+    def error(self, record: Record) -> None:
+        """An unreadable puzzle has no claim (the reason is on standard error)."""
+
+    def close(self) -> None:
+        """Nothing to finish: one line per claim."""

@@ -1,0 +1,380 @@
+"""Certificates of uniqueness: ``prove`` writes them, the standalone checker verifies them, and every kind
+of tampering is caught (docs/certificates.md)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from sudoku_cp import Puzzle, Rules, count_solutions, solve
+from sudoku_cp.certify import checker, drat
+from sudoku_cp.certify.prover import prove, rules_field, write_folder
+from sudoku_cp.errors import UnsupportedRuleError
+from sudoku_cp.rules import Arrow, Cage, Pair, Thermo
+
+NINE = Rules.classic(3, 3)
+HARD = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."  # "Arto Inkala"
+
+
+def _jigsaw9() -> Rules:
+    """The boxes with a cell of box 1 traded for a cell of box 2 holding the same digit in a classic
+    solution, so that the regions stay solvable (that solution solves them)."""
+    s = solve(Puzzle.empty(NINE)).solution.cells
+    boxes = [list(b) for b in NINE.regions]
+    a, b = next((a, b) for a in boxes[0] for b in boxes[1] if s[a] == s[b])
+    boxes[0][boxes[0].index(a)], boxes[1][boxes[1].index(b)] = b, a
+    return Rules.jigsaw(boxes)
+
+
+CASES = {
+    "4x4": Rules.classic(2, 2),
+    "4x4 jigsaw": Rules.jigsaw([[0, 1, 4, 8], [2, 3, 6, 7], [5, 9, 12, 13], [10, 11, 14, 15]]),
+    "6x6": Rules.classic(2, 3),
+    "6x6 boxes of 3 rows": Rules.classic(3, 2),
+    "9x9 x": NINE.with_named("x"),
+    "9x9 anti-knight and anti-king": NINE.with_named("anti-knight,anti-king"),
+    "9x9 non-consecutive": NINE.with_named("non-consecutive"),
+    "9x9 windoku and disjoint": NINE.with_named("windoku,disjoint"),
+    "9x9 jigsaw": _jigsaw9(),
+    "9x9 marks": NINE.with_(
+        thermos=[Thermo((0, 1, 2, 3))],
+        dots=[Pair(9, 10, "difference", 1, source="kropki"), Pair(18, 19, "sum", 10, source="X")],
+        cages=[Cage((40, 41, 49))],  # a cage without a sum is a group
+    ),
+    "16x16": Rules.classic(4, 4),
+}
+
+
+def _puzzle(rules: Rules, keep: float, seed: int) -> Puzzle:
+    """A solution of ``rules`` with about ``keep`` of its cells kept as givens."""
+    solution = solve(Puzzle.empty(rules), "sat").solution  # (dfs wanders long on an empty jigsaw)
+    assert solution is not None
+    rng = random.Random(seed)
+    return Puzzle(rules, tuple(d if rng.random() < keep else 0 for d in solution.cells))
+
+
+def _none_of(puzzle: Puzzle) -> Puzzle:
+    """``puzzle`` with a digit put into an empty cell that breaks no rule with the givens but is not the
+    digit of any solution (so there is no solution, though the givens do not clash)."""
+    for cell, given in enumerate(puzzle.cells):
+        if given:
+            continue
+        for d in range(1, puzzle.n + 1):
+            candidate = puzzle.with_cells([(cell, d)])
+            if not candidate.conflicts() and count_solutions(candidate, 1) == 0:
+                return candidate
+    raise AssertionError("no such digit")
+
+
+def _claims(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "claims.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_every_claim_kind_round_trips_and_agrees_with_the_solver(name: str, tmp_path: Path) -> None:
+    rules = CASES[name]
+    unique = _puzzle(rules, 0.9, 1)
+    solution = solve(unique).solution.cells
+    while count_solutions(unique) != 1:  # add givens of the solution until it is unique
+        cell = unique.cells.index(0)
+        unique = unique.with_cells([(cell, solution[cell])])
+    sparse = _puzzle(rules, 0.25, 2)
+    puzzles = [unique, sparse, _none_of(_puzzle(rules, 0.5, 3))]
+    certificates = write_folder(puzzles, tmp_path)
+    expected = {0: "none", 1: "unique"}
+    assert [c.claim for c in certificates] == [expected.get(count_solutions(p), "multiple") for p in puzzles]
+    assert certificates[0].claim == "unique" and certificates[2].claim == "none"
+    results = list(checker.check_dir(tmp_path))
+    assert all(ok for *_, ok in results), results
+    assert [m.split(" ", 1)[1] for _, m, _ in results] == [f"verified {c.claim}" for c in certificates]
+    claims = _claims(tmp_path)
+    assert ("rules" in claims[0]) == (name not in ("4x4", "6x6", "16x16"))
+    assert claims[0]["solution"] == solve(unique).solution.to_string()
+
+
+def test_the_rules_field_keeps_a_box_shape_that_is_not_the_usual_one() -> None:
+    assert rules_field(Rules.classic(2, 3)) is None
+    assert rules_field(Rules.classic(3, 2)) == {"size": 6, "box": [3, 2]}
+    assert rules_field(NINE.with_named("x"))["houses"] == [list(range(0, 81, 10)), list(range(8, 73, 8))]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [NINE.with_(cages=[Cage((0, 1), 3)]), NINE.with_(arrows=[Arrow((0,), (1, 2))])],
+    ids=["killer sum", "arrow"],
+)
+def test_a_rule_with_sums_is_refused_by_name(rules: Rules) -> None:
+    with pytest.raises(UnsupportedRuleError, match=r"killer cage at r1c1|arrow from r1c1"):
+        prove(Puzzle.empty(rules))
+
+
+def test_minimal_witnesses_show_each_given_needed_or_prove_it_redundant(tmp_path: Path) -> None:
+    minimal = Puzzle.from_string(HARD)
+    solution = solve(minimal).solution
+    extra = minimal.with_cells([(1, solution.cells[1])])  # one given more than needed
+    [a, b] = write_folder([minimal, extra], tmp_path, minimal=True)
+    assert a.is_minimal is True and b.is_minimal is False
+    assert [w.given for w in b.minimal if w.cnf is not None] == ["r1c2"]  # only the added given is spare
+    messages = [m for _, m, ok in checker.check_dir(tmp_path) if ok]
+    assert messages == ["1 verified unique, minimal", "2 verified unique, not minimal (r1c2 redundant)"]
+
+
+# --- tampering ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def proven(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with claims whose proofs take search: a unique classic puzzle (1, with its witnesses of
+    minimality) and one without solution (2); and on X rules, a multiple puzzle (3) and a unique one (4)."""
+    folder = tmp_path_factory.mktemp("certs")
+    hard = Puzzle.from_string(HARD)
+    rules = NINE.with_named("x")
+    puzzles = [hard, _none_of(hard), _puzzle(rules, 0.2, 6), _puzzle(rules, 0.9, 4)]
+    write_folder(puzzles, folder, minimal=True)
+    assert [c["claim"] for c in _claims(folder)] == ["unique", "none", "multiple", "unique"]
+    for k in (1, 2):  # their refutations take more than propagation: tampering with a proof shows
+        variables, clauses = checker.read_dimacs((folder / f"{k}.cnf").read_text(), f"{k}.cnf")
+        assert not drat.check_refutation(list(clauses), "", variables).ok
+    return folder
+
+
+def _tampered(proven: Path, tmp_path: Path, change) -> str:
+    """Check a copy of ``proven`` after ``change(folder)``; the message of the claim that fails."""
+    folder = tmp_path / "copy"
+    shutil.copytree(proven, folder)
+    change(folder)
+    failed = [m for _, m, ok in checker.check_dir(folder) if not ok]
+    assert len(failed) == 1, failed
+    return failed[0]
+
+
+def _edit(path: Path, edit) -> None:
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(edit(lines)) + "\n")
+
+
+def _edit_claim(folder: Path, k: int, edit) -> None:
+    claims = _claims(folder)
+    edit(claims[k - 1])
+    (folder / "claims.jsonl").write_text("".join(json.dumps(c) + "\n" for c in claims))
+
+
+def test_the_untouched_folder_verifies(proven: Path) -> None:
+    assert all(ok for *_, ok in checker.check_dir(proven))
+
+
+def _flip(lines: list[str]) -> list[str]:
+    i = next(i for i, line in enumerate(lines) if i and len(line.split()) > 3)  # 2+ literals
+    first, rest = lines[i].split(" ", 1)
+    lines[i] = f"{-int(first)} {rest}"
+    return lines
+
+
+def _drop(lines: list[str]) -> list[str]:
+    header, clauses = lines[0].split(), lines[1:]
+    del clauses[len(clauses) // 2]
+    return [" ".join([*header[:3], str(len(clauses))]), *clauses]
+
+
+def _add(lines: list[str]) -> list[str]:
+    header, clauses = lines[0].split(), lines[1:]
+    clauses.append("1 2 0")  # r1c1 holds 1 or 2: not a canonical clause
+    return [" ".join([*header[:3], str(len(clauses))]), *clauses]
+
+
+@pytest.mark.parametrize(
+    ("file", "edit", "why"),
+    [
+        ("1.cnf", _flip, "is not in the formula"),
+        ("1.cnf", _drop, "of the formula is missing"),
+        ("1.cnf", _add, "is not in the formula"),
+        ("1.cnf", lambda lines: lines[:-1], "the header counts"),
+        ("1.drat", lambda lines: lines[: len(lines) // 2], "without deriving the empty clause|neither RUP"),
+        ("2.drat", lambda lines: [], "without deriving the empty clause"),
+        ("2.drat", lambda lines: ["1 x 0"], "not a clause"),
+    ],
+    ids=[
+        "flipped literal",
+        "missing clause",
+        "extra clause",
+        "wrong count",
+        "truncated proof",
+        "no proof",
+        "bad proof line",
+    ],
+)
+def test_a_tampered_formula_or_proof_fails(proven: Path, tmp_path: Path, file: str, edit, why: str) -> None:
+    message = _tampered(proven, tmp_path, lambda folder: _edit(folder / file, edit))
+    assert message.startswith(file.split(".")[0] + " FAILED"), message
+    assert re.search(why, message), message
+
+
+def _swap_two(line: str) -> str:
+    cells = list(line)
+    cells[0], cells[1] = cells[1], cells[0]
+    return "".join(cells)
+
+
+@pytest.mark.parametrize(
+    ("k", "edit", "why"),
+    [
+        (
+            1,
+            lambda c: c.update(solution=_swap_two(c["solution"])),
+            "breaks the rules|does not keep the given",
+        ),
+        (1, lambda c: c.update(claim="none"), "is not in the formula"),
+        (
+            4,
+            lambda c: c["rules"].update(
+                pairs=[[0, c["solution"].index(c["solution"][0], 1), "differ", 0, False]]
+            ),
+            "breaks the rules",
+        ),
+        (1, lambda c: c["minimal"][0].update(solutions=[c["solution"], c["solution"]]), "are the same"),
+        (1, lambda c: c.update(cnf="../1.cnf"), "names no formula"),
+        (2, lambda c: c.update(claim="unique", solution=c["puzzle"].replace(".", "1")), "breaks the rules"),
+        (3, lambda c: c.update(solutions=[c["solutions"][0]] * 2), "the same grid"),
+        (3, lambda c: c["rules"].update(pairs=[[0, 1, "greater", 0, False]]), "a pair is not"),
+        (3, lambda c: c["rules"].update(cages=[]), "unknown key 'cages'"),
+    ],
+    ids=[
+        "wrong solution",
+        "wrong claim",
+        "rules left out",
+        "bad witness",
+        "path outside",
+        "none as unique",
+        "same two solutions",
+        "unknown relation",
+        "unknown rule key",
+    ],
+)
+def test_a_tampered_claim_fails(proven: Path, tmp_path: Path, k: int, edit, why: str) -> None:
+    message = _tampered(proven, tmp_path, lambda folder: _edit_claim(folder, k, edit))
+    assert message.startswith(f"{k} FAILED"), message
+    assert re.search(why, message), message
+
+
+# --- the proof checker -------------------------------------------------------------------------------
+
+
+def test_an_independent_drat_checker_accepts_the_proofs(proven: Path) -> None:
+    dratify = pytest.importorskip("dratify", reason="the independent checker: pip install -e '.[test]'")
+    for claim in _claims(proven):
+        if "proof" in claim:
+            formula = dratify.parse_dimacs((proven / claim["cnf"]).read_text())
+            assert dratify.check_proof(formula, (proven / claim["proof"]).read_text()).ok, claim["index"]
+
+
+def _pigeons(p: int, h: int) -> list[list[int]]:
+    """p pigeons in h holes, each in one, no two sharing: unsatisfiable when p > h."""
+    var = lambda i, j: i * h + j + 1  # noqa: E731
+    out = [[var(i, j) for j in range(h)] for i in range(p)]
+    for j in range(h):
+        out += [[-var(a, j), -var(b, j)] for a in range(p) for b in range(a + 1, p)]
+    return out
+
+
+@pytest.mark.parametrize("solver", ["cadical153", "glucose4", "lingeling"])
+def test_the_drat_checker_agrees_with_an_independent_one_on_mutated_proofs(solver: str) -> None:
+    dratify = pytest.importorskip("dratify", reason="the independent checker: pip install -e '.[test]'")
+    from pysat.solvers import Solver
+
+    formula = _pigeons(5, 4)
+    with Solver(name=solver, with_proof=True, bootstrap_with=formula) as s:
+        assert not s.solve()
+        proof = s.get_proof()
+    assert drat.check_refutation(formula, "\n".join(proof)).ok
+    rng = random.Random(7)
+    accepted = rejected = 0
+    for _ in range(40):
+        lines = list(proof)
+        i = rng.randrange(len(lines))
+        if rng.random() < 0.5:
+            del lines[i]
+        else:
+            fields = lines[i].split()
+            j = rng.randrange(len(fields) - 1)
+            if fields[j] not in ("d", "0"):
+                fields[j] = str(-int(fields[j]))
+            lines[i] = " ".join(fields)
+        ours = drat.check_refutation(formula, "\n".join(lines)).ok
+        theirs = dratify.check_proof(dratify.parse_dimacs(_dimacs(formula)), "\n".join(lines)).ok
+        assert not ours or theirs, lines  # what this checker accepts, the independent one accepts
+        accepted += ours
+        rejected += not ours
+    assert rejected > 0  # the mutations do break proofs
+
+
+def _dimacs(formula: list[list[int]]) -> str:
+    top = max(abs(x) for c in formula for x in c)
+    return f"p cnf {top} {len(formula)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in formula)
+
+
+def test_the_drat_checker_rejects_a_binary_proof_and_a_line_without_its_zero() -> None:
+    with pytest.raises(drat.ProofError, match="binary"):
+        drat.check_refutation([[1], [-1]], "a\x02\x00")
+    with pytest.raises(drat.ProofError, match="exactly one 0"):
+        drat.check_refutation([[1], [-1]], "1 2\n")
+    assert drat.check_refutation([[1, 2], [-1, 2], [1, -2], [-1, -2]], "2 0\n0\n").ok
+    assert not drat.check_refutation([[1, 2], [-1, 2], [1, -2]], "0\n").ok  # satisfiable: no refutation
+
+
+def test_the_checking_side_imports_only_the_standard_library() -> None:
+    folder = Path(checker.__file__).parent
+    for name in ("checker.py", "drat.py"):
+        tree = ast.parse((folder / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                roots = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:  # relative: only the checking side's own modules
+                    assert node.module in ("drat",), f"{name} imports .{node.module}"
+                    continue
+                roots = [(node.module or "").split(".")[0]]
+            else:
+                continue
+            assert all(r in sys.stdlib_module_names or r == "__future__" for r in roots), (name, roots)
+
+
+# --- the commands --------------------------------------------------------------------------------------
+
+
+def test_prove_and_check_from_the_command_line(tmp_path: Path) -> None:
+    rules = NINE.with_named("anti-knight")
+    lines = [HARD, "not a puzzle", _puzzle(rules, 0.3, 8).to_string()]
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "certs"
+    proc = run_cli("prove", str(source), "-o", str(out), "-j", "1")
+    assert proc.returncode == 1, proc.stderr  # the unreadable line: reported, the rest proven
+    assert "line 2" in proc.stderr and "proved 3 puzzles" in proc.stderr
+    assert [c["index"] for c in _claims(out)] == [1, 3]
+    check = run_cli("check", str(out), "-j", "2")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.splitlines() == ["1 verified unique", "3 verified multiple"]
+    again = run_cli("prove", str(source), "-o", str(out))
+    assert again.returncode == 2 and "is not empty" in again.stderr
+    (out / "1.drat").write_text("0\n")
+    failed = run_cli("check", str(out))
+    assert failed.returncode == 1 and failed.stdout.startswith("1 FAILED: 1.drat")
+
+
+def test_prove_refuses_a_killer_puzzle_by_name_and_goes_on(tmp_path: Path) -> None:
+    killer = {"size": 4, "grid": [[{}] * 4] * 4, "killercage": [{"cells": ["R1C1", "R1C2"], "value": "3"}]}
+    plain = {"size": 4, "grid": [[{"value": 1, "given": True}, {}, {}, {}]] + [[{}] * 4] * 3}
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps(killer) + "\n" + json.dumps(plain) + "\n")
+    proc = run_cli("prove", str(source), "-o", str(tmp_path / "c"), "-j", "1")
+    assert proc.returncode == 1
+    assert "puzzle 1" in proc.stderr and "killer cage at r1c1 (sum 3)" in proc.stderr
+    assert [c["claim"] for c in _claims(tmp_path / "c")] == ["multiple"]
