@@ -29,7 +29,17 @@ from pathlib import Path
 
 from .drat import ProofError, check_refutation
 
-__all__ = ["SYMBOLS", "CertificateError", "Grid", "check_claim", "check_dir", "formula", "main"]
+__all__ = [
+    "SYMBOLS",
+    "CertificateError",
+    "Grid",
+    "blocking_clause",
+    "check_claim",
+    "check_dir",
+    "formula",
+    "main",
+    "settle",
+]
 
 #: Digit d is written ``SYMBOLS[d - 1]``; ``.`` and ``0`` are empty cells.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -237,49 +247,63 @@ class _Canonical:
         return {v: x for v, x in enumerate(value) if x is not None}
 
 
-def formula(grid: Grid, givens: Sequence[int], blocking: Sequence[int] | None = None) -> set[tuple[int, ...]]:
-    """The certificate's clauses (each a sorted tuple of literals) for these givens (0: empty cell) and,
-    for a uniqueness claim, the solution ``blocking`` blocks: the literals unit propagation derives from
-    the givens as unit clauses, and the canonical clauses those literals leave unsatisfied (all of them,
-    and the givens, when propagation alone finds a conflict)."""
+def settle(grid: Grid, givens: Sequence[int]) -> tuple[dict[int, bool] | None, set[tuple[int, ...]]]:
+    """What the givens (0: an empty cell) settle: the literals unit propagation derives from them
+    (``{variable: value}``, None on a conflict) and the certificate's clauses without a blocking clause:
+    those literals as unit clauses and the canonical clauses they leave unsatisfied (all of them, and the
+    givens, after a conflict)."""
     n = grid.n
     canonical = grid.canonical
     given = [c * n + d for c, d in enumerate(givens) if d]
     fixed = canonical.propagate(given)
     if fixed is None:
-        out = canonical.clauses() | {(v,) for v in given}
-    else:
-        out = {(v,) if true else (-v,) for v, true in fixed.items()}
-        for u, vs in enumerate(canonical.conflicts):
-            if u not in fixed:
-                out.update((-v, -u) for v in vs if v > u and v not in fixed)
-        out.update(c for c in canonical.positive if not any(fixed.get(v) for v in c))
+        return None, canonical.clauses() | {(v,) for v in given}
+    out = {(v,) if true else (-v,) for v, true in fixed.items()}
+    for u, vs in enumerate(canonical.conflicts):
+        if u not in fixed:
+            out.update((-v, -u) for v in vs if v > u and v not in fixed)
+    true = {v for v, value in fixed.items() if value}
+    out.update(c for c in canonical.positive if true.isdisjoint(c))
+    return fixed, out
+
+
+def blocking_clause(n: int, givens: Sequence[int], solution: Sequence[int]) -> tuple[int, ...]:
+    """The clause no grid but ``solution`` satisfies on the cells that are not givens."""
+    return tuple(sorted(-(c * n + d) for c, d in enumerate(solution) if not givens[c]))
+
+
+def formula(grid: Grid, givens: Sequence[int], blocking: Sequence[int] | None = None) -> set[tuple[int, ...]]:
+    """The certificate's clauses (each a sorted tuple of literals) for these givens (0: empty cell) and,
+    for a uniqueness claim, the solution ``blocking`` blocks (see ``settle``)."""
+    out = settle(grid, givens)[1]
     if blocking is not None:
-        out.add(tuple(sorted(-(c * n + d) for c, d in enumerate(blocking) if not givens[c])))
+        out.add(blocking_clause(grid.n, givens, blocking))
     return out
 
 
 def read_dimacs(text: str, where: str) -> tuple[int, set[tuple[int, ...]]]:
     """The variable count and the clauses (each a sorted tuple) of a DIMACS CNF text, whose header must
     count them right."""
-    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("c")]
-    if not lines or not lines[0].startswith("p cnf "):
-        raise CertificateError(f"{where}: no 'p cnf' header")
+    if text.startswith("c") or "\nc" in text:
+        text = "\n".join(line for line in text.splitlines() if not line.startswith("c"))
+    header, _, body = text.strip().partition("\n")
+    fields = header.split()
+    if len(fields) != 4 or fields[:2] != ["p", "cnf"]:
+        raise CertificateError(f"{where}: no 'p cnf VARIABLES CLAUSES' header")
     try:
-        _, _, variables, count = lines[0].split()
-        numbers = [[int(x) for x in line.split()] for line in lines[1:]]
-        variables, count = int(variables), int(count)
+        variables, count = int(fields[2]), int(fields[3])
+        tokens = list(map(int, body.split()))
     except ValueError:
-        raise CertificateError(f"{where}: a line that is not a clause of integers") from None
-    for number, literals in enumerate(numbers, 2):
-        if literals[-1] != 0 or 0 in literals[:-1]:
-            raise CertificateError(f"{where}: clause {number - 1} does not end with exactly one 0")
-    clauses = [tuple(sorted(literals[:-1])) for literals in numbers]
-    if len(clauses) != count:
-        raise CertificateError(f"{where}: the header counts {count} clauses, the file has {len(clauses)}")
-    if any(abs(x) > variables for clause in clauses for x in clause):
+        raise CertificateError(f"{where}: a clause that is not integers") from None
+    if tokens and tokens[-1] != 0:
+        raise CertificateError(f"{where}: the last clause does not end with 0")
+    if tokens and max(map(abs, tokens)) > variables:
         raise CertificateError(f"{where}: a literal beyond the header's {variables} variables")
-    return variables, set(clauses)
+    ends = [i for i, x in enumerate(tokens) if not x]
+    if len(ends) != count:
+        raise CertificateError(f"{where}: the header counts {count} clauses, the file has {len(ends)}")
+    starts = [0, *(i + 1 for i in ends[:-1])]
+    return variables, {tuple(sorted(tokens[a:b])) for a, b in zip(starts, ends, strict=True)}
 
 
 def _compare(found: set[tuple[int, ...]], expected: set[tuple[int, ...]], where: str) -> None:

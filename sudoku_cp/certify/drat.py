@@ -100,10 +100,12 @@ class _Checker:
         size = 2 * top + 2
         self.true = [False] * size
         self.reason: list[int] = [-1] * size  # the clause that fixed each literal (top level), -1 none
-        self.watches: list[list[int]] = [[] for _ in range(size)]  # literal index -> clauses watching it
+        self.watches: list[list[int]] = [[] for _ in range(size)]  # literal -> long clauses watching it
+        # literal -> (literal, clause) of each binary clause that the first literal's truth makes unit
+        self.binary: list[list[tuple[int, int]]] = [[] for _ in range(size)]
         self.clauses: list[list[int]] = []
         self.alive: list[bool] = []
-        self.by_key: dict[tuple[int, ...], list[int]] = {}
+        self.by_key: dict[tuple[int, ...], list[int]] | None = None  # made at the first deletion
         self.trail: list[int] = []  # assigned literal indices, top level first
         self.fixed = 0  # trail[:fixed] is the top level: implied by the clauses alone
         self.head = 0
@@ -114,18 +116,19 @@ class _Checker:
         """Add the formula's clauses, then propagate its units; False on a conflict. (Before anything
         is assigned any two literals of a clause may be watched.)"""
         units = []
-        clauses, alive, by_key, watches = self.clauses, self.alive, self.by_key, self.watches
+        clauses, alive, watches, binary = self.clauses, self.alive, self.watches, self.binary
         for clause in formula:
-            key = tuple(sorted(clause))
-            lits = [2 * x if x > 0 else 1 - 2 * x for x in key]
+            lits = [2 * x if x > 0 else 1 - 2 * x for x in clause]
             if not lits:
                 return False  # a literal repeated in a clause is watched twice at worst, which is harmless
             cid = len(clauses)
             clauses.append(lits)
             alive.append(True)
-            by_key.setdefault(key, []).append(cid)
             if len(lits) == 1:
                 units.append((lits[0], cid))
+            elif len(lits) == 2:
+                binary[lits[0] ^ 1].append((lits[1], cid))
+                binary[lits[1] ^ 1].append((lits[0], cid))
             else:
                 watches[lits[0] ^ 1].append(cid)
                 watches[lits[1] ^ 1].append(cid)
@@ -144,13 +147,17 @@ class _Checker:
         cid = len(self.clauses)
         self.clauses.append(lits)
         self.alive.append(True)
-        self.by_key.setdefault(key, []).append(cid)
+        if self.by_key is not None:
+            self.by_key.setdefault(key, []).append(cid)
         true = self.true
         satisfied = any(true[lit] for lit in lits)
         unassigned = [lit for lit in lits if not true[lit] and not true[lit ^ 1]]
         if not satisfied and not unassigned:
             return False  # every literal false at the top level: the empty clause
-        if len(lits) >= 2:  # watch two literals that are not false, true ones first
+        if len(lits) == 2:
+            self.binary[lits[0] ^ 1].append((lits[1], cid))
+            self.binary[lits[1] ^ 1].append((lits[0], cid))
+        elif len(lits) > 2:  # watch two literals that are not false, true ones first
             lits.sort(key=lambda lit: 0 if true[lit] else 1 if not true[lit ^ 1] else 2)
             self.watches[lits[0] ^ 1].append(cid)  # visited when the literal becomes false
             self.watches[lits[1] ^ 1].append(cid)
@@ -159,13 +166,22 @@ class _Checker:
             return self._propagate() < 0
         return True
 
+    def _index(self) -> dict[tuple[int, ...], list[int]]:
+        """The live clauses by their sorted literals, for deletions (made once, then kept up)."""
+        if self.by_key is None:
+            self.by_key = {}
+            for cid, lits in enumerate(self.clauses):
+                if self.alive[cid]:
+                    key = tuple(sorted({-(lit >> 1) if lit & 1 else lit >> 1 for lit in lits}))
+                    self.by_key.setdefault(key, []).append(cid)
+        return self.by_key
+
     def delete(self, literals: Sequence[int]) -> None:
-        ids = self.by_key.get(tuple(sorted(set(literals))))
+        ids = self._index().get(tuple(sorted(set(literals))))
         if not ids:
             return  # deleting a clause that is not there changes nothing
         cid = ids[-1]
-        lits = self.clauses[cid]
-        if any(self.reason[lit] == cid for lit in lits[:1] if self.true[lit]):
+        if any(self.reason[lit] == cid and self.true[lit] for lit in self.clauses[cid]):
             return  # the reason of a fixed literal: kept (see the module docstring)
         ids.pop()
         self.alive[cid] = False
@@ -180,47 +196,55 @@ class _Checker:
     def _propagate(self) -> int:
         """Propagate the trail from ``head``; the conflicting clause's id, or -1 when none."""
         true, trail, clauses, alive, watches = self.true, self.trail, self.clauses, self.alive, self.watches
-        while self.head < len(trail):
-            false_lit = trail[self.head] ^ 1
-            self.head += 1
-            watching = watches[trail[self.head - 1]]  # clauses watching the literal now false
+        reason, binary = self.reason, self.binary
+        head = self.head
+        while head < len(trail):
+            lit = trail[head]
+            head += 1
+            for other, cid in binary[lit]:  # binary clauses first: no watches to move
+                if true[other] or not alive[cid]:
+                    continue
+                if true[other ^ 1]:
+                    self.head = head
+                    return cid
+                true[other] = True
+                reason[other] = cid
+                trail.append(other)
+            watching = watches[lit]  # long clauses watching the literal now false
+            if not watching:
+                continue
+            false_lit = lit ^ 1
             keep = 0
-            i = 0
             count = len(watching)
-            conflict = -1
-            while i < count:
+            for i in range(count):
                 cid = watching[i]
-                i += 1
                 if not alive[cid]:
                     continue
                 lits = clauses[cid]
                 if lits[0] == false_lit:
                     lits[0], lits[1] = lits[1], false_lit
                 first = lits[0]
-                if true[first]:
-                    watching[keep] = cid
-                    keep += 1
-                    continue
-                for k in range(2, len(lits)):
-                    other = lits[k]
-                    if not true[other ^ 1]:
-                        lits[1], lits[k] = other, false_lit
-                        watches[other ^ 1].append(cid)
-                        break
-                else:
-                    watching[keep] = cid
-                    keep += 1
-                    if true[first ^ 1]:
-                        conflict = cid
-                        while i < count:  # keep the rest of the watches as they are
-                            watching[keep] = watching[i]
-                            keep += 1
-                            i += 1
-                        break
-                    self._assign(first, cid)
+                if not true[first]:
+                    for k in range(2, len(lits)):
+                        other = lits[k]
+                        if not true[other ^ 1]:
+                            lits[1], lits[k] = other, false_lit
+                            watches[other ^ 1].append(cid)
+                            break
+                    else:  # no other literal to watch: the clause is unit, or false
+                        if true[first ^ 1]:
+                            watching[keep:] = watching[i:]  # the rest keep their watches
+                            self.head = head
+                            return cid
+                        true[first] = True
+                        reason[first] = cid
+                        trail.append(first)
+                    if lits[1] != false_lit:
+                        continue  # the watch moved
+                watching[keep] = cid
+                keep += 1
             del watching[keep:]
-            if conflict >= 0:
-                return conflict
+        self.head = head
         return -1
 
     def _undo(self) -> None:
