@@ -449,7 +449,7 @@ def _locked_rule(cands, cells, shared, a_rest, changed):
     return nch
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _apply(p, cands, t, w):
     """Run propagator ``p``: the count of ``w.changed`` entries it wrote, -1 on a contradiction."""
     cells = t.cells[t.cell_start[p] : t.cell_start[p + 1]]
@@ -476,7 +476,7 @@ def _wake(cell, t, w, npend):
     return npend
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _absorb(nch, queue, qlen, npend, t, w):
     """Take in the ``nch`` cells a kernel narrowed (``w.changed``: cell << 1 | fixed): wake what reads
     them, queue those now fixed; the new stack height and queue length."""
@@ -489,7 +489,7 @@ def _absorb(nch, queue, qlen, npend, t, w):
     return npend, qlen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _hidden_singles(cands, queue, qlen, units, full):
     """One pass of hidden singles over the houses (a digit with one place in a house goes there), fixed
     cells pushed on ``queue``: the new queue length, -1 on a contradiction (a digit without a place, or
@@ -1009,7 +1009,8 @@ class CompiledSearch:
         return SearchOutcome(solutions, status == EXHAUSTED, timed_out, stats)
 
 
-#: A first compile that takes longer than this is announced on standard error (it takes about 20 s, once).
+#: A first compile that takes longer than this is announced on standard error (a first compile takes about
+#: 30 s on this project's machine, once).
 NOTICE_AFTER = 1.5
 _READY = False
 
@@ -1028,7 +1029,7 @@ def _ensure_compiled() -> None:
     notice = threading.Timer(
         NOTICE_AFTER,
         lambda: print(
-            "sudoku-cp: compiling the dfs search for this machine, once (about 20 s; Ctrl-C waits for it)...",
+            "sudoku-cp: compiling the dfs search for this machine, once (about 30 s; Ctrl-C waits for it)...",
             file=sys.stderr,
             flush=True,
         ),

@@ -12,6 +12,7 @@ and Cardinality Constraints*, Handbook of Satisfiability 2009, survey them all).
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -54,7 +55,21 @@ def at_most_one(lits: list[int], scheme: str, pool: IDPool) -> list[list[int]]:
         return []
     if k == 2 or scheme == "pairwise":
         return list(map(list, combinations([-lit for lit in lits], 2)))
-    from pysat.card import CardEnc, EncType
+    clauses, auxiliaries = _template(k, check_scheme(scheme))
+    names = [0, *lits, *(pool.id() for _ in range(auxiliaries))]  # template variable v -> names[v]
+    return [[names[t] if t > 0 else -names[-t] for t in clause] for clause in clauses]
 
-    encoding = getattr(EncType, check_scheme(scheme))
-    return CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=encoding).clauses
+
+@cache
+def _template(k: int, scheme: str) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """python-sat's encoding of at most one of the variables 1..k, auxiliaries from k + 1 on, and the
+    number of auxiliaries: every group of k literals is this with its variables renamed, so python-sat
+    (a call costs about 0.1 ms) runs once per size and scheme."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+
+    pool = IDPool(start_from=k + 1)
+    clauses = CardEnc.atmost(
+        lits=list(range(1, k + 1)), bound=1, vpool=pool, encoding=getattr(EncType, scheme)
+    )
+    return tuple(map(tuple, clauses.clauses)), pool.top - k
