@@ -378,3 +378,18 @@ def test_prove_refuses_a_killer_puzzle_by_name_and_goes_on(tmp_path: Path) -> No
     assert proc.returncode == 1
     assert "puzzle 1" in proc.stderr and "killer cage at r1c1 (sum 3)" in proc.stderr
     assert [c["claim"] for c in _claims(tmp_path / "c")] == ["multiple"]
+
+
+@pytest.mark.slow
+def test_prove_on_a_dask_cluster_writes_what_one_process_writes(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="the dask extra is not installed: pip install -e '.[dask]'")
+    source = tmp_path / "in.txt"
+    source.write_text(f"{HARD}\n" + "12343412214343..\n" * 10)
+    here = run_cli("prove", str(source), "-o", str(tmp_path / "here"), "-j", "1", "--minimal")
+    there = run_cli("prove", str(source), "-o", str(tmp_path / "there"), "--cluster", "local:1", "--minimal")
+    assert here.returncode == there.returncode == 0, there.stderr
+    assert "on 1 Dask worker" in there.stderr
+    files = sorted(p.name for p in (tmp_path / "here").iterdir())
+    assert files == sorted(p.name for p in (tmp_path / "there").iterdir())
+    for name in files:
+        assert (tmp_path / "here" / name).read_text() == (tmp_path / "there" / name).read_text(), name
