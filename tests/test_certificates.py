@@ -393,3 +393,34 @@ def test_prove_on_a_dask_cluster_writes_what_one_process_writes(tmp_path: Path) 
     assert files == sorted(p.name for p in (tmp_path / "there").iterdir())
     for name in files:
         assert (tmp_path / "here" / name).read_text() == (tmp_path / "there" / name).read_text(), name
+
+
+@pytest.mark.slow
+def test_check_stops_on_sigterm_with_whole_lines_and_no_worker_left(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    write_folder([Puzzle.from_string(HARD)] * 200, tmp_path / "c")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", "check", str(tmp_path / "c"), "-j", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert "interrupted by SIGTERM" in err and "Traceback" not in err
+    assert all(re.fullmatch(r"\d+ verified unique", line) for line in out.splitlines())
+    time.sleep(0.5)
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if str(tmp_path) in Path(f"/proc/{pid}/cmdline").read_text():
+                left.append(pid)
+        except OSError:
+            continue
+    assert not left, "worker processes outlived the check"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import signal
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -436,16 +437,21 @@ def check_dir(folder: str | Path, jobs: int = 1) -> Iterator[tuple[int | None, s
         for number, line in lines:
             yield _check_line(folder, number, line)
         return
-    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing
 
-    with ProcessPoolExecutor(jobs) as pool:
-        chunk = max(1, min(64, len(lines) // (4 * jobs)))
-        numbers, texts = zip(*lines, strict=True)
-        try:
-            yield from pool.map(_check_line, [folder] * len(lines), numbers, texts, chunksize=chunk)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    chunk = max(1, min(64, len(lines) // (4 * jobs)))
+    with multiprocessing.Pool(jobs, initializer=_worker_signals) as pool:  # ended (terminate) on any stop
+        yield from pool.imap(_check_star, [(folder, number, line) for number, line in lines], chunk)
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the main process, which ends it, and ends quietly at SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _check_star(args: tuple[Path, int, str]) -> tuple[int | None, str, bool]:
+    return _check_line(*args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -40,15 +40,26 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..batch import resolve_jobs
+    from ..batch.interrupt import Interrupted, InterruptGuard
     from ..certify.checker import check_dir
 
     jobs = resolve_jobs(args.jobs)
     verified = failed = 0
-    for folder in args.folders:
-        for _, message, ok in check_dir(folder, jobs=jobs):
-            print(message, flush=True)
-            verified += ok
-            failed += not ok
+    stopped: Interrupted | None = None
+    with InterruptGuard() as guard:
+        try:
+            for folder in args.folders:
+                for _, message, ok in check_dir(folder, jobs=jobs):
+                    with guard.deferred():  # whole lines only
+                        print(message, flush=True)
+                        verified += ok
+                        failed += not ok
+        except Interrupted as exc:  # the workers are ended with the pool
+            guard.handled()
+            stopped = exc
     if not args.quiet:
-        print(f"{verified:,} verified, {failed:,} failed", file=sys.stderr)
+        where = f", interrupted by {stopped.name}" if stopped else ""
+        print(f"{verified:,} verified, {failed:,} failed{where}", file=sys.stderr)
+    if stopped is not None:
+        return stopped.status
     return EXIT_OK if failed == 0 and verified else EXIT_FAILED
