@@ -113,31 +113,34 @@ class _Checker:
     # --- the formula -------------------------------------------------------------------------------
 
     def load(self, formula: Iterable[Sequence[int]]) -> bool:
-        """Add the formula's clauses, then propagate its units; False on a conflict. (Before anything
-        is assigned any two literals of a clause may be watched.)"""
-        units = []
+        """Add the formula's clauses and propagate; False on a conflict. Unit clauses are assigned as
+        they come: propagation then visits every clause watching a false literal, whenever it came."""
         clauses, alive, watches, binary = self.clauses, self.alive, self.watches, self.binary
+        true, reason, trail = self.true, self.reason, self.trail
         for clause in formula:
+            cid = len(clauses)
+            alive.append(True)
+            if len(clause) == 1:
+                x = clause[0]
+                lit = 2 * x if x > 0 else 1 - 2 * x
+                clauses.append([lit])
+                if true[lit ^ 1]:
+                    return False
+                if not true[lit]:
+                    true[lit] = True
+                    reason[lit] = cid
+                    trail.append(lit)
+                continue
             lits = [2 * x if x > 0 else 1 - 2 * x for x in clause]
+            clauses.append(lits)
             if not lits:
                 return False  # a literal repeated in a clause is watched twice at worst, which is harmless
-            cid = len(clauses)
-            clauses.append(lits)
-            alive.append(True)
-            if len(lits) == 1:
-                units.append((lits[0], cid))
-            elif len(lits) == 2:
+            if len(lits) == 2:
                 binary[lits[0] ^ 1].append((lits[1], cid))
                 binary[lits[1] ^ 1].append((lits[0], cid))
             else:
                 watches[lits[0] ^ 1].append(cid)
                 watches[lits[1] ^ 1].append(cid)
-        true = self.true
-        for lit, cid in units:
-            if true[lit ^ 1]:
-                return False
-            if not true[lit]:
-                self._assign(lit, cid)
         return self._propagate() < 0
 
     def add(self, literals: Sequence[int]) -> bool:

@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _folder(path: str | None) -> Path:
     """The certificates' folder, made when missing; a ``UsageError`` when it holds anything."""
-    if not path:
+    if not path or path == "-":
         raise UsageError("prove needs -o DIR, the folder to write the certificates into")
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
