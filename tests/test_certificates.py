@@ -424,3 +424,11 @@ def test_check_stops_on_sigterm_with_whole_lines_and_no_worker_left(tmp_path: Pa
         except OSError:
             continue
     assert not left, "worker processes outlived the check"
+
+
+def test_clashing_givens_get_a_none_certificate_on_the_whole_formula(tmp_path: Path) -> None:
+    clash = Puzzle.from_string("11" + "." * 14)  # two 1s in the first row: propagation alone conflicts
+    [cert] = write_folder([clash], tmp_path)
+    assert cert.claim == "none" and cert.cnf.startswith("p cnf 64 ")
+    assert len(cert.cnf.splitlines()) - 1 == len(checker.formula(checker.grid_of(4, None), list(clash.cells)))
+    assert [m for _, m, _ in checker.check_dir(tmp_path)] == ["1 verified none"]
