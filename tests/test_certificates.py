@@ -432,3 +432,27 @@ def test_clashing_givens_get_a_none_certificate_on_the_whole_formula(tmp_path: P
     assert cert.claim == "none" and cert.cnf.startswith("p cnf 64 ")
     assert len(cert.cnf.splitlines()) - 1 == len(checker.formula(checker.grid_of(4, None), list(clash.cells)))
     assert [m for _, m, _ in checker.check_dir(tmp_path)] == ["1 verified none"]
+
+
+@pytest.mark.parametrize(
+    ("relation", "value", "negated"),
+    [
+        ("differ", 0, False),
+        ("difference", 1, False),
+        ("difference", 1, True),
+        ("ratio", 2, False),
+        ("ratio", 2, True),
+        ("sum", 10, False),
+        ("sum", 5, True),
+    ],
+)
+def test_the_checker_reads_a_pair_rule_as_the_rules_model_does(
+    relation: str, value: int, negated: bool
+) -> None:
+    """The checker has its own copy of the pair relations (it imports nothing from the solver): the same
+    digit pairs must come out forbidden."""
+    pair = Pair(0, 1, relation, value, negated)
+    rules = {"size": 9, "box": [3, 3], "pairs": [[0, 1, relation, value, negated]]}
+    [(a, b, forbidden)] = checker.grid_of(9, rules).pairs
+    every = {(x, y) for x in range(1, 10) for y in range(1, 10)}
+    assert (a, b) == (0, 1) and forbidden == every - pair.allowed(9)
