@@ -52,6 +52,16 @@ def _low(mask: int) -> int:
     return (mask & -mask).bit_length()
 
 
+def _narrow(cands: list[int], cell: int, keep: int, changed: list[int]) -> int:
+    """Keep only the digits of ``keep`` in ``cell`` (noted in ``changed`` when that removes any); the
+    digits left, 0 when none is (the propagator then reports a contradiction)."""
+    narrowed = cands[cell] & keep
+    if narrowed and narrowed != cands[cell]:
+        cands[cell] = narrowed
+        changed.append(cell)
+    return narrowed
+
+
 def _pair(p: Pair, n: int) -> Propagator:
     allowed = p.allowed(n)
     digits = range(1, n + 1)
@@ -67,12 +77,8 @@ def _pair(p: Pair, n: int) -> Propagator:
                 bit = mask & -mask
                 reach |= support[bit.bit_length()]
                 mask ^= bit
-            narrowed = cands[there] & reach
-            if narrowed != cands[there]:
-                if not narrowed:
-                    return None
-                cands[there] = narrowed
-                changed.append(there)
+            if not _narrow(cands, there, reach, changed):
+                return None
         return changed
 
     return revise
@@ -85,21 +91,15 @@ def _thermo(t: Thermo, n: int) -> Propagator:
         changed = []
         floor = 0
         for cell in cells:  # each cell above the smallest digit below it
-            narrowed = cands[cell] & _at_least(floor + 1, full)
+            narrowed = _narrow(cands, cell, _at_least(floor + 1, full), changed)
             if not narrowed:
                 return None
-            if narrowed != cands[cell]:
-                cands[cell] = narrowed
-                changed.append(cell)
             floor = _low(narrowed)
         ceiling = n + 1
         for cell in reversed(cells):  # and below the largest digit above it
-            narrowed = cands[cell] & _at_most(ceiling - 1)
+            narrowed = _narrow(cands, cell, _at_most(ceiling - 1), changed)
             if not narrowed:
                 return None
-            if narrowed != cands[cell]:
-                cands[cell] = narrowed
-                changed.append(cell)
             ceiling = narrowed.bit_length()
         return changed
 
@@ -121,12 +121,8 @@ def _cage(cage: Cage, n: int) -> Propagator:
                 fits |= s
         changed = []
         for cell in cells:
-            narrowed = cands[cell] & fits
-            if not narrowed:
+            if not _narrow(cands, cell, fits, changed):
                 return None
-            if narrowed != cands[cell]:
-                cands[cell] = narrowed
-                changed.append(cell)
         return changed
 
     return revise
@@ -239,12 +235,8 @@ def _locked(inside: tuple[int, ...], a_rest: tuple[int, ...], b_rest: tuple[int,
         for locked, rest in ((shared & ~a_out & b_out, b_rest), (shared & ~b_out & a_out, a_rest)):
             if locked:
                 for cell in rest:
-                    narrowed = cands[cell] & ~locked
-                    if narrowed != cands[cell]:
-                        if not narrowed:
-                            return None
-                        cands[cell] = narrowed
-                        changed.append(cell)
+                    if not _narrow(cands, cell, ~locked, changed):
+                        return None
         return changed
 
     return revise
@@ -343,10 +335,7 @@ def propagate(cands: list[int], queue: list[int], plan: _Plan, todo: set[int]) -
                 changed = revise(cands)
                 if changed is None:
                     return False
-                for cell in changed:
-                    todo |= watch[cell]
-                    if _single(cands[cell]):
-                        queue.append(cell)
+                _absorb(changed, cands, watch, todo, queue)
                 swept |= bool(changed)
             if not swept:
                 return True
@@ -356,10 +345,17 @@ def propagate(cands: list[int], queue: list[int], plan: _Plan, todo: set[int]) -
             changed = plan.propagators[todo.pop()](cands)
             if changed is None:
                 return False
-            for cell in changed:
-                todo |= watch[cell]
-                if _single(cands[cell]):
-                    queue.append(cell)
+            _absorb(changed, cands, watch, todo, queue)
+
+
+def _absorb(
+    changed: list[int], cands: list[int], watch: tuple[frozenset[int], ...], todo: set[int], queue: list[int]
+) -> None:
+    """Take in the cells a propagator narrowed: wake what reads them, queue those now fixed."""
+    for cell in changed:
+        todo |= watch[cell]
+        if _single(cands[cell]):
+            queue.append(cell)
 
 
 def search(
