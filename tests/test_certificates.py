@@ -245,17 +245,19 @@ def _swap_two(line: str) -> str:
         (3, lambda c: c.update(solutions=[c["solutions"][0]] * 2), "the same grid"),
         (3, lambda c: c["rules"].update(pairs=[[0, 1, "greater", 0, False]]), "a pair is not"),
         (3, lambda c: c["rules"].update(cages=[]), "unknown key 'cages'"),
+        (3, lambda c: c["rules"].update(houses=5), "houses is not a list"),
     ],
     ids=[
         "wrong solution",
         "wrong claim",
-        "rules left out",
+        "a rule the solution breaks",
         "bad witness",
         "path outside",
         "none as unique",
         "same two solutions",
         "unknown relation",
         "unknown rule key",
+        "rules not a list",
     ],
 )
 def test_a_tampered_claim_fails(proven: Path, tmp_path: Path, k: int, edit, why: str) -> None:

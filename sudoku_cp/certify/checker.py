@@ -99,6 +99,14 @@ def _forbidden(relation: str, value: int, negated: bool, n: int) -> frozenset[tu
     return frozenset((x, y) for x in digits for y in digits if holds(x, y) == negated)
 
 
+def _listed(rules: dict, key: str) -> list:
+    """The list under ``key`` of the rules field (empty when absent)."""
+    value = rules.get(key, [])
+    if not isinstance(value, list):
+        raise CertificateError(f"rules: {key} is not a list")
+    return value
+
+
 def _cells(value: object, n: int, what: str, size: int | None = None) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(c, int) and 0 <= c < n * n for c in value):
         raise CertificateError(f"rules: a {what} is not a list of cells 0..{n * n - 1}")
@@ -139,17 +147,17 @@ def _grid(n: int, key: str) -> Grid:
         for top in range(0, n, rows):
             for left in range(0, n, cols):
                 houses.append(tuple((top + i) * n + left + j for i in range(rows) for j in range(cols)))
-    houses += [_cells(h, n, "house", n) for h in rules.get("houses", [])]
-    groups = [_cells(g, n, "group") for g in rules.get("groups", [])]
+    houses += [_cells(h, n, "house", n) for h in _listed(rules, "houses")]
+    groups = [_cells(g, n, "group") for g in _listed(rules, "groups")]
     pairs = []
-    for pair in rules.get("pairs", []):
+    for pair in _listed(rules, "pairs"):
         if not (isinstance(pair, list) and len(pair) == 5 and pair[2] in _RELATIONS):
             raise CertificateError(f"rules: a pair is not [a, b, relation, value, negated]: {pair!r}")
         a, b = _cells(pair[:2], n, "pair")
         if not isinstance(pair[3], int) or not isinstance(pair[4], bool):
             raise CertificateError(f"rules: a pair's value or negation is not read: {pair!r}")
         pairs.append((a, b, _forbidden(pair[2], pair[3], pair[4], n)))
-    for line in rules.get("thermometers", []):
+    for line in _listed(rules, "thermometers"):
         cells = _cells(line, n, "thermometer")
         increase = frozenset((x, y) for x in range(1, n + 1) for y in range(1, n + 1) if x >= y)
         pairs += [(a, b, increase) for a, b in itertools.pairwise(cells)]
