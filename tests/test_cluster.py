@@ -21,7 +21,7 @@ distributed = pytest.importorskip(
     "distributed", reason="the dask extra is not installed: pip install -e '.[dask]'"
 )
 
-from sudoku_cp.batch.cluster import ClusterPool  # noqa: E402 - after the skip when distributed is missing
+from sudoku_cp.batch.cluster import ClusterPool, ClusterWatch  # noqa: E402 - after the skip when distributed is missing
 
 PUZZLES = [
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
@@ -53,12 +53,34 @@ def test_answers_come_in_input_order_with_a_bounded_window(client: Any) -> None:
 
 
 def test_a_worker_killed_mid_run_loses_and_repeats_nothing(client: Any) -> None:
+    watch = ClusterWatch(client)
     with ClusterPool(client, slow_square) as pool:
         answers = pool.map(range(300))
         got = [next(answers) for _ in range(30)]
         os.kill(next(iter(client.run(os.getpid).values())), signal.SIGKILL)
         got += list(answers)
     assert got == [x * x for x in range(300)]
+    deadline = time.monotonic() + 10  # the scheduler's event may trail the last answer
+    while not watch.tasks_retried and time.monotonic() < deadline:
+        time.sleep(0.05)
+    watch.close()
+    assert watch.workers_lost == 1 and 1 <= watch.tasks_retried <= 300
+
+
+def test_the_watch_counts_only_its_own_clients_tasks(client: Any) -> None:
+    with distributed.Client(client.scheduler.address, set_as_default=False) as other:
+        watch = ClusterWatch(other)  # watches a client that runs nothing
+        with ClusterPool(client, slow_square) as pool:
+            answers = pool.map(range(200))
+            got = [next(answers) for _ in range(20)]
+            os.kill(next(iter(client.run(os.getpid).values())), signal.SIGKILL)
+            got += list(answers)
+        deadline = time.monotonic() + 10
+        while not watch.workers_lost and time.monotonic() < deadline:
+            time.sleep(0.05)
+        watch.close()
+    assert got == [x * x for x in range(200)]
+    assert watch.workers_lost == 1 and watch.tasks_retried == 0
 
 
 def test_solve_many_on_a_cluster_gives_the_local_results(client: Any) -> None:
@@ -78,6 +100,15 @@ def test_solve_on_a_local_cluster_writes_what_jobs_writes(tmp_path: Path) -> Non
     assert cluster.returncode == jobs.returncode == 1
     assert cluster.stdout == jobs.stdout and cluster.stdout.count("\n") == 14
     assert cluster.stderr.count("error") == jobs.stderr.count("error")
+
+
+def test_generate_on_a_local_cluster_makes_what_jobs_makes(tmp_path: Path) -> None:
+    command = ("generate", "-n", "40", "--seed", "3", "--output-format", "jsonl")
+    jobs = run_cli(*command, "--jobs", "2")
+    cluster = run_cli(*command, "--cluster", "local:2")
+    assert cluster.returncode == jobs.returncode == 0, cluster.stderr
+    assert cluster.stdout == jobs.stdout and cluster.stdout.count("\n") == 40
+    assert "generated 40 9x9 puzzles" in cluster.stderr and "on 2 Dask workers" in cluster.stderr
 
 
 def test_cluster_without_distributed_names_the_extra() -> None:
@@ -160,3 +191,8 @@ def test_a_lost_scheduler_ends_with_an_error_and_a_valid_prefix(tmp_path: Path) 
     lines = (tmp_path / "out.txt.partial").read_text().splitlines()
     assert 0 < len(lines) < 4 * 3000
     assert all(len(line) == 81 and "." not in line for line in lines)
+    solutions = [r.solution.to_string() for r in solve_many(PUZZLES, "sat", jobs=1)]
+    assert lines == (solutions * 3000)[: len(lines)]
+    resumed = run_cli(*command[:4], "-q", "--jobs", "2", "--resume", "-o", str(out), str(src))
+    assert resumed.returncode == 0, resumed.stderr
+    assert out.read_text().splitlines() == solutions * 3000

@@ -237,6 +237,48 @@ def test_resume_needs_an_output_file_and_a_line_layout(tmp_path: Path, easy: Pat
     assert (tmp_path / "out.txt.partial").read_text() == "x\n"  # kept for a resume that fits
 
 
+@pytest.mark.parametrize(
+    "command", [("count", "--backend", "sat"), ("rate", "--output-format", "jsonl"), ("count", "-j", "2")]
+)
+def test_count_and_rate_resume_a_partial_run_to_the_whole_output(tmp_path: Path, command: tuple) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join([EASY, "bad line", EASY[::-1], EASY.replace("5", ".", 3)] * 3) + "\n")
+    whole = run_cli(*command, "-o", str(tmp_path / "whole.txt"), str(source))
+    expected = (tmp_path / "whole.txt").read_text().splitlines(keepends=True)
+    assert len(expected) == 12
+    out = tmp_path / "out.txt"
+    (tmp_path / "out.txt.partial").write_text("".join(expected[:5]))  # a stopped run's prefix
+    resumed = run_cli(*command, "--resume", "-o", str(out), str(source))
+    assert resumed.returncode == whole.returncode, resumed.stderr
+    assert "resuming after the 5 puzzles" in resumed.stderr
+    assert out.read_text() == "".join(expected)
+
+
+def test_generate_resumes_a_partial_run_of_the_same_seed(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.txt"
+    assert run_cli("generate", "-n", "40", "--seed", "11", "-j", "1", "-o", str(whole)).returncode == 0
+    expected = whole.read_text().splitlines(keepends=True)
+    out = tmp_path / "out.txt"
+    for done in (7, 33):  # inside the first block of 32 puzzles, and past it
+        (tmp_path / "out.txt.partial").write_text("".join(expected[:done]))
+        proc = run_cli("generate", "-n", "40", "--seed", "11", "-j", "2", "--resume", "-o", str(out))
+        assert proc.returncode == 0, proc.stderr
+        assert out.read_text() == "".join(expected) and f"generated {40 - done} 9x9" in proc.stderr
+
+
+def test_generate_resume_says_what_it_needs(tmp_path: Path) -> None:
+    out = str(tmp_path / "out.txt")
+    proc = run_cli("generate", "-n", "3", "--resume", "-o", out)
+    assert proc.returncode == 2 and "--seed of that run" in proc.stderr
+    (tmp_path / "out.txt.partial").write_text(EASY + "\n" + EASY + "\n")
+    proc = run_cli("generate", "-n", "2", "--seed", "1", "--resume", "-o", out)
+    assert proc.returncode == 2 and "nothing is left of 2" in proc.stderr
+    for option in (["--resume"], ["--cluster", "local:1"]):
+        proc = run_cli("generate", "--killer", "--seed", "1", *option)
+        assert proc.returncode == 2 and f"without {option[0]}" in proc.stderr, proc.stderr
+    assert (tmp_path / "out.txt.partial").exists()  # refused before anything was touched
+
+
 @pytest.mark.parametrize("command", [name for name in COMMANDS if name != "backends"])
 def test_every_command_lists_the_exit_statuses_in_its_help(
     command: str, capsys: pytest.CaptureFixture

@@ -21,13 +21,22 @@ import pickle
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..errors import SudokuError, UsageError
 from ..optional import optional_import
 
-__all__ = ["ClusterError", "ClusterPool", "connect", "connected", "distributed_module"]
+__all__ = [
+    "ClusterError",
+    "ClusterPool",
+    "ClusterWatch",
+    "connect",
+    "connected",
+    "distributed_module",
+    "task_key",
+]
 
 
 class ClusterError(SudokuError, RuntimeError):
@@ -116,6 +125,46 @@ def _run(
         return handler(task)
 
 
+def task_key(client: Any) -> str:
+    """A fresh key for a task of ``client``: named for sudoku-cp and the client, so a ``ClusterWatch``
+    counts this run's tasks only, on a cluster that other runs share."""
+    return f"sudoku-cp-{client.id}-{uuid.uuid4().hex}"
+
+
+class ClusterWatch:
+    """Counts what a cluster lost while a run used it: workers gone unexpectedly, and this client's tasks
+    they were running or held (Dask computes those again elsewhere: retried).
+
+    It listens to the scheduler's ``remove-worker`` events (``Client.subscribe_topic``); ``close`` stops.
+    """
+
+    TOPIC = "all"
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.prefix = f"sudoku-cp-{client.id}-"
+        self.workers_lost = 0
+        self.tasks_retried = 0
+        self._lock = threading.Lock()
+        client.subscribe_topic(self.TOPIC, self._event)
+
+    def _event(self, event: tuple[float, Any]) -> None:
+        message = event[1]
+        if not isinstance(message, dict) or message.get("action") != "remove-worker":
+            return
+        keys = {*message.get("processing-tasks", ()), *message.get("lost-computed-tasks", ())}
+        ours = sum(1 for key in keys if str(key).startswith(self.prefix))
+        with self._lock:
+            self.workers_lost += not message.get("expected", False)
+            self.tasks_retried += ours
+
+    def close(self) -> None:
+        """Stop listening (a client that lost its scheduler is left alone)."""
+        if connected(self.client):
+            with contextlib.suppress(Exception):
+                self.client.unsubscribe_topic(self.TOPIC)
+
+
 class ClusterPool:
     """``handler`` mapped over tasks on a Dask cluster, results in input order; ``OrderedPool``'s contract.
 
@@ -170,7 +219,14 @@ class ClusterPool:
     def _submit(self, task: Any) -> Any:
         try:
             return self.client.submit(
-                _run, self.handler, self.initializer, self.initargs, task, pure=False, retries=0
+                _run,
+                self.handler,
+                self.initializer,
+                self.initargs,
+                task,
+                key=task_key(self.client),
+                pure=False,
+                retries=0,
             )
         except Exception as exc:  # a closed client or a lost scheduler
             raise ClusterError(f"the Dask scheduler took no more tasks: {exc}") from None

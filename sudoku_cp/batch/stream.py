@@ -30,6 +30,7 @@ from ..formats import Record, ResultWriter, iter_records, with_named_rules
 from ..formats.alphabet import Alphabet
 from ..formats.detect import MAX_LINE, classify
 from ..formats.sources import Input, open_input
+from ..formats.writing import RESUMABLE_OUTPUTS
 from ..grid import Rules
 from ..result import SolveResult, Status
 from .chunks import ChunkSizer
@@ -253,10 +254,6 @@ def solve_stream(
         with guard.deferred():
             output.close()
     return result
-
-
-#: Output layouts with one record per line, so that a stopped run's records can be counted (``--resume``).
-RESUMABLE_OUTPUTS = ("line", "jsonl")
 
 
 class _Skip:

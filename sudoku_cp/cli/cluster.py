@@ -8,7 +8,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["CLOSE_SECONDS", "add_cluster_option", "cluster_client", "cluster_workers"]
+__all__ = ["CLOSE_SECONDS", "add_cluster_option", "cluster_client", "cluster_note"]
 
 #: How long closing the client may wait for the scheduler to acknowledge.
 CLOSE_SECONDS = 3
@@ -31,7 +31,7 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
     if not address:
         yield None
         return
-    from ..batch.cluster import connect
+    from ..batch.cluster import ClusterWatch, connect
 
     # distributed logs every failed reconnection with a traceback, through loggers whose levels its own
     # configuration sets; the command says itself what happened, so logging is off while it runs
@@ -39,8 +39,10 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
     try:
         client, cluster = connect(address)
         try:
+            _WATCHES[id(client)] = ClusterWatch(client)
             yield client
         finally:
+            _WATCHES.pop(id(client)).close()
             with contextlib.suppress(Exception):  # a lost scheduler was reported already; closing may fail
                 client.close(timeout=CLOSE_SECONDS)  # without a bound it waits 30 s for a lost scheduler
             if cluster is not None:
@@ -50,15 +52,26 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
         logging.disable(logging.NOTSET)  # only now: closing a client that lost its scheduler logs too
 
 
-def cluster_workers(client: Any | None) -> int | None:
-    """The workers of the cluster behind ``client`` now, for the summary line (None without one)."""
-    if client is None:
-        return None
-    from ..batch.cluster import connected
+#: The watch of each client ``cluster_client`` opened, while it is open.
+_WATCHES: dict[int, Any] = {}
 
-    if not connected(client):  # asking a lost scheduler would wait for the client's reconnection timeout
-        return 0
-    try:
-        return len(client.scheduler_info().get("workers", {}))
-    except Exception:  # lost meanwhile
-        return 0
+
+def cluster_note(client: Any | None) -> str:
+    """The summary line's words on the cluster behind ``client`` (empty without one): its workers now, and
+    the workers lost and tasks retried while the run used it. Call it inside ``cluster_client``."""
+    if client is None:
+        return ""
+    from ..batch.cluster import connected
+    from ..wording import plural
+
+    workers = 0
+    if connected(client):  # asking a lost scheduler would wait for the client's reconnection timeout
+        with contextlib.suppress(Exception):  # lost meanwhile
+            workers = len(client.scheduler_info().get("workers", {}))
+    note = f", on {workers:,} Dask {plural(workers, 'worker')}"
+    watch = _WATCHES.get(id(client))
+    if watch is not None and watch.workers_lost:
+        note += f", {watch.workers_lost:,} {plural(watch.workers_lost, 'worker')} lost"
+    if watch is not None and watch.tasks_retried:
+        note += f", {watch.tasks_retried:,} {plural(watch.tasks_retried, 'task')} retried"
+    return note

@@ -18,7 +18,7 @@ from ..wording import plural
 from . import exit_codes
 from .cluster import add_cluster_option
 from .common import add_backend_options, add_input_options, backend_options
-from .options import EMPTY_INPUT, add_run_options, positive_int
+from .options import EMPTY_INPUT, add_resume_option, add_run_options, positive_int
 from .perpuzzle import RecordWriter
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--limit", type=positive_int, default=2, metavar="K", help="stop counting at K solutions (default 2)"
     )
+    add_resume_option(p, "count the puzzles")
     add_cluster_option(p)
     p.set_defaults(run=run)
 

@@ -12,7 +12,7 @@ import json
 import signal
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..backends import sat_solver_name
 from ..errors import UsageError
@@ -23,9 +23,10 @@ from ..generate.oracle import DEFAULT_SOLVER
 from ..grid import Rules
 from ..rate import LEVELS
 from ..rules import NAMED
-from . import EXIT_FAILED, EXIT_OK, exit_codes
+from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, exit_codes
+from .cluster import add_cluster_option, cluster_client, cluster_note
 from .common import output_stream, rule_names, warn
-from .options import add_run_options, progress_for
+from .options import add_resume_option, add_run_options, progress_for, resume_skip
 
 if TYPE_CHECKING:
     from ..batch.progress import Progress, Tally
@@ -138,12 +139,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="grids drawn per puzzle before giving up on a size or difficulty (default 1000)",
     )
     add_run_options(p, formats=OUTPUT_FORMATS, default_format=None, time_limit=False)
+    add_resume_option(p, "make the puzzles of the same --seed")
+    add_cluster_option(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..batch import resolve_jobs
+    from ..batch.cluster import ClusterError
     from ..batch.interrupt import Interrupted, InterruptGuard
+    from ..batch.pool import WorkerError
     from ..batch.progress import Tally
 
     rules = args.box or Rules.classic(3, 3)
@@ -153,6 +157,14 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     fmt = args.output_format or ("fpuzzles" if args.killer else "line")
+    if args.killer and (args.cluster or args.resume):
+        raise UsageError(
+            f"--killer draws each puzzle from the one before: it runs in this process, without "
+            f"{'--cluster' if args.cluster else '--resume'}"
+        )
+    if args.resume and args.seed is None:
+        raise UsageError("--resume makes the rest of a run's puzzles: give the --seed of that run")
+    skip = resume_skip(args, "puzzle", total=args.count)
     if args.killer:
         chosen = [
             o
@@ -167,47 +179,62 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--killer chooses its own givens: drop {', '.join(chosen) or '--minimal/--symmetry'}"
             )
-    if args.killer:
-        puzzles = generate_killer(args.count, rules, seed=args.seed, solver=sat_solver_name(args.solver))
-    else:
-        puzzles = generate(
-            args.count,
-            rules,
-            clues=args.clues,
-            blanks=args.blanks,
-            difficulty=args.difficulty,
-            symmetry=args.symmetry,
-            minimal=args.minimal,
-            seed=args.seed,
-            jobs=resolve_jobs(args.jobs),
-            rate=fmt == "jsonl",
-            solver=sat_solver_name(args.solver),
-            max_attempts=args.max_attempts,
-        )
-    progress = progress_for(args, total=args.count)
+    progress = progress_for(args, total=args.count - skip)
     made: list[Generated] = []  # the first one, for the summary's seed
     tally = Tally(counts={"generated": 0})
     status = EXIT_OK
     stop = None
-    with InterruptGuard() as guard:
+    with InterruptGuard() as guard, cluster_client(args) as client:
         try:
-            with output_stream(args.output) as out:
+            puzzles = _puzzles(args, rules, fmt, client, skip)
+            with output_stream(args.output, resume=args.resume) as out:
                 _write(out, _track(puzzles, made, tally, progress), fmt)
-        except GenerationError as exc:
+        except (GenerationError, WorkerError, ClusterError) as exc:
             progress.close()
-            warn(f"error: {exc}")
-            status, stop = EXIT_FAILED, "stopped by an error"
+            warn(f"error: {str(exc).splitlines()[0]}")
+            status, stop = (
+                EXIT_FAILED if isinstance(exc, GenerationError) else EXIT_FAULT,
+                "stopped by an error",
+            )
         except KeyboardInterrupt as exc:
             guard.handled()
             interrupted = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
             status, stop = interrupted.status, f"interrupted by {interrupted.name}"
         finally:
             progress.close()
+            where = cluster_note(client)
     if not args.quiet and (tally.total or stop):
         seed = [f"seed {made[0].seed}"] if made else []
         line = tally.summary(stop, verb="generated", of=None, kind=f"{rules.n}x{rules.n}", notes=seed)
-        print(line, file=sys.stderr, flush=True)
+        print(line + where, file=sys.stderr, flush=True)
     return status
+
+
+def _puzzles(
+    args: argparse.Namespace, rules: Rules, fmt: str, client: Any | None, skip: int
+) -> Iterator[Generated]:
+    """The puzzles the options ask for, after the first ``skip``: generated here, by ``--jobs`` worker
+    processes or on a Dask cluster."""
+    from ..batch import resolve_jobs
+
+    if args.killer:
+        return generate_killer(args.count, rules, seed=args.seed, solver=sat_solver_name(args.solver))
+    return generate(
+        args.count,
+        rules,
+        clues=args.clues,
+        blanks=args.blanks,
+        difficulty=args.difficulty,
+        symmetry=args.symmetry,
+        minimal=args.minimal,
+        seed=args.seed,
+        jobs=resolve_jobs(args.jobs),
+        rate=fmt == "jsonl",
+        solver=sat_solver_name(args.solver),
+        max_attempts=args.max_attempts,
+        client=client,
+        start=skip,
+    )
 
 
 def _track(

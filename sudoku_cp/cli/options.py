@@ -13,17 +13,21 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..formats.writing import RESUMABLE_OUTPUTS
+
 if TYPE_CHECKING:
     from ..batch.progress import Progress
 
 __all__ = [
     "BASE_FORMATS",
     "EMPTY_INPUT",
+    "add_resume_option",
     "add_run_options",
     "jobs_option",
     "positive_float",
     "positive_int",
     "progress_for",
+    "resume_skip",
 ]
 
 #: What an input without any puzzle means, for the exit-status line of each command that reads puzzles:
@@ -32,6 +36,43 @@ EMPTY_INPUT = "; an input without any puzzle: 0, as no puzzle failed (a warning 
 
 #: The output layouts of every command that writes results; a command may add its own.
 BASE_FORMATS: tuple[str, ...] = ("line", "pretty", "jsonl")
+
+
+def add_resume_option(parser: argparse.ArgumentParser, answers: str = "answer the puzzles") -> None:
+    """``--resume``: continue the ``FILE.partial`` a stopped run with ``-o FILE`` left."""
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help=f"continue a stopped run: keep the records in FILE.partial (-o FILE) and {answers} after them "
+        f"({' or '.join(RESUMABLE_OUTPUTS)} output)",
+    )
+
+
+def resume_skip(args: argparse.Namespace, what: str = "puzzle", total: int | None = None) -> int:
+    """With ``--resume``: the whole records in the ``FILE.partial`` of ``-o FILE``, to skip (said on
+    standard error); 0 without it. ``UsageError`` without ``-o FILE``, with a layout of several lines
+    per record (an ``--output-format`` that is None, the input's own, is checked by the caller), or when
+    the partial file holds the run's ``total`` records already."""
+    if not getattr(args, "resume", False):
+        return 0
+    from ..errors import UsageError
+    from ..wording import plural
+    from .common import warn
+    from .outfile import count_records, partial_path
+
+    if args.output in (None, "-"):
+        raise UsageError("--resume continues the FILE.partial of -o FILE: give -o FILE")
+    layout = getattr(args, "output_format", None)
+    if layout is not None and layout not in RESUMABLE_OUTPUTS:
+        choices = " or ".join(RESUMABLE_OUTPUTS)
+        raise UsageError(f"--resume needs one record per output line: --output-format {choices}")
+    partial = partial_path(args.output)
+    skip = count_records(partial)
+    if total is not None and skip >= total:
+        raise UsageError(f"{partial} holds {skip:,} {plural(skip, what)}: nothing is left of {total:,}")
+    if skip:
+        warn(f"resuming after the {skip:,} {plural(skip, what)} in {partial}")
+    return skip
 
 
 def jobs_option(text: str) -> int:

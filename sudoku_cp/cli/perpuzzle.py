@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import signal
 import sys
@@ -22,13 +23,12 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from ..formats import Record
 from ..grid import Puzzle
-from ..wording import plural
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE
-from .cluster import cluster_client, cluster_workers
+from .cluster import cluster_client, cluster_note
 from .common import output_stream
 from .common import warn as warn_user
 from .inputs import Inputs
-from .options import progress_for
+from .options import progress_for, resume_skip
 
 if TYPE_CHECKING:
     from ..batch.chunks import ChunkSizer
@@ -113,10 +113,11 @@ class _Unit:
 
 
 def _units(
-    inputs: Inputs, totals: list[int] | None, sizer: ChunkSizer, command: EachCommand
+    inputs: Inputs, totals: list[int] | None, sizer: ChunkSizer, command: EachCommand, skip: int
 ) -> Iterator[_Unit]:
-    """The records in chunks of ``sizer.next_size()``, each with the task of its valid puzzles."""
-    records = iter(inputs)
+    """The records after the first ``skip`` in chunks of ``sizer.next_size()``, each with the task of its
+    valid puzzles."""
+    records = itertools.islice(inputs, skip, None)
     while True:
         chunk = []
         for record in records:
@@ -142,6 +143,7 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
 
     check_backend(command.config)  # a bad backend or option is a usage error before any work
     jobs = resolve_jobs(args.jobs)
+    skip = resume_skip(args)
     progress = progress_for(args)
 
     def warn(message: str) -> None:
@@ -156,12 +158,11 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
     interrupted: Interrupted | None = None
     failed: Exception | None = None
     all_ok = True
-    workers: int | None = None
     with InterruptGuard() as guard, cluster_client(args) as client:
         try:
-            with output_stream(args.output) as out:
+            with output_stream(args.output, resume=getattr(args, "resume", False)) as out:
                 writer = command.writer(out)
-                units = _units(inputs, totals, sizer, command)
+                units = _units(inputs, totals, sizer, command, skip)
                 ordered_units = run_ordered(units, _Unit.take_task, command.config, jobs, client=client)
                 with contextlib.closing(ordered_units) as ordered:
                     for unit, (answers, seconds) in ordered:
@@ -191,14 +192,13 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
             warn_user(f"error: {str(exc).splitlines()[0]}; the run stopped")
         finally:
             progress.close()
-            workers = cluster_workers(client)
+            where = cluster_note(client)
     if not (tally.total or interrupted or failed or inputs.unreadable):
         warn_user(f"no puzzles in {inputs.names()}")
     if not args.quiet and (tally.total or interrupted or failed):
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
         )
-        where = f", on {workers:,} Dask {plural(workers, 'worker')}" if workers is not None else ""
         line = tally.summary(stop, verb=command.verb, of=None, words=command.words)
         print(line + where, file=sys.stderr, flush=True)
     if interrupted is not None:

@@ -17,7 +17,7 @@ from ..rate import LEVELS
 from . import exit_codes
 from .cluster import add_cluster_option
 from .common import add_input_options
-from .options import BASE_FORMATS, EMPTY_INPUT, add_run_options
+from .options import BASE_FORMATS, EMPTY_INPUT, add_resume_option, add_run_options
 
 if TYPE_CHECKING:
     from ..formats import Record
@@ -41,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_input_options(p)
     add_run_options(p, formats=OUTPUT_FORMATS, time_limit=False)
+    add_resume_option(p, "rate the puzzles")
     add_cluster_option(p)
     p.set_defaults(run=run)
 

@@ -13,16 +13,13 @@ import argparse
 import signal
 import sys
 
-from ..errors import UsageError
 from ..formats.sources import expand_inputs
 from ..result import Status
-from ..wording import plural
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, exit_codes
-from .cluster import add_cluster_option, cluster_client, cluster_workers
+from .cluster import add_cluster_option, cluster_client, cluster_note
 from .common import add_backend_options, add_input_options, backend_options, input_names, output_stream
 from .common import warn as warn_user
-from .options import EMPTY_INPUT, add_run_options, progress_for
-from .outfile import count_records, partial_path
+from .options import EMPTY_INPUT, add_resume_option, add_run_options, progress_for, resume_skip
 
 EPILOG = exit_codes("every puzzle solved", "some puzzle unsolved, multiple, unknown or invalid") + EMPTY_INPUT
 
@@ -37,12 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--unique", action="store_true", help="prove each solution unique; report `multiple` otherwise"
     )
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue a stopped run: keep the records in FILE.partial (-o FILE) and solve the puzzles "
-        "after them (line or jsonl output)",
-    )
+    add_resume_option(p, "solve the puzzles")
     p.add_argument(
         "--true-candidates",
         action="store_true",
@@ -74,14 +66,7 @@ def run(args: argparse.Namespace) -> int:
         warn_user(message)
 
     paths = expand_inputs(args.files, args.puzzles)
-    skip = 0
-    if args.resume:
-        if args.output in (None, "-"):
-            raise UsageError("--resume continues the FILE.partial of -o FILE: give -o FILE")
-        partial = partial_path(args.output)
-        skip = count_records(partial)
-        if skip:
-            warn_user(f"resuming after the {skip:,} {plural(skip, 'puzzle')} in {partial}")
+    skip = resume_skip(args)
     result = StreamResult()
     interrupted = None
     failed = None
@@ -113,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             warn_user(f"error: {str(exc).splitlines()[0]}; the batch stopped")
         finally:
             progress.close()
-            workers = cluster_workers(client)
+            where = cluster_note(client)
     tally = result.tally
     if not (tally.total or interrupted or failed or result.unreadable):
         warn_user(f"no puzzles in {input_names(paths)}")
@@ -121,7 +106,6 @@ def run(args: argparse.Namespace) -> int:
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
         )
-        where = f", on {workers:,} Dask {plural(workers, 'worker')}" if workers is not None else ""
         print(tally.summary(stop) + where, file=sys.stderr, flush=True)
     if interrupted is not None:
         return interrupted.status

@@ -21,9 +21,12 @@ from .codec import codec, codec_in
 from .fpuzzles import to_fpuzzles, to_link
 from .reading import INPUT_FORMATS, Record
 
-__all__ = ["OUTPUT_FORMATS", "ResultWriter", "format_puzzle", "write_puzzles"]
+__all__ = ["OUTPUT_FORMATS", "RESUMABLE_OUTPUTS", "ResultWriter", "format_puzzle", "write_puzzles"]
 
 OUTPUT_FORMATS = (*INPUT_FORMATS, "jsonl", "pretty", "link")
+
+#: Output layouts with one record per line, so that a stopped run's records can be counted (``--resume``).
+RESUMABLE_OUTPUTS = ("line", "jsonl")
 
 _SPACED_TEMPLATES: dict[int, bytes] = {}
 

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -133,6 +134,8 @@ def generate(
     rate: bool = True,
     solver: str = DEFAULT_SOLVER,
     max_attempts: int = MAX_ATTEMPTS,
+    client: Any | None = None,
+    start: int = 0,
 ) -> Iterator[Generated]:
     """Generate ``count`` puzzles with a proved unique solution, in order, lazily.
 
@@ -147,6 +150,10 @@ def generate(
     - ``seed``: the same seed and options give the same puzzles (None: a fresh seed, kept in each answer).
     - ``jobs``: worker processes; the output does not depend on it.
     - ``rate``: rate every puzzle (always done with ``difficulty``).
+    - ``client``: a ``distributed.Client``: the blocks go to that Dask cluster's workers instead (same
+      puzzles, same order).
+    - ``start``: skip the first ``start`` puzzles of the run: the rest are those of the whole run (the
+      puzzles depend on the seed, the options and their place), so a stopped run continues where it stopped.
 
     ``UsageError`` (at the call) for impossible or contradictory options; ``GenerationError`` (while
     iterating) when ``max_attempts`` grids give no puzzle that meets the target or the difficulty.
@@ -155,25 +162,38 @@ def generate(
         raise UsageError(f"count must be at least 1, not {count}")
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
+    if not 0 <= start < count:
+        raise UsageError(f"start must be from 0 to count - 1 ({count - 1}), not {start}")
     rules = rules or Rules.classic(3, 3)
     request = _request(rules, clues, blanks, difficulty, symmetry, minimal, solver, rate, max_attempts)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     step = block_size(rules)
-    blocks = [(start, min(start + step, count)) for start in range(0, count, step)]
-    return _run(request, seed, blocks, jobs)
+    base = start - start % step  # a puzzle depends on the ones before it in its block: redo that block
+    blocks = [(first, min(first + step, count)) for first in range(base, count, step)]
+    return itertools.islice(_run(request, seed, blocks, jobs, client), start - base, None)
 
 
-def _run(request: _Request, seed: int | str, blocks: list[tuple[int, int]], jobs: int) -> Iterator[Generated]:
-    """The puzzles of every block in order: here, or from ``jobs`` worker processes of the batch engine's
-    ordered pool (a dead worker is its ``WorkerError``; leaving early stops the workers)."""
+def _run(
+    request: _Request, seed: int | str, blocks: list[tuple[int, int]], jobs: int, client: Any | None
+) -> Iterator[Generated]:
+    """The puzzles of every block in order: here, from ``jobs`` worker processes of the batch engine's
+    ordered pool (a dead worker is its ``WorkerError``; leaving early stops the workers), or from the
+    workers of a Dask ``client`` (a lost scheduler is a ``ClusterError``)."""
+    tasks = ((request, seed, first, stop) for first, stop in blocks)
+    if client is not None:
+        from ..batch.cluster import ClusterPool
+
+        with ClusterPool(client, _run_block) as cluster:
+            for puzzles in cluster.map(tasks):
+                yield from puzzles
+        return
     if jobs == 1 or len(blocks) == 1:
-        for start, stop in blocks:
-            yield from _block(request, seed, start, stop)
+        for first, stop in blocks:
+            yield from _block(request, seed, first, stop)
         return
     from ..batch.pool import OrderedPool
 
-    tasks = ((request, seed, start, stop) for start, stop in blocks)
     with OrderedPool(min(jobs, len(blocks)), _run_block, preload=(__name__,)) as pool:
         for puzzles in pool.map(tasks, local=_run_block):
             yield from puzzles
