@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
+from sudoku_cp.batch import count_many, rate_many
 from sudoku_cp.batch.engine import run_ordered
 from sudoku_cp.batch.solver import Solver, SolverConfig
 from sudoku_cp.batch.tasks import TASK_KINDS, Count, run_task
+from sudoku_cp.errors import ParseError, UnknownBackendError
 from sudoku_cp.grid import Puzzle
+from sudoku_cp.rate import rate
 from sudoku_cp.result import Status
 
 PUZZLES = [
@@ -54,3 +59,28 @@ def test_an_unknown_task_kind_is_refused() -> None:
 
 def test_count_text_marks_limits_and_time_limits() -> None:
     assert [Count(1, True).text, Count(2, False).text, Count(1, False, True).text] == ["1", "2+", "1?"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_count_many_and_rate_many_answer_in_order_as_one_at_a_time(jobs: int) -> None:
+    items = [*PUZZLES, PUZZLES[1].to_string(), "1..4" * 4] * 3
+    counts = list(count_many(items, "sat", limit=3, jobs=jobs, chunk_size=2))
+    assert [c.text for c in counts] == [c.text for c in (_count_one(p) for p in items)]
+    ratings = list(rate_many(items, jobs=jobs, chunk_size=2))
+    assert [r.to_dict() for r in ratings] == [rate(p).to_dict() for p in items]
+
+
+def _count_one(item: Puzzle | str) -> Count:
+    puzzle = Puzzle.from_string(item) if isinstance(item, str) else item
+    (count,) = run_task("count", (3, [puzzle]), Solver(SolverConfig("sat")))
+    return count
+
+
+def test_count_many_raises_a_bad_item_after_the_answers_before_it() -> None:
+    answers = count_many([*PUZZLES, "12x", PUZZLES[0]], chunk_size=1)
+    assert [c.text for c in itertools.islice(answers, len(PUZZLES))] == ["1", "2+", "0", "2+"]
+    with pytest.raises(ParseError) as caught:
+        next(answers)
+    assert caught.value.index == len(PUZZLES) + 1
+    with pytest.raises(UnknownBackendError, match="nope"):
+        count_many(PUZZLES, "nope")  # at the call, before any work

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
-from sudoku_cp.batch import solve_many
+from sudoku_cp.batch import count_many, rate_many, solve_many
 
 distributed = pytest.importorskip(
     "distributed", reason="the dask extra is not installed: pip install -e '.[dask]'"
@@ -90,6 +90,13 @@ def test_solve_many_on_a_cluster_gives_the_local_results(client: Any) -> None:
         (r.status, r.solution) for r in solve_many(items, "sat", unique=True, client=client, chunk_size=3)
     ]
     assert remote == local
+
+
+def test_count_many_and_rate_many_on_a_cluster_give_the_local_answers(client: Any) -> None:
+    items = [*PUZZLES, "1234341221434321", "." * 16] * 3
+    assert list(count_many(items, "sat", client=client, chunk_size=2)) == list(count_many(items, "sat"))
+    here = [r.to_dict() for r in rate_many(items)]
+    assert [r.to_dict() for r in rate_many(items, client=client, chunk_size=2)] == here
 
 
 def test_solve_on_a_local_cluster_writes_what_jobs_writes(tmp_path: Path) -> None:
