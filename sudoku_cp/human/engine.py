@@ -1,0 +1,142 @@
+"""The step engine: the easiest technique that applies, one step at a time, as Sudoku Explainer does.
+
+Each step is the first finding of the technique of lowest difficulty that finds anything; the step is
+applied and the search starts again from the easiest. The walk ends ``solved``, ``stuck`` (no technique
+applies) or ``contradiction`` (the candidates show the puzzle has no solution). Every technique derives
+only what every solution must satisfy (from houses and peers, the rules they read), so a step is sound on
+any puzzle, unique or not, under any ``Rules``; where the rules hold more (sums, thermometers, kropki), the
+techniques read less and the walk may end stuck.
+
+The rating follows Sudoku Explainer's three numbers: ER, the hardest step of the walk; EP, the hardest
+step up to the first placement; ED, the difficulty of the first step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..candidates import Candidates
+from ..grid import Puzzle
+from .board import Board
+from .fish import basic_fish
+from .intersections import claiming, locked_candidates, pointing
+from .singles import full_house, hidden_single_box, hidden_single_line, naked_single
+from .step import Step, Technique
+from .subsets import hidden_subset, naked_subset
+from .wings import xy_wing, xyz_wing
+
+__all__ = ["TECHNIQUES", "SERating", "Walkthrough", "next_step", "solve_steps", "walk"]
+
+#: Every technique, easiest first (Sudoku Explainer 1.2.1 difficulties).
+TECHNIQUES: tuple[Technique, ...] = (
+    full_house,  # 1.0
+    hidden_single_box,  # 1.2
+    hidden_single_line,  # 1.5
+    naked_single,  # 2.3
+    pointing,  # 2.6
+    claiming,  # 2.8
+    locked_candidates,  # 2.8
+    naked_subset(2),  # 3.0
+    basic_fish(2),  # 3.2
+    hidden_subset(2),  # 3.4
+    naked_subset(3),  # 3.6
+    basic_fish(3),  # 3.8
+    hidden_subset(3),  # 4.0
+    xy_wing,  # 4.2
+    xyz_wing,  # 4.4
+    naked_subset(4),  # 5.0
+    basic_fish(4),  # 5.2
+    hidden_subset(4),  # 5.4
+)
+
+
+def next_step(board: Board, techniques: tuple[Technique, ...] = TECHNIQUES) -> Step | None:
+    """The easiest step on ``board`` (not applied), or None when no technique applies."""
+    for technique in techniques:
+        step = technique(board)
+        if step is not None:
+            return step
+    return None
+
+
+def apply(board: Board, step: Step) -> None:
+    """Make ``step``'s placements and eliminations on ``board``."""
+    for cell, digit in step.eliminations:
+        board.eliminate(cell, digit)
+    for cell, digit in step.placements:
+        board.place(cell, digit)
+
+
+@dataclass(frozen=True)
+class SERating:
+    """Sudoku Explainer's rating: ``er`` the hardest step, ``ep`` the hardest up to the first placement,
+    ``ed`` the first step's; ``str`` gives ``8.3/1.2/1.2``. Zero where the walk had no such step."""
+
+    er: float
+    ep: float
+    ed: float
+
+    def __str__(self) -> str:
+        return f"{self.er:.1f}/{self.ep:.1f}/{self.ed:.1f}"
+
+    @classmethod
+    def of(cls, steps: list[Step]) -> SERating:
+        if not steps:
+            return cls(0.0, 0.0, 0.0)
+        er = max(s.difficulty for s in steps)
+        ep = 0.0
+        for s in steps:
+            ep = max(ep, s.difficulty)
+            if s.placements:
+                break
+        return cls(er, ep, steps[0].difficulty)
+
+
+@dataclass
+class Walkthrough:
+    """A puzzle's logical solution: its steps, how it ended, the rating, and the final candidates."""
+
+    steps: list[Step]
+    result: str  # solved, stuck or contradiction
+    board: Board
+    why: str = ""  # for a contradiction: what is broken
+    rating: SERating = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rating = SERating.of(self.steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The last record of ``sudoku-cp steps --output-format jsonl`` for the puzzle."""
+        out: dict[str, Any] = {"result": self.result, "rating": self.rating.er, "se": str(self.rating)}
+        if self.why:
+            out["why"] = self.why
+        return out
+
+
+def solve_steps(
+    start: Puzzle | Candidates | Board, techniques: tuple[Technique, ...] = TECHNIQUES
+) -> Iterator[Step]:
+    """The steps of the walk from ``start``, lazily (each applied before the next is looked for)."""
+    board = start if isinstance(start, Board) else Board.of(start)
+    while not board.solved and board.broken() is None:
+        step = next_step(board, techniques)
+        if step is None:
+            return
+        apply(board, step)
+        yield step
+
+
+def walk(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES) -> Walkthrough:
+    """The whole logical solution of ``start``.
+
+    >>> w = walk(Puzzle.from_string("12343412214343.."))
+    >>> w.result, [s.text for s in w.steps][:1], str(w.rating)
+    ('solved', ['Full house: r4c3=2 (last open cell of column 3)'], '1.0/1.0/1.0')
+    """
+    board = Board.of(start)
+    steps = list(solve_steps(board, techniques))
+    why = board.broken() or ""
+    result = "contradiction" if why else "solved" if board.solved else "stuck"
+    return Walkthrough(steps, result, board, why)

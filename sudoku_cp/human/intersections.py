@@ -1,0 +1,76 @@
+"""Locked candidates: a digit's places in a house all see some other cells, which cannot hold it.
+
+On the classic layout that is pointing (the places in a box share a row or column: 2.6 on Sudoku
+Explainer's scale) and claiming (the places in a row or column share a box: 2.8). Here any house and any
+peers count (a diagonal's places inside one box, a box's places all seen by one anti-knight cell): such
+steps are named ``Locked candidates`` and rated as claiming.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+
+from ..grid import symbol
+from .board import Board, house_name
+from .step import Step
+
+__all__ = ["claiming", "locked_candidates", "pointing"]
+
+
+def _locked(board: Board, kind: str) -> Step | None:
+    rules, n = board.rules, board.n
+    peers = rules.peers
+    for h, house in enumerate(rules.houses):
+        if (kind == "pointing" and not 2 * n <= h < 3 * n) or (kind == "claiming" and h >= 2 * n):
+            continue
+        placed = board.placed_in(house)
+        for digit in range(1, n + 1):
+            if placed >> (digit - 1) & 1:
+                continue
+            places = board.places(house, digit)
+            if len(places) < 2:
+                continue
+            shared = _shared_house(board, places, h)
+            if kind == "other":
+                seen = reduce(set.intersection, (set(peers[cell]) for cell in places)) - set(places)
+            elif shared is not None and (shared < 2 * n if kind == "pointing" else 2 * n <= shared < 3 * n):
+                seen = set(rules.houses[shared]) - set(places)
+            else:
+                continue
+            bit = 1 << (digit - 1)
+            targets = sorted(c for c in seen if not board.values[c] and board.masks[c] & bit)
+            if not targets:
+                continue
+            places_of = f"the places of {symbol(digit)} in {house_name(rules, h)}"
+            reason = (
+                f"{places_of} lie in {house_name(rules, shared)}"
+                if shared is not None
+                else f"{places_of} all see the cells it leaves"
+            )
+            name = {"pointing": "Pointing", "claiming": "Claiming"}.get(kind, "Locked candidates")
+            eliminations = tuple((c, digit) for c in targets)
+            houses = (h,) if shared is None else (h, shared)
+            difficulty = 2.6 if kind == "pointing" else 2.8
+            return Step(name, difficulty, rules, (), eliminations, tuple(places), (digit,), houses, reason)
+    return None
+
+
+def _shared_house(board: Board, places: list[int], h: int) -> int | None:
+    """A house other than ``h`` holding every place, if any (the first in ``Rules.houses`` order)."""
+    common = reduce(set.intersection, (set(board.rules.houses_of[c]) for c in places)) - {h}
+    return min(common) if common else None
+
+
+def pointing(board: Board) -> Step | None:
+    """A digit's places in a box lie in one row or column: it leaves the rest of that line."""
+    return _locked(board, "pointing")
+
+
+def claiming(board: Board) -> Step | None:
+    """A digit's places in a row or column lie in one box: it leaves the rest of that box."""
+    return _locked(board, "claiming")
+
+
+def locked_candidates(board: Board) -> Step | None:
+    """Any other house whose places of a digit all see the same cells (extra houses, variant peers)."""
+    return _locked(board, "other")

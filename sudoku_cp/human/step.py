@@ -1,0 +1,69 @@
+"""One logical step: what a technique found, what it places or eliminates, and why, in words and as data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..grid import Rules, symbol
+from ..rules.constraints import cell_name
+from .board import house_name
+
+if TYPE_CHECKING:
+    from .board import Board
+
+__all__ = ["Step", "Technique"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """A technique's finding on a board of ``rules``.
+
+    ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs; ``cells``, ``digits`` and ``houses``
+    (indices of ``Rules.houses``) are the pattern, for a front end to draw; ``reason`` says why in words
+    (``only place for 7 in box 5``). ``difficulty`` is on Sudoku Explainer's scale (1.0 to 11+).
+    """
+
+    technique: str
+    difficulty: float
+    rules: Rules
+    placements: tuple[tuple[int, int], ...] = ()
+    eliminations: tuple[tuple[int, int], ...] = ()
+    cells: tuple[int, ...] = ()
+    digits: tuple[int, ...] = ()
+    houses: tuple[int, ...] = ()
+    reason: str = ""
+
+    def placement_names(self) -> list[str]:
+        """``["r1c2=5"]``."""
+        return [f"{cell_name(c, self.rules.n)}={symbol(d)}" for c, d in self.placements]
+
+    def elimination_names(self) -> list[str]:
+        """``["r3c4<>7"]``, in cell order then digit order."""
+        return [f"{cell_name(c, self.rules.n)}<>{symbol(d)}" for c, d in sorted(self.eliminations)]
+
+    @property
+    def text(self) -> str:
+        """One line: ``Hidden single: r4c5=7 (only place for 7 in box 5)``."""
+        what = ", ".join(self.placement_names() + self.elimination_names())
+        return f"{self.technique}: {what}" + (f" ({self.reason})" if self.reason else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields of ``sudoku-cp steps --output-format jsonl`` (without the puzzle and step numbers)."""
+        return {
+            "technique": self.technique,
+            "difficulty": self.difficulty,
+            "placements": self.placement_names(),
+            "eliminations": self.elimination_names(),
+            "pattern": {
+                "cells": [cell_name(c, self.rules.n) for c in self.cells],
+                "digits": list(self.digits),
+                "houses": [house_name(self.rules, h) for h in self.houses],
+            },
+            "text": self.text,
+        }
+
+
+#: A technique: the first step it finds on a board, or None.
+Technique = Callable[["Board"], Step | None]

@@ -1,0 +1,91 @@
+"""Naked and hidden subsets in a house: k open cells holding only k digits between them (naked: those digits
+leave the house's other cells), or k digits with only k places (hidden: the cells keep only those digits).
+
+Sudoku Explainer 1.2.1's difficulties: naked pair 3.0, hidden pair 3.4, naked triple 3.6, hidden triple
+4.0, naked quad 5.0, hidden quad 5.4.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..grid import symbol
+from ..rules.constraints import cell_name
+from .board import Board, digits_of, house_name
+from .step import Step, Technique
+
+__all__ = ["SUBSETS", "hidden_subset", "naked_subset"]
+
+_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+#: (size, naked?) -> difficulty.
+SUBSETS = {(2, True): 3.0, (2, False): 3.4, (3, True): 3.6, (3, False): 4.0, (4, True): 5.0, (4, False): 5.4}
+
+
+def naked_subset(size: int) -> Technique:
+    """The technique finding naked subsets of ``size`` cells."""
+
+    def find(board: Board) -> Step | None:
+        rules = board.rules
+        for h, house in enumerate(rules.houses):
+            open_ = [c for c in house if not board.values[c]]
+            if len(open_) <= size:
+                continue
+            small = [c for c in open_ if bin(board.masks[c]).count("1") <= size]
+            for cells in combinations(small, size):
+                union = 0
+                for c in cells:
+                    union |= board.masks[c]
+                if bin(union).count("1") != size:
+                    continue
+                eliminations = tuple(
+                    (c, d) for c in open_ if c not in cells for d in digits_of(board.masks[c] & union)
+                )
+                if not eliminations:
+                    continue
+                digits = tuple(digits_of(union))
+                reason = (
+                    f"{', '.join(cell_name(c, rules.n) for c in cells)} hold only "
+                    f"{''.join(symbol(d) for d in digits)} in {house_name(rules, h)}"
+                )
+                name = f"Naked {_NAMES[size]}"
+                return Step(name, SUBSETS[size, True], rules, (), eliminations, cells, digits, (h,), reason)
+        return None
+
+    find.__name__ = f"naked_{_NAMES[size]}"
+    find.__doc__ = f"Naked {_NAMES[size]}: {size} cells of a house with {size} candidates between them."
+    return find
+
+
+def hidden_subset(size: int) -> Technique:
+    """The technique finding hidden subsets of ``size`` digits."""
+
+    def find(board: Board) -> Step | None:
+        rules = board.rules
+        for h, house in enumerate(rules.houses):
+            placed = board.placed_in(house)
+            open_digits = [d for d in range(1, board.n + 1) if not placed >> (d - 1) & 1]
+            if len(open_digits) <= size:
+                continue
+            places = {d: board.places(house, d) for d in open_digits}
+            few = [d for d in open_digits if 2 <= len(places[d]) <= size]
+            for digits in combinations(few, size):
+                cells = sorted({c for d in digits for c in places[d]})
+                if len(cells) != size:
+                    continue
+                keep = sum(1 << (d - 1) for d in digits)
+                eliminations = tuple((c, d) for c in cells for d in digits_of(board.masks[c] & ~keep))
+                if not eliminations:
+                    continue
+                reason = (
+                    f"{''.join(symbol(d) for d in digits)} have only "
+                    f"{', '.join(cell_name(c, rules.n) for c in cells)} in {house_name(rules, h)}"
+                )
+                name = f"Hidden {_NAMES[size]}"
+                return Step(
+                    name, SUBSETS[size, False], rules, (), eliminations, tuple(cells), digits, (h,), reason
+                )
+        return None
+
+    find.__name__ = f"hidden_{_NAMES[size]}"
+    find.__doc__ = f"Hidden {_NAMES[size]}: {size} digits of a house with {size} places between them."
+    return find

@@ -1,0 +1,235 @@
+"""The human-style step engine: each technique on a hand-made grid with its exact finding, and soundness:
+no step ever places or removes a digit against a solution (checked against the solvers)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import shared
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudoku_cp.candidates import Candidates
+from sudoku_cp.grid import Puzzle, Rules
+from sudoku_cp.human import TECHNIQUES, Board, Step, next_step, walk
+from sudoku_cp.human.engine import apply
+from sudoku_cp.human.fish import basic_fish
+from sudoku_cp.human.intersections import claiming, locked_candidates, pointing
+from sudoku_cp.human.singles import full_house, hidden_single_box, hidden_single_line, naked_single
+from sudoku_cp.human.subsets import hidden_subset, naked_subset
+from sudoku_cp.human.wings import xy_wing, xyz_wing
+from sudoku_cp.solving import true_candidates
+
+CLASSIC = Rules.classic(3, 3)
+ALL = (1 << 9) - 1
+
+
+def cell(name: str) -> int:
+    """``r1c2`` -> 1."""
+    row, col = name[1:].split("c")
+    return (int(row) - 1) * 9 + int(col) - 1
+
+
+def board_with(marks: dict[str, str] | None = None, remove: dict[str, str] | None = None) -> Board:
+    """An empty 9x9 board with every candidate, except cells given their candidates (``marks``) and digits
+    taken from cells (``remove``); names may be ranges like ``r1c3-9``."""
+    masks = [ALL] * 81
+    for spec, digits in (marks or {}).items():
+        for c in _cells(spec):
+            masks[c] = sum(1 << (int(d) - 1) for d in digits)
+    for spec, digits in (remove or {}).items():
+        for c in _cells(spec):
+            for d in digits:
+                masks[c] &= ~(1 << (int(d) - 1))
+    return Board(Candidates(Puzzle(CLASSIC, (0,) * 81), tuple(masks)))
+
+
+def _cells(spec: str) -> list[int]:
+    row, col = spec[1:].split("c")
+    rows = _span(row)
+    cols = _span(col)
+    return [(r - 1) * 9 + c - 1 for r in rows for c in cols]
+
+
+def _span(text: str) -> list[int]:
+    """``1-3,7`` -> [1, 2, 3, 7]."""
+    out = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out += range(int(a), int(b or a) + 1)
+    return out
+
+
+def names(step: Step) -> tuple[list[str], list[str]]:
+    return step.placement_names(), step.elimination_names()
+
+
+def test_full_house_takes_the_missing_digit() -> None:
+    board = Board.of(Puzzle.from_string("12345678." + "." * 72))
+    step = full_house(board)
+    assert step is not None and step.text == "Full house: r1c9=9 (last open cell of row 1)"
+    assert step.difficulty == 1.0 and step.to_dict()["pattern"]["houses"] == ["row 1"]
+
+
+def test_hidden_singles_in_a_box_before_a_line() -> None:
+    board = board_with(remove={"r1-3c1-3": "7"}, marks={"r2c2": "123456789"})
+    board.masks[cell("r2c2")] |= 1 << 6  # 7 only in r2c2 of box 1
+    step = hidden_single_box(board)
+    assert step is not None and names(step) == (["r2c2=7"], [])
+    assert step.reason == "only place for 7 in box 1" and step.difficulty == 1.2
+    board = board_with(remove={"r4c1-8": "3"})
+    step = hidden_single_line(board)
+    assert step is not None and step.text == "Hidden single: r4c9=3 (only place for 3 in row 4)"
+    assert step.difficulty == 1.5
+
+
+def test_naked_single() -> None:
+    step = naked_single(board_with(marks={"r5c5": "4"}))
+    assert step is not None and names(step) == (["r5c5=4"], []) and step.difficulty == 2.3
+
+
+def test_pointing_and_claiming() -> None:
+    step = pointing(board_with(remove={"r2-3c1-3": "5"}))
+    assert step is not None and step.technique == "Pointing" and step.difficulty == 2.6
+    assert names(step) == ([], [f"r1c{c}<>5" for c in range(4, 10)])
+    assert step.reason == "the places of 5 in box 1 lie in row 1"
+    step = claiming(board_with(remove={"r1c4-9": "5"}))
+    assert step is not None and step.technique == "Claiming" and step.difficulty == 2.8
+    assert names(step) == ([], [f"r{r}c{c}<>5" for r in (2, 3) for c in (1, 2, 3)])
+
+
+def test_locked_candidates_on_a_diagonal_inside_one_box() -> None:
+    rules = CLASSIC.with_named(["x"])
+    masks = [ALL] * 81
+    for i in range(3, 9):  # 6 leaves the diagonal outside box 1
+        masks[i * 10] &= ~(1 << 5)
+    board = Board(Candidates(Puzzle(rules, (0,) * 81), tuple(masks)))
+    assert pointing(board) is None and claiming(board) is None
+    step = locked_candidates(board)
+    assert step is not None and step.technique == "Locked candidates"
+    assert step.reason == "the places of 6 in the diagonal lie in box 1"
+    assert names(step)[1] == [f"r{r}c{c}<>6" for r in (1, 2, 3) for c in (1, 2, 3) if r != c]
+
+
+def test_naked_and_hidden_pairs_triples_quads() -> None:
+    step = naked_subset(2)(board_with(marks={"r1c1": "12", "r1c2": "12"}))
+    assert step is not None and step.technique == "Naked pair" and step.difficulty == 3.0
+    assert names(step)[1] == [f"r1c{c}<>{d}" for c in range(3, 10) for d in (1, 2)]
+    step = naked_subset(3)(board_with(marks={"r2c1": "12", "r2c5": "23", "r2c9": "13"}))
+    assert step is not None and step.technique == "Naked triple" and step.cells == (9, 13, 17)
+    assert len(step.eliminations) == 6 * 3
+    step = naked_subset(4)(board_with(marks={"r3c1": "12", "r3c2": "34", "r3c3": "13", "r3c4": "24"}))
+    assert step is not None and step.technique == "Naked quad" and step.difficulty == 5.0
+    step = hidden_subset(2)(board_with(remove={"r1c3-9": "12"}))
+    assert step is not None and step.technique == "Hidden pair" and step.difficulty == 3.4
+    assert names(step)[1] == [f"r1c{c}<>{d}" for c in (1, 2) for d in range(3, 10)]
+    step = hidden_subset(3)(board_with(remove={"r1c4-9": "123"}))
+    assert step is not None and step.technique == "Hidden triple" and step.digits == (1, 2, 3)
+    step = hidden_subset(4)(board_with(remove={"r1c5-9": "1234"}))
+    assert step is not None and step.technique == "Hidden quad" and len(step.eliminations) == 4 * 5
+
+
+def test_fish_of_every_size() -> None:
+    step = basic_fish(2)(board_with(remove={"r1c2-4,6-9": "1", "r5c2-4,6-9": "1"}))
+    assert step is not None and step.technique == "X-wing" and step.difficulty == 3.2
+    assert names(step)[1] == [f"r{r}c{c}<>1" for r in range(1, 10) if r not in (1, 5) for c in (1, 5)]
+    board = board_with(remove={"r1c2-4,6-9": "2", "r5c1-4,6-8": "2", "r9c2-8": "2"})
+    step = basic_fish(3)(board)
+    assert step is not None and step.technique == "Swordfish" and step.difficulty == 3.8
+    assert {c % 9 for c, _ in step.eliminations} == {0, 4, 8} and len(step.eliminations) == 18
+    board = board_with(remove={f"r{r}c1,3,5,7,9": "3" for r in (1, 3, 5, 7)})
+    step = basic_fish(4)(board)
+    assert step is not None and step.technique == "Jellyfish" and len(step.eliminations) == 20
+
+
+def test_xy_wing_and_xyz_wing() -> None:
+    step = xy_wing(board_with(marks={"r1c1": "12", "r1c5": "13", "r5c1": "23"}))
+    assert step is not None and step.technique == "XY-wing" and step.difficulty == 4.2
+    assert names(step) == ([], ["r5c5<>3"]) and step.cells == (0, 4, 36)
+    step = xyz_wing(board_with(marks={"r1c1": "123", "r1c5": "13", "r2c2": "23"}))
+    assert step is not None and step.technique == "XYZ-wing" and step.difficulty == 4.4
+    assert names(step) == ([], ["r1c2<>3", "r1c3<>3"])
+
+
+def test_a_walk_ends_solved_stuck_or_in_a_contradiction() -> None:
+    w = walk(
+        Puzzle.from_string(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+        )
+    )
+    assert w.result in ("solved", "stuck") and all(s.difficulty >= 1.0 for s in w.steps)
+    w = walk(Puzzle.from_string("11.............."))
+    assert w.result == "contradiction" and w.steps == []
+    w = walk(Puzzle.from_string("1..............."))
+    assert w.result == "stuck"  # many solutions: no step holds in all of them
+
+
+def test_the_rating_reads_the_walk() -> None:
+    w = walk(
+        Puzzle.from_string(
+            "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+        )
+    )
+    assert w.result == "solved"
+    er = max(s.difficulty for s in w.steps)
+    assert (w.rating.er, w.rating.ed) == (er, w.steps[0].difficulty) and str(w.rating).count("/") == 2
+
+
+def assert_sound(start: Puzzle | Candidates, truth: Candidates) -> list[Step]:
+    """Walk from ``start``; every placement must be the only digit and every elimination a digit that no
+    solution has in that cell (``truth``: the true candidates)."""
+    board = Board.of(start)
+    steps = []
+    while not board.solved and board.broken() is None:
+        step = next_step(board)
+        if step is None:
+            break
+        for c, d in step.placements:
+            assert truth.masks[c] == 1 << (d - 1), step.text
+        for c, d in step.eliminations:
+            assert not truth.masks[c] >> (d - 1) & 1, step.text
+        apply(board, step)
+        steps.append(step)
+    return steps
+
+
+@pytest.mark.parametrize("name, count", [("top1465.txt", 150), ("sudoku_exchange/diabolical_puzzle_and_solution.txt", 100)])
+def test_every_step_holds_on_shared_puzzles(name: str, count: int) -> None:
+    used = set()
+    for puzzle in shared(name, limit=count):
+        truth = true_candidates(puzzle, "dfs")
+        assert truth is not None
+        used |= {s.technique for s in assert_sound(puzzle, truth)}
+    assert {"Hidden single", "Pointing", "Naked pair"} <= used
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_step_holds_on_random_small_puzzles_of_any_solution_count(data: st.DataObject) -> None:
+    box = data.draw(st.sampled_from([(2, 2), (2, 3), (3, 2)]))
+    rules = Rules.classic(*box)
+    named = data.draw(st.sampled_from([(), ("x",), ("anti-king",)]))
+    if named:
+        rules = rules.with_named(list(named))
+    solution = _a_solution(rules, data)
+    if solution is None:
+        return
+    keep = data.draw(st.lists(st.booleans(), min_size=rules.ncells, max_size=rules.ncells))
+    puzzle = Puzzle(rules, tuple(d if k else 0 for d, k in zip(solution, keep, strict=True)))
+    truth = true_candidates(puzzle, "sat")
+    assert truth is not None
+    assert_sound(puzzle, truth)
+
+
+def _a_solution(rules: Rules, data: st.DataObject) -> tuple[int, ...] | None:
+    from sudoku_cp.solving import solve
+
+    seed = data.draw(st.integers(0, rules.n - 1))
+    cells = [0] * rules.ncells
+    cells[0] = seed + 1
+    found = solve(Puzzle(rules, tuple(cells)), "sat")
+    return found.solution.cells if found.solution is not None else None
+
+
+def test_every_technique_is_listed_easiest_first() -> None:
+    board = board_with()
+    assert all(t(board) is None for t in TECHNIQUES)  # nothing to find with every candidate open
