@@ -192,7 +192,9 @@ def assert_sound(start: Puzzle | Candidates, truth: Candidates) -> list[Step]:
     return steps
 
 
-@pytest.mark.parametrize("name, count", [("top1465.txt", 150), ("sudoku_exchange/diabolical_puzzle_and_solution.txt", 100)])
+@pytest.mark.parametrize(
+    "name, count", [("top1465.txt", 150), ("sudoku_exchange/diabolical_puzzle_and_solution.txt", 100)]
+)
 def test_every_step_holds_on_shared_puzzles(name: str, count: int) -> None:
     used = set()
     for puzzle in shared(name, limit=count):
