@@ -11,6 +11,9 @@ the same progress and summary as ``solve``. A task is ``(kind, payload)`` with p
   and time limit;
 - ``("candidates", puzzles)``: the true candidates of each puzzle (a ``Candidates``, or None without a
   solution);
+- ``("walk", puzzles)``: the logical solution of each puzzle (``sudoku_cp.human.walk``: steps, result,
+  Sudoku Explainer rating);
+- ``("hint", puzzles)``: the next logical step of each puzzle (``sudoku_cp.human.hint``);
 - ``("prove", (minimal, puzzles))``: a ``sudoku_cp.certify.prover.Certificate`` per puzzle, or the
   ``UnsupportedRuleError`` that refuses it (the other puzzles go on).
 """
@@ -103,6 +106,20 @@ def _count(payload: tuple[int, list[Puzzle]], engine: Solver) -> list[Count]:
     return count_each(limit, puzzles, engine)
 
 
+def walk_each(puzzles: list[Any], engine: Solver) -> list[Any]:
+    """The logical solution of each puzzle or candidate grid (``sudoku_cp.human.walk``)."""
+    from ..human import walk
+
+    return [walk(puzzle) for puzzle in puzzles]
+
+
+def hint_each(puzzles: list[Any], engine: Solver) -> list[Any]:
+    """The next logical step of each puzzle or candidate grid (``sudoku_cp.human.hint``)."""
+    from ..human import hint
+
+    return [hint(puzzle) for puzzle in puzzles]
+
+
 def prove_each(payload: tuple[bool, list[Puzzle]], engine: Solver) -> list[Any]:
     """A certificate of each puzzle (``sudoku_cp.certify.prover.prove``), or why it has none."""
     from ..certify.prover import prove
@@ -125,6 +142,8 @@ TASK_KINDS = {
     "explain": explain_each,
     "candidates": candidates_each,
     "prove": prove_each,
+    "walk": walk_each,
+    "hint": hint_each,
 }
 
 

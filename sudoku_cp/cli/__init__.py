@@ -58,6 +58,8 @@ COMMANDS = [
     "decode",
     "generate",
     "rate",
+    "hint",
+    "steps",
     "prove",
     "check",
     "render",

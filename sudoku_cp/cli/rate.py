@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 from typing import TYPE_CHECKING, TextIO
 
@@ -21,6 +22,7 @@ from .options import BASE_FORMATS, EMPTY_INPUT, add_resume_option, add_run_optio
 
 if TYPE_CHECKING:
     from ..formats import Record
+    from ..human import Walkthrough
     from ..rate import Rating
 
 __all__ = ["OUTPUT_FORMATS", "register", "run"]
@@ -41,6 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_input_options(p)
     add_run_options(p, formats=OUTPUT_FORMATS, time_limit=False)
+    p.add_argument(
+        "--scale",
+        choices=("level", "se"),
+        default="level",
+        help="level: easy to extreme from the inference and search a puzzle needs (default); se: Sudoku "
+        "Explainer's ER/EP/ED from the named techniques of `sudoku-cp steps` (stuck where none applies)",
+    )
     add_resume_option(p, "rate the puzzles")
     add_cluster_option(p)
     p.set_defaults(run=run)
@@ -62,6 +71,14 @@ def run(args: argparse.Namespace) -> int:
     from ..batch.solver import SolverConfig
     from .perpuzzle import EachCommand, run_each
 
+    if args.scale == "se":
+        from .steps import human_command
+
+        outcomes = ["solved", "stuck", "contradiction"]
+        writer = functools.partial(_SEWriter, fmt=args.output_format)
+        return run_each(
+            args, human_command("walk", "rated", outcomes, frozenset({"solved"}), writer, {"solved": "rated"})
+        )
     command = EachCommand(
         kind="rate",
         payload=lambda puzzles: puzzles,
@@ -78,11 +95,14 @@ def run(args: argparse.Namespace) -> int:
 class _Writer:
     """One output record per input puzzle, in order."""
 
-    def __init__(self, out: TextIO, fmt: str) -> None:
+    def __init__(
+        self, out: TextIO, fmt: str, header: tuple[str, ...] = ("index", "puzzle", *_FIELDS)
+    ) -> None:
         self.out, self.fmt = out, fmt
         self.csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
+        self.width = len(header)
         if self.csv is not None:
-            self.csv.writerow(("index", "puzzle", *_FIELDS))
+            self.csv.writerow(header)
 
     def result(self, record: Record, rating: Rating) -> None:
         assert record.puzzle is not None
@@ -111,7 +131,7 @@ class _Writer:
             fields = {"index": record.index, "puzzle": record.text, "status": "error", "error": reason}
             self.out.write(json.dumps(fields) + "\n")
         elif self.csv is not None:
-            self.csv.writerow((record.index, record.text, "error", *([""] * (len(_FIELDS) - 1))))
+            self.csv.writerow((record.index, record.text, "error", *([""] * (self.width - 3))))
         elif self.fmt == "pretty":
             self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n\n")
         else:
@@ -119,3 +139,30 @@ class _Writer:
 
     def close(self) -> None:
         pass
+
+
+class _SEWriter(_Writer):
+    """``--scale se``: ``ER/EP/ED`` per puzzle, or ``stuck`` or ``contradiction`` (no logical solution)."""
+
+    def __init__(self, out: TextIO, fmt: str) -> None:
+        super().__init__(out, fmt, ("index", "puzzle", "result", "er", "ep", "ed"))
+
+    def result(self, record: Record, walk: Walkthrough) -> None:  # type: ignore[override]
+        assert record.puzzle is not None
+        rating = walk.rating
+        text = str(rating) if walk.result == "solved" else walk.result
+        if self.fmt == "jsonl":
+            fields = {"index": record.index, "puzzle": record.puzzle.to_string(), "result": walk.result}
+            fields |= {"er": rating.er, "ep": rating.ep, "ed": rating.ed}
+            self.out.write(json.dumps(fields) + "\n")
+        elif self.csv is not None:
+            self.csv.writerow(
+                (record.index, record.puzzle.to_string(), walk.result, rating.er, rating.ep, rating.ed)
+            )
+        elif self.fmt == "pretty":
+            from ..formats.writing import pretty_text
+
+            self.out.write(f"Puzzle {record.index} (line {record.line}): {text}\n")
+            self.out.write(pretty_text(record.puzzle) + "\n\n")
+        else:
+            self.out.write(text + "\n")

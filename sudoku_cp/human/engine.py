@@ -27,7 +27,7 @@ from .step import Step, Technique
 from .subsets import hidden_subset, naked_subset
 from .wings import xy_wing, xyz_wing
 
-__all__ = ["TECHNIQUES", "SERating", "Walkthrough", "next_step", "solve_steps", "walk"]
+__all__ = ["TECHNIQUES", "Hint", "SERating", "Walkthrough", "hint", "next_step", "solve_steps", "walk"]
 
 #: Every technique, easiest first (Sudoku Explainer 1.2.1 difficulties).
 TECHNIQUES: tuple[Technique, ...] = (
@@ -140,3 +140,28 @@ def walk(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQ
     why = board.broken() or ""
     result = "contradiction" if why else "solved" if board.solved else "stuck"
     return Walkthrough(steps, result, board, why)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The next step of a puzzle (``step``), or why there is none: ``result`` is ``step``, ``solved``,
+    ``stuck`` or ``contradiction`` (``why`` says what is broken)."""
+
+    result: str
+    step: Step | None = None
+    why: str = ""
+
+
+def hint(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES) -> Hint:
+    """The easiest next step from ``start``.
+
+    >>> hint(Puzzle.from_string("12343412214343..")).step.text
+    'Full house: r4c3=2 (last open cell of column 3)'
+    """
+    board = Board.of(start)
+    if board.solved:
+        return Hint("solved")
+    if why := board.broken():
+        return Hint("contradiction", why=why)
+    step = next_step(board, techniques)
+    return Hint("stuck") if step is None else Hint("step", step)

@@ -1,0 +1,78 @@
+"""``sudoku-cp hint``: the next logical step of each puzzle, in one line.
+
+The easiest technique that applies (as Sudoku Explainer chooses), what it places or eliminates and why:
+``Hidden single: r4c5=7 (only place for 7 in box 5)``. A solved grid says ``solved``, a grid where no
+technique applies ``stuck``, one without a solution ``contradiction: ...``. ``--output-format jsonl`` gives
+the step's technique, difficulty, placements, eliminations and pattern (cells, digits, houses) as fields.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+from typing import TYPE_CHECKING
+
+from . import exit_codes
+from .cluster import add_cluster_option
+from .common import add_input_options
+from .options import EMPTY_INPUT, add_resume_option, add_run_options
+from .steps import HumanWriter, human_command, step_record
+
+if TYPE_CHECKING:
+    from ..formats import Record
+    from ..human import Hint
+
+__all__ = ["register", "run"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "hint",
+        help="the next logical step of each puzzle",
+        description=__doc__,
+        epilog=exit_codes(
+            "every puzzle has a next step or is solved", "some puzzle stuck, contradictory or unreadable"
+        )
+        + EMPTY_INPUT,
+    )
+    add_input_options(p)
+    add_run_options(p, time_limit=False)
+    add_resume_option(p, "give the hints")
+    add_cluster_option(p)
+    p.set_defaults(run=run)
+
+
+def _text(hint: Hint) -> str:
+    if hint.step is not None:
+        return hint.step.text
+    return f"{hint.result}: {hint.why}" if hint.why else hint.result
+
+
+class _Writer(HumanWriter):
+    def result(self, record: Record, hint: Hint) -> None:
+        if self.fmt == "jsonl":
+            if hint.step is not None:
+                fields = step_record(record.index, 1, hint.step)
+            else:
+                fields = {
+                    "puzzle": record.index,
+                    "result": hint.result,
+                    **({"why": hint.why} if hint.why else {}),
+                }
+            self.out.write(json.dumps(fields) + "\n")
+        elif self.fmt == "pretty":
+            self.out.write(f"Puzzle {record.index} (line {record.line}): {_text(hint)}\n")
+        else:
+            self.out.write(_text(hint) + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .perpuzzle import run_each
+
+    outcomes = ["step", "solved", "stuck", "contradiction"]
+    writer = functools.partial(_Writer, fmt=args.output_format)
+    command = human_command(
+        "hint", "hinted", outcomes, frozenset({"step", "solved"}), writer, {"step": "with a step"}
+    )
+    return run_each(args, command)

@@ -1,0 +1,143 @@
+"""``sudoku-cp steps``: the whole logical solution of each puzzle, one named step per line, and its rating.
+
+Each step is the easiest that applies (as Sudoku Explainer chooses): the technique, what it places
+(``r1c2=5``) or eliminates (``r3c4<>7``) and why. The walk ends ``solved``, ``stuck`` (no technique of
+sudoku-cp applies: the candidates left are shown) or ``contradiction`` (the puzzle has no solution), with
+the rating ``ER/EP/ED`` on Sudoku Explainer's scale: the hardest step, the hardest before the first
+placement, the first step's. ``--output-format jsonl`` gives one object per step and one per puzzle's end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TextIO
+
+from . import exit_codes
+from .cluster import add_cluster_option
+from .common import add_input_options
+from .options import EMPTY_INPUT, add_run_options
+from .perpuzzle import ERROR
+
+if TYPE_CHECKING:
+    from ..formats import Record
+    from ..human import Walkthrough
+    from .perpuzzle import EachCommand, Writer
+
+__all__ = ["HumanWriter", "error_record", "human_command", "register", "run", "step_record"]
+
+RESULTS = ["solved", "stuck", "contradiction"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "steps",
+        help="solve puzzles step by step with named techniques, and rate them",
+        description=__doc__,
+        epilog=exit_codes("every puzzle solved by logic", "some puzzle stuck, contradictory or unreadable")
+        + EMPTY_INPUT,
+    )
+    add_input_options(p)
+    add_run_options(p, time_limit=False)
+    add_cluster_option(p)
+    p.set_defaults(run=run)
+
+
+def step_record(index: int, number: int, step: Any) -> dict[str, Any]:
+    """The jsonl object of step ``number`` of puzzle ``index``."""
+    return {"puzzle": index, "step": number, **step.to_dict()}
+
+
+def error_record(record: Record) -> dict[str, Any]:
+    reason = record.error.reason if record.error is not None else "unreadable"
+    return {"puzzle": record.index, "result": ERROR, "error": reason, "text": record.text}
+
+
+def end_line(result: str, rating: str, why: str = "") -> str:
+    """``solved 4.2/1.2/1.2``; ``contradiction: why``."""
+    return f"{result}: {why}" if why else f"{result} {rating}"
+
+
+class HumanWriter:
+    """What the writers of ``hint`` and ``steps`` share: an unreadable puzzle's record, and nothing to close.
+    ``gap``: what ends a puzzle's text (an empty line after the several lines of ``steps``)."""
+
+    gap = ""
+
+    def __init__(self, out: TextIO, fmt: str) -> None:
+        self.out, self.fmt = out, fmt
+
+    def error(self, record: Record) -> None:
+        if self.fmt == "jsonl":
+            self.out.write(json.dumps(error_record(record)) + "\n")
+        elif self.fmt == "pretty":
+            reason = record.error.reason if record.error is not None else "unreadable"
+            self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n{self.gap}")
+        else:
+            self.out.write(f"error\n{self.gap}")
+
+    def close(self) -> None:
+        pass
+
+
+class _Writer(HumanWriter):
+    gap = "\n"
+
+    def result(self, record: Record, walk: Walkthrough) -> None:
+        out = self.out
+        if self.fmt == "jsonl":
+            for i, step in enumerate(walk.steps, start=1):
+                out.write(json.dumps(step_record(record.index, i, step)) + "\n")
+            end = {"puzzle": record.index, **walk.to_dict()}
+            if walk.result == "stuck":
+                from .truecands import pencilmarks
+
+                end["candidates"] = pencilmarks(walk.board.candidates())
+            out.write(json.dumps(end) + "\n")
+            return
+        pretty = self.fmt == "pretty"
+        if pretty:
+            out.write(f"Puzzle {record.index} (line {record.line})\n")
+        for i, step in enumerate(walk.steps, start=1):
+            out.write(f"{i:>4}. {step.text}\n" if pretty else step.text + "\n")
+        out.write(end_line(walk.result, str(walk.rating), walk.why) + "\n")
+        if walk.result == "stuck" and pretty:
+            from .truecands import candidate_grid
+
+            out.write(candidate_grid(walk.board.candidates()) + "\n")
+        out.write("\n")
+
+
+def human_command(
+    kind: str,
+    verb: str,
+    outcomes: list[str],
+    ok: frozenset[str],
+    writer: Callable[[TextIO], Writer],
+    words: dict[str, str] | None = None,
+) -> EachCommand:
+    """A per-puzzle command answered by the step engine (task kinds ``walk`` and ``hint``), whose answer's
+    ``result`` is the outcome."""
+    from ..batch.solver import SolverConfig
+    from .perpuzzle import EachCommand
+
+    return EachCommand(
+        kind=kind,
+        payload=lambda puzzles: puzzles,
+        config=SolverConfig("sat"),  # unused by the step engine; the lightest backend to build
+        verb=verb,
+        outcomes=outcomes,
+        outcome=lambda answer: answer.result,
+        ok=ok,
+        writer=writer,
+        words=words or {},
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from .perpuzzle import run_each
+
+    writer = functools.partial(_Writer, fmt=args.output_format)
+    return run_each(args, human_command("walk", "worked through", RESULTS, frozenset({"solved"}), writer))
