@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.human import TECHNIQUES, Board, Step, next_step, walk
+from sudoku_cp.human.chains import aic, length_bonus, x_chain, xy_chain
 from sudoku_cp.human.engine import apply
 from sudoku_cp.human.fish import basic_fish
 from sudoku_cp.human.intersections import claiming, locked_candidates, pointing
@@ -150,6 +151,35 @@ def test_xy_wing_and_xyz_wing() -> None:
     assert names(step) == ([], ["r1c2<>3", "r1c3<>3"])
 
 
+def test_x_chain_and_xy_chain() -> None:
+    board = board_with(remove={"r1c2-4,6-9": "1", "r4c1,3-4,6-9": "1"})
+    step = x_chain(board)
+    assert step is not None and step.technique == "X-chain" and step.difficulty == 6.5
+    assert names(step)[1] == ["r2c2<>1", "r3c2<>1", "r5c1<>1", "r6c1<>1"]
+    assert step.reason.startswith("r1c1=1 or r4c2=1 is true")
+    step = xy_chain(board_with(marks={"r1c1": "12", "r1c5": "23", "r5c5": "31"}))
+    assert step is not None and step.technique == "XY-chain" and ("r5c1<>1") in names(step)[1]
+    assert aic(board_with()) is None
+
+
+def test_chain_length_adds_to_the_difficulty_as_sudoku_explainer_counts_it() -> None:
+    nodes = (4, 6, 7, 8, 10, 11, 14, 18, 30)
+    assert [length_bonus(k) for k in nodes] == [0, 0, 0.1, 0.1, 0.2, 0.3, 0.3, 0.4, 0.6]
+
+
+def test_contradiction_and_forcing_nets_on_a_hard_puzzle() -> None:
+    hard = Puzzle.from_string(
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    )  # Arto Inkala's 2012 puzzle
+    w = walk(hard)
+    assert w.result == "solved" and w.rating.er >= 8.2
+    assert {"Contradiction net", "Cell forcing net"} & {s.technique for s in w.steps}
+    truth = true_candidates(hard, "dfs")
+    assert truth is not None and "".join(map(str, w.board.values)) == "".join(
+        str(m.bit_length()) for m in truth.masks
+    )
+
+
 def test_a_walk_ends_solved_stuck_or_in_a_contradiction() -> None:
     w = walk(
         Puzzle.from_string(
@@ -193,14 +223,21 @@ def assert_sound(start: Puzzle | Candidates, truth: Candidates) -> list[Step]:
 
 
 @pytest.mark.parametrize(
-    "name, count", [("top1465.txt", 150), ("sudoku_exchange/diabolical_puzzle_and_solution.txt", 100)]
+    "name, count",
+    [
+        ("top1465.txt", 80),
+        ("sudoku_exchange/diabolical_puzzle_and_solution.txt", 60),
+        ("forum_hardest_1106.txt", 4),
+    ],
 )
 def test_every_step_holds_on_shared_puzzles(name: str, count: int) -> None:
     used = set()
     for puzzle in shared(name, limit=count):
         truth = true_candidates(puzzle, "dfs")
         assert truth is not None
-        used |= {s.technique for s in assert_sound(puzzle, truth)}
+        steps = assert_sound(puzzle, truth)
+        used |= {s.technique for s in steps}
+        assert sum(len(s.placements) for s in steps) == puzzle.cells.count(0)  # solved, without guessing
     assert {"Hidden single", "Pointing", "Naked pair"} <= used
 
 

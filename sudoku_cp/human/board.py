@@ -9,6 +9,7 @@ columns, boxes or regions, then extra houses such as diagonals and windows), so 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from ..candidates import Candidates
 from ..grid import Puzzle, Rules, symbol
@@ -27,6 +28,8 @@ class Board:
         self.n = puzzle.n
         self.values = list(puzzle.cells)
         self.masks = list(candidates.masks)
+        #: What techniques keep between steps of one walk (a solver); ``forcing.release`` empties it.
+        self.memo: dict[str, Any] = {}
         for cell, digit in enumerate(self.values):
             if digit:
                 self._clear_peers(cell, 1 << (digit - 1))
@@ -60,6 +63,11 @@ class Board:
         bit = 1 << (digit - 1)
         values, masks = self.values, self.masks
         return [cell for cell in house if not values[cell] and masks[cell] & bit]
+
+    def open_digits(self, house: tuple[int, ...]) -> list[tuple[int, list[int]]]:
+        """Each digit not placed in ``house`` yet, with its places there (``places``), in digit order."""
+        placed = self.placed_in(house)
+        return [(d, self.places(house, d)) for d in range(1, self.n + 1) if not placed >> (d - 1) & 1]
 
     def placed_in(self, house: tuple[int, ...]) -> int:
         """The mask of the digits placed in ``house``."""

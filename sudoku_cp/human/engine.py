@@ -20,7 +20,9 @@ from typing import Any
 from ..candidates import Candidates
 from ..grid import Puzzle
 from .board import Board
+from .chains import aic, x_chain, xy_chain
 from .fish import basic_fish
+from .forcing import contradiction_net, forcing_net, release
 from .intersections import claiming, locked_candidates, pointing
 from .singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from .step import Step, Technique
@@ -49,6 +51,13 @@ TECHNIQUES: tuple[Technique, ...] = (
     naked_subset(4),  # 5.0
     basic_fish(4),  # 5.2
     hidden_subset(4),  # 5.4
+    x_chain,  # 6.5+
+    xy_chain,  # 6.6+
+    aic,  # 7.0+
+    forcing_net,  # 8.2+
+    contradiction_net(1),  # 8.8+
+    contradiction_net(2),  # 9.9+
+    contradiction_net(3),  # 11.0+
 )
 
 
@@ -136,7 +145,10 @@ def walk(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQ
     ('solved', ['Full house: r4c3=2 (last open cell of column 3)'], '1.0/1.0/1.0')
     """
     board = Board.of(start)
-    steps = list(solve_steps(board, techniques))
+    try:
+        steps = list(solve_steps(board, techniques))
+    finally:
+        release(board)
     why = board.broken() or ""
     result = "contradiction" if why else "solved" if board.solved else "stuck"
     return Walkthrough(steps, result, board, why)
@@ -163,5 +175,8 @@ def hint(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQ
         return Hint("solved")
     if why := board.broken():
         return Hint("contradiction", why=why)
-    step = next_step(board, techniques)
+    try:
+        step = next_step(board, techniques)
+    finally:
+        release(board)
     return Hint("stuck") if step is None else Hint("step", step)

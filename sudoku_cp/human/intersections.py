@@ -23,11 +23,7 @@ def _locked(board: Board, kind: str) -> Step | None:
     for h, house in enumerate(rules.houses):
         if (kind == "pointing" and not 2 * n <= h < 3 * n) or (kind == "claiming" and h >= 2 * n):
             continue
-        placed = board.placed_in(house)
-        for digit in range(1, n + 1):
-            if placed >> (digit - 1) & 1:
-                continue
-            places = board.places(house, digit)
+        for digit, places in board.open_digits(house):
             if len(places) < 2:
                 continue
             shared = _shared_house(board, places, h)

@@ -34,11 +34,7 @@ def _hidden_single(board: Board, houses: Iterable[int], difficulty: float) -> St
     rules = board.rules
     for h in houses:
         house = rules.houses[h]
-        placed = board.placed_in(house)
-        for digit in range(1, board.n + 1):
-            if placed >> (digit - 1) & 1:
-                continue
-            places = board.places(house, digit)
+        for digit, places in board.open_digits(house):
             if len(places) == 1:
                 (cell,) = places
                 reason = f"only place for {symbol(digit)} in {house_name(rules, h)}"

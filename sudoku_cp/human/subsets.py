@@ -62,12 +62,10 @@ def hidden_subset(size: int) -> Technique:
     def find(board: Board) -> Step | None:
         rules = board.rules
         for h, house in enumerate(rules.houses):
-            placed = board.placed_in(house)
-            open_digits = [d for d in range(1, board.n + 1) if not placed >> (d - 1) & 1]
-            if len(open_digits) <= size:
+            places = dict(board.open_digits(house))
+            if len(places) <= size:
                 continue
-            places = {d: board.places(house, d) for d in open_digits}
-            few = [d for d in open_digits if 2 <= len(places[d]) <= size]
+            few = [d for d, where in places.items() if 2 <= len(where) <= size]
             for digits in combinations(few, size):
                 cells = sorted({c for d in digits for c in places[d]})
                 if len(cells) != size:

@@ -1,0 +1,244 @@
+"""Forcing nets: assume a candidate and follow everything the singles then force, in every direction.
+
+The propagation is a SAT solver's unit propagation on the extended encoding of the rules (one digit per
+cell, each digit once per house): exactly the naked and hidden singles, plus what any other rule of the
+``Rules`` forces, run in C++ (python-sat's ``propagate``). The board's placements and eliminations are
+unit clauses of a solver kept for the walk, so each trial assumes one literal.
+
+- Cell and region forcing nets: every candidate of a cell (or every place of a digit in a house) forces
+  the same elimination, so it holds (Sudoku Explainer's cell/region forcing chains, 8.2 and up).
+- Contradiction nets: assuming a candidate, the propagation meets a contradiction, so it goes (SE's
+  dynamic forcing chains, 8.8 and up). A nested net propagates with contradiction nets of the level
+  below inside (level 2 from 9.9, level 3 from 11.0), tried on a puzzle with one solution only (with more,
+  no net closes, and the nesting costs the cube of the candidates).
+
+Difficulty grows with the size of the net (literals propagated), by SE's length modifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..grid import symbol
+from ..rules.constraints import cell_name
+from .board import Board, house_name
+from .chains import length_bonus
+from .step import Step, Technique
+
+__all__ = ["LEVELS", "PROBE_SOLVER", "contradiction_net", "forcing_net", "release"]
+
+#: The solver whose ``propagate`` runs the nets (Glucose supports it).
+PROBE_SOLVER = "glucose4"
+#: Nesting level -> (name, base difficulty) of the contradiction nets.
+LEVELS = {
+    1: ("Contradiction net", 8.8),
+    2: ("Nested contradiction net", 9.9),
+    3: ("Deep contradiction net", 11.0),
+}
+
+
+class _Probe:
+    """A solver of the board's rules holding the board's facts as unit clauses."""
+
+    def __init__(self, board: Board) -> None:
+        from ..backends.grid_solver import GridSolver
+
+        self.grid = GridSolver(board.rules, PROBE_SOLVER)
+        self.facts: set[int] = set()
+        self.n = board.n
+        self._unique: bool | None = None
+
+    def unique(self) -> bool:
+        """Whether the board has exactly one solution. Sound steps keep every solution, so this holds for
+        the whole walk and is asked once, of a solver of its own: searching would leave learnt clauses in
+        the probe's solver, which slow its propagation a hundredfold."""
+        if self._unique is None:
+            from ..backends.grid_solver import GridSolver
+
+            with GridSolver(self.grid.rules) as grid:
+                facts = sorted(self.facts)
+                if not grid.solve(facts):
+                    self._unique = False
+                else:
+                    guard = grid.guard()
+                    grid.block(grid.solution(), guard)
+                    self._unique = not grid.solve([*facts, guard])
+        return self._unique
+
+    def update(self, board: Board) -> list[int]:
+        """Add the board's new facts; the open candidates' variables, cells in order."""
+        n = self.n
+        solver = self.grid.solver
+        candidates = []
+        for cell, (mask, value) in enumerate(zip(board.masks, board.values, strict=True)):
+            for d in range(1, n + 1):
+                var = cell * n + d
+                if value:
+                    lit = var if value == d else -var
+                elif mask >> (d - 1) & 1:
+                    candidates.append(var)
+                    continue
+                else:
+                    lit = -var
+                if lit not in self.facts:
+                    self.facts.add(lit)
+                    solver.add_clause([lit])
+        return candidates
+
+    def propagate(self, assumptions: list[int]) -> tuple[bool, list[int]]:
+        return self.grid.propagate(assumptions)
+
+    def fails(self, assumptions: list[int], level: int, candidates: list[int]) -> int:
+        """0 when the assumptions propagate without contradiction at nesting ``level`` (0: singles only),
+        else the size of the net that met it (literals propagated, at least 1)."""
+        ok, implied = self.propagate(assumptions)
+        if not ok:
+            return max(1, len(implied))
+        if level == 0:
+            return 0
+        assumptions = list(assumptions)
+        assigned = {abs(lit) for lit in implied}
+        size = len(implied)
+        changed = True
+        while changed:
+            changed = False
+            for var in candidates:
+                if var in assigned:
+                    continue
+                inner = self.fails([*assumptions, var], level - 1, candidates)
+                if inner:
+                    size += inner
+                    assumptions.append(-var)
+                    ok, implied = self.propagate(assumptions)
+                    if not ok:
+                        return size + len(implied)
+                    assigned = {abs(lit) for lit in implied}
+                    changed = True
+        return 0
+
+
+def _probe(board: Board) -> _Probe:
+    probe = board.memo.get("probe")
+    if probe is None:
+        probe = board.memo["probe"] = _Probe(board)
+    return probe
+
+
+def release(board: Board) -> None:
+    """Drop the walk's solver (a board kept or sent elsewhere holds no solver)."""
+    probe = board.memo.pop("probe", None)
+    if probe is not None:
+        probe.grid.solver.delete()
+
+
+def _name(var: int, n: int) -> str:
+    cell, d = divmod(var - 1, n)
+    return f"{cell_name(cell, n)}={symbol(d + 1)}"
+
+
+def contradiction_net(level: int) -> Technique:
+    """Contradiction nets nested ``level`` deep (1: singles only inside)."""
+    name, base = LEVELS[level]
+
+    def find(board: Board) -> Step | None:
+        probe = _probe(board)
+        candidates = probe.update(board)
+        if level > 1 and not probe.unique():
+            return None  # with several solutions no net closes; nesting would only cost (n^3)^level trials
+        n = board.n
+        for var in _order(board, candidates):
+            size = probe.fails([var], level - 1, candidates)
+            if size:
+                cell, d = divmod(var - 1, n)
+                inside = (
+                    "the singles"
+                    if level == 1
+                    else f"the singles and contradiction nets of level {level - 1}"
+                )
+                reason = f"{_name(var, n)} would lead {inside} to a contradiction ({size} steps)"
+                difficulty = round(base + length_bonus(size), 1)
+                return Step(
+                    name, difficulty, board.rules, (), ((cell, d + 1),), (cell,), (d + 1,), (), reason
+                )
+        return None
+
+    find.__name__ = f"contradiction_net_{level}"
+    find.__doc__ = f"{name}: a candidate whose consequences (nested {level - 1} deep) contradict."
+    return find
+
+
+def _order(board: Board, candidates: list[int]) -> list[int]:
+    """Candidates of cells with fewer candidates first: their nets are the smaller."""
+    n = board.n
+    width = [bin(m).count("1") for m in board.masks]
+    return sorted(candidates, key=lambda var: (width[(var - 1) // n], var))
+
+
+def forcing_net(board: Board) -> Step | None:
+    """Cell and region forcing nets: every way a cell (or a house's digit) can go forces one elimination."""
+    probe = _probe(board)
+    candidates = probe.update(board)
+    n, rules = board.n, board.rules
+    open_ = set(candidates)
+    for cell in sorted(board.open_cells(), key=lambda c: (bin(board.masks[c]).count("1"), c)):
+        options = [cell * n + d for d in range(1, n + 1) if board.masks[cell] >> (d - 1) & 1]
+        found = _common(probe, options, open_)
+        if found is not None:
+            where = f"every candidate of {cell_name(cell, n)}"
+            return _forcing_step(board, found, options, where, (), 8.2)
+    for h, house in enumerate(rules.houses):
+        for d, places in board.open_digits(house):
+            if len(places) < 2:
+                continue
+            options = [c * n + d for c in places]
+            found = _common(probe, options, open_)
+            if found is not None:
+                where = f"every place of {symbol(d)} in {house_name(rules, h)}"
+                return _forcing_step(board, found, options, where, (h,), 8.3)
+    return None
+
+
+def _common(probe: _Probe, options: list[int], open_: set[int]) -> tuple[list[int], int] | None:
+    """The open candidates every option eliminates, and the nets' size; None if there are none (or an
+    option contradicts: that is a contradiction net's to find)."""
+    common: set[int] | None = None
+    size = 0
+    for var in options:
+        ok, implied = probe.propagate([var])
+        if not ok:
+            return None
+        size += len(implied)
+        gone = {-lit for lit in implied if lit < 0 and -lit in open_}
+        common = gone if common is None else common & gone
+        if not common:
+            return None
+    return (sorted(common), size) if common else None
+
+
+def _forcing_step(
+    board: Board,
+    found: tuple[list[int], int],
+    options: Iterable[int],
+    where: str,
+    houses: tuple[int, ...],
+    base: float,
+) -> Step:
+    n = board.n
+    gone, size = found
+    eliminations = tuple(divmod(var - 1, n) for var in gone)
+    eliminations = tuple((c, d + 1) for c, d in eliminations)
+    cells = tuple(sorted({(var - 1) // n for var in options}))
+    digits = tuple(sorted({(var - 1) % n + 1 for var in options}))
+    name = "Cell forcing net" if not houses else "Region forcing net"
+    reason = f"{where} eliminates them ({size} steps)"
+    return Step(
+        name,
+        round(base + length_bonus(size), 1),
+        board.rules,
+        (),
+        eliminations,
+        cells,
+        digits,
+        houses,
+        reason,
+    )
