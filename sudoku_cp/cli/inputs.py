@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..formats import Record, iter_records, open_records, with_named_rules
+from ..formats.pencilmarks import with_pencilmarks
 from ..formats.sources import Inline, Input, expand_inputs
 from .common import input_names, rules_of, warn
 
@@ -27,6 +28,8 @@ class Inputs:
     current: int = 0
     #: how an unreadable file is reported (a command with a progress line erases it first)
     warn: Callable[[str], None] = warn
+    #: read pencilmark lines as candidate grids (``formats.pencilmarks``), for commands that start from them
+    pencilmarks: bool = False
 
     def names(self) -> str:
         """The inputs in words, for messages."""
@@ -75,6 +78,8 @@ class Inputs:
                     records = open_records(None if path == "-" else path, source=label, **options)
                 if names := getattr(self.args, "rules", None):
                     records = with_named_rules(records, names, self.validate, label)
+                if self.pencilmarks:
+                    records = with_pencilmarks(records, options["rules"])
                 for record in records:
                     if self.layout is None:
                         self.layout = record.format

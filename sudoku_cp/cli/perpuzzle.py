@@ -96,6 +96,8 @@ class EachCommand:
     writer: Callable[[TextIO], Writer]
     words: dict[str, str] = field(default_factory=dict)
     validate: bool = True
+    #: the task takes a pencilmark grid's ``Candidates`` where the input gives one (see ``Inputs``)
+    pencilmarks: bool = False
 
 
 @dataclass
@@ -126,7 +128,11 @@ def _units(
                 break
         if not chunk:
             return
-        puzzles = [r.puzzle for r in chunk if r.error is None and r.puzzle is not None]
+        puzzles = [
+            r.candidates if r.candidates is not None and command.pencilmarks else r.puzzle
+            for r in chunk
+            if r.error is None and r.puzzle is not None
+        ]
         position = inputs.position(chunk[-1], totals) if totals else None
         yield _Unit(chunk, (command.kind, command.payload(puzzles)), position)
 
@@ -150,7 +156,7 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
         progress.close()  # a message starts on a clean line; the progress line comes back on its next update
         warn_user(message)
 
-    inputs = Inputs(args, validate=command.validate, warn=warn)
+    inputs = Inputs(args, validate=command.validate, warn=warn, pencilmarks=command.pencilmarks)
     totals = inputs.line_totals() if progress.enabled else None
     progress.total = sum(totals) if totals else None
     tally = Tally(counts=dict.fromkeys([*command.outcomes, ERROR], 0))

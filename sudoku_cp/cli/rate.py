@@ -150,15 +150,14 @@ class _SEWriter(_Writer):
     def result(self, record: Record, walk: Walkthrough) -> None:  # type: ignore[override]
         assert record.puzzle is not None
         rating = walk.rating
+        puzzle = record.text if record.candidates is not None else record.puzzle.to_string()
         text = str(rating) if walk.result == "solved" else walk.result
         if self.fmt == "jsonl":
-            fields = {"index": record.index, "puzzle": record.puzzle.to_string(), "result": walk.result}
+            fields = {"index": record.index, "puzzle": puzzle, "result": walk.result}
             fields |= {"er": rating.er, "ep": rating.ep, "ed": rating.ed}
             self.out.write(json.dumps(fields) + "\n")
         elif self.csv is not None:
-            self.csv.writerow(
-                (record.index, record.puzzle.to_string(), walk.result, rating.er, rating.ep, rating.ed)
-            )
+            self.csv.writerow((record.index, puzzle, walk.result, rating.er, rating.ep, rating.ed))
         elif self.fmt == "pretty":
             from ..formats.writing import pretty_text
 

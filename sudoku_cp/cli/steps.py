@@ -119,7 +119,7 @@ def human_command(
     words: dict[str, str] | None = None,
 ) -> EachCommand:
     """A per-puzzle command answered by the step engine (task kinds ``walk`` and ``hint``), whose answer's
-    ``result`` is the outcome."""
+    ``result`` is the outcome; it reads pencilmark lines as the candidates to start from."""
     from ..batch.solver import SolverConfig
     from .perpuzzle import EachCommand
 
@@ -133,6 +133,7 @@ def human_command(
         ok=ok,
         writer=writer,
         words=words or {},
+        pencilmarks=True,
     )
 
 

@@ -244,7 +244,7 @@ def shape_error(cells: int) -> ParseError:
         box = Rules.from_n(m)
         return ParseError(
             f"{cells} symbols: a {marks}x{marks} pencilmark grid ({marks * marks} cells x {marks} "
-            f"candidates), which is not read yet, or {'an' if m == 8 else 'a'} {m}x{m} puzzle: "
+            f"candidates, read by hint, steps and rate --scale se), or {'an' if m == 8 else 'a'} {m}x{m} puzzle: "
             f"for the puzzle give --box {box}"
         )
     n = math.isqrt(cells)

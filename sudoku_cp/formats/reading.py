@@ -22,6 +22,7 @@ from functools import partial
 from itertools import chain
 from typing import Any
 
+from ..candidates import Candidates
 from ..errors import InvalidPuzzleError, ParseError, UsageError
 from ..grid import BLANKS, Puzzle, Rules
 from .alphabet import Alphabet, parse_alphabet
@@ -57,7 +58,8 @@ class Record:
     the ``puzzle`` or the ``error`` that kept it from being read.
 
     ``solution`` is a solution given in the input (``PUZZLE SOLUTION`` lines, a csv ``solution`` column);
-    ``text`` the puzzle's raw text; ``format`` the layout it was read in.
+    ``text`` the puzzle's raw text; ``format`` the layout it was read in; ``candidates`` the cells'
+    candidates of a pencilmark grid (``formats.pencilmarks``; ``puzzle`` then has no givens).
     """
 
     index: int
@@ -67,6 +69,7 @@ class Record:
     solution: Puzzle | None = None
     text: str = ""
     format: str = "line"
+    candidates: Candidates | None = None
 
     @property
     def ok(self) -> bool:
@@ -90,7 +93,7 @@ def _record(
     ``object.__setattr__`` per field, which dominates reading a well-formed puzzle; the slot descriptors
     set the same fields directly."""
     r = _NEW(Record)
-    si, sl, sp, se, ss, st, sf = _SETTERS
+    si, sl, sp, se, ss, st, sf, sc = _SETTERS
     si(r, index)
     sl(r, line)
     sp(r, puzzle)
@@ -98,6 +101,7 @@ def _record(
     ss(r, solution)
     st(r, text)
     sf(r, fmt)
+    sc(r, None)
     return r
 
 

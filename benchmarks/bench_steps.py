@@ -1,0 +1,116 @@
+"""Benchmark of the step engine (``sudoku-cp steps``): time per set, and how far each family of techniques
+gets on the shared collections.
+
+For each set: puzzles walked, wall time on one core (one process, ``human.walk`` per puzzle, as a batch
+worker runs it), puzzles per second, how many the walk solved, and the share of puzzles whose hardest step
+belongs to each family: singles (full house, hidden and naked singles), subsets (locked candidates, naked
+and hidden pairs to quads), fish and wings (X-wing to jellyfish, XY- and XYZ-wing), chains (X-chains,
+XY-chains, AICs), nets (forcing and contradiction nets). Also the median ER and the sudoku_exchange grades
+against the ER of their puzzles.
+
+    python benchmarks/bench_steps.py --quick        # 200 puzzles a set, a few minutes
+    python benchmarks/bench_steps.py                # all of top1465 and forum_hardest_1106, 1,000 of the rest
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from sudoku_cp import datasets
+from sudoku_cp.human import walk
+
+FAMILIES = {
+    "singles": {"Full house", "Hidden single", "Naked single"},
+    "subsets": {"Pointing", "Claiming", "Locked candidates"}
+    | {f"{kind} {size}" for kind in ("Naked", "Hidden") for size in ("pair", "triple", "quad")},
+    "fish+wings": {"X-wing", "Swordfish", "Jellyfish", "XY-wing", "XYZ-wing"},
+    "chains": {"X-chain", "XY-chain", "AIC"},
+    "nets": {"Cell forcing net", "Region forcing net", "Contradiction net", "Nested contradiction net"}
+    | {"Deep contradiction net"},
+}
+ORDER = list(FAMILIES)
+SETS = {
+    "17_clue": "17_clue.txt",
+    "top1465": "top1465.txt",
+    "forum_hardest_11plus": "forum_hardest_11plus.txt",
+    "forum_hardest_1106": "forum_hardest_1106.txt",
+    "norvig_top95": "norvig_top95.txt",
+}
+GRADES = ("easy", "medium", "hard", "hard1", "hard2", "diabolical")
+
+
+def family(technique: str) -> str:
+    for name, members in FAMILIES.items():
+        if technique in members:
+            return name
+    raise KeyError(f"{technique} belongs to no family of this benchmark")
+
+
+def run_set(puzzles: list) -> dict:
+    """Walk every puzzle; the figures of one table row."""
+    hardest = dict.fromkeys(ORDER, 0)
+    ratings = []
+    solved = 0
+    start = time.perf_counter()
+    for puzzle in puzzles:
+        w = walk(puzzle)
+        solved += w.result == "solved"
+        ratings.append(w.rating.er)
+        top = max(w.steps, key=lambda s: ORDER.index(family(s.technique)), default=None)
+        if top is not None:
+            hardest[family(top.technique)] += 1
+    seconds = time.perf_counter() - start
+    return {
+        "count": len(puzzles),
+        "seconds": seconds,
+        "solved": solved,
+        "hardest": hardest,
+        "ratings": ratings,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="200 puzzles a set")
+    parser.add_argument("--sample", type=int, default=1000, help="puzzles of the large sets (default 1000)")
+    args = parser.parse_args()
+    size = 200 if args.quick else args.sample
+    if datasets.data_dir() is None:
+        print(f"skipped: {datasets.MISSING_MESSAGE}", file=sys.stderr)
+        return 0
+    print("| set | puzzles | seconds | puzzles/s | solved | " + " | ".join(ORDER) + " | median ER |")
+    print("|---|--:|--:|--:|--:|" + "--:|" * len(ORDER) + "--:|")
+    for label, name in SETS.items():
+        whole = label in ("top1465", "forum_hardest_1106") and not args.quick
+        puzzles = datasets.load(name) if whole else datasets.load(name, sample=size, seed=1)
+        row = run_set(puzzles)
+        shares = " | ".join(f"{100 * row['hardest'][f] / row['count']:.0f}%" for f in ORDER)
+        print(
+            f"| {label} | {row['count']:,} | {row['seconds']:.1f} | {row['count'] / row['seconds']:,.1f} | "
+            f"{row['solved']:,} | {shares} | {statistics.median(row['ratings']):.1f} |",
+            flush=True,
+        )
+    print()
+    print("| sudoku_exchange grade | puzzles | median ER | mean ER | max ER | solved by singles |")
+    print("|---|--:|--:|--:|--:|--:|")
+    for grade in GRADES:
+        pairs = datasets.load_with_solutions(
+            f"sudoku_exchange/{grade}_puzzle_and_solution.txt", sample=size, seed=1
+        )
+        row = run_set([p for p, _ in pairs])
+        ratings = row["ratings"]
+        print(
+            f"| {grade} | {row['count']:,} | {statistics.median(ratings):.1f} | {statistics.mean(ratings):.2f} | "
+            f"{max(ratings):.1f} | {100 * row['hardest']['singles'] / row['count']:.0f}% |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""Pencilmark input: the candidate layout read, written and round-tripped, and hint/steps starting from it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_cp.candidates import Candidates
+from sudoku_cp.cli.truecands import pencilmarks
+from sudoku_cp.errors import ParseError
+from sudoku_cp.formats import iter_records
+from sudoku_cp.formats.pencilmarks import parse_pencilmarks, pencilmark_size, with_pencilmarks
+from sudoku_cp.grid import Puzzle, Rules
+from sudoku_cp.human import hint, walk
+
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(2, 2), (2, 3), (3, 3), (4, 4)]), st.data())
+def test_pencilmarks_round_trip(box: tuple[int, int], data: st.DataObject) -> None:
+    rules = Rules.classic(*box)
+    full = (1 << rules.n) - 1
+    masks = data.draw(st.lists(st.integers(1, full), min_size=rules.ncells, max_size=rules.ncells))
+    candidates = Candidates(Puzzle(rules, (0,) * rules.ncells), tuple(masks))
+    text = pencilmarks(candidates)
+    assert len(text) == rules.n**3 and parse_pencilmarks(text, rules) == candidates
+
+
+def test_sizes_and_errors() -> None:
+    assert [pencilmark_size(k) for k in (64, 216, 729, 4096, 81, 100)] == [4, 6, 9, 16, None, None]
+    good = pencilmarks(Candidates.of(Puzzle.from_string(EASY)))
+    for bad, message in (
+        (good[:-1] + "x", "r9c9: 'x' is no digit"),
+        ("." * 9 + good[9:], "r1c1 has no candidate"),
+        ("2" + good[1:], "r1c1: place 1 holds '2'"),
+        (good[:-9], "pencilmarks of an n x n grid take n*n*n"),
+    ):
+        with pytest.raises(ParseError, match=message):
+            parse_pencilmarks(bad)
+    with pytest.raises(ParseError, match="pencilmarks of a 9x9 grid, not of 2x2"):
+        parse_pencilmarks(good, Rules.classic(2, 2))
+
+
+def test_only_commands_that_ask_read_pencilmark_lines() -> None:
+    line = pencilmarks(Candidates.of(Puzzle.from_string(EASY)))
+    (plain,) = iter_records([line])
+    assert plain.error is not None and "pencilmark grid" in plain.error.reason
+    (record,) = with_pencilmarks(iter_records([line]))
+    assert record.ok and record.format == "pencilmarks" and record.candidates is not None
+    assert record.candidates.masks == Candidates.of(Puzzle.from_string(EASY)).masks
+    (eight,) = with_pencilmarks(iter_records(["." * 64], rules=Rules.classic(2, 4)), Rules.classic(2, 4))
+    assert eight.candidates is None and eight.ok  # --box 2x4 says it is an 8x8 puzzle
+
+
+def test_hint_uses_only_the_candidates_given() -> None:
+    start = Candidates.of(Puzzle.from_string(EASY))
+    masks = list(start.masks)
+    masks[10] = 1 << 3  # r2c2 keeps only 4: a naked single the givens alone do not make
+    marked = Candidates(start.puzzle, tuple(masks))
+    # r2c2 holds 6 in the solution: 4 alone there is a contradiction the walk must find, not a solution
+    assert walk(marked).result == "contradiction"
+    line = pencilmarks(Candidates(Puzzle(start.puzzle.rules, (0,) * 81), tuple(start.masks)))
+    proc = run_cli("hint", "--output-format", "jsonl", "-p", line)
+    step = json.loads(proc.stdout)
+    (placed,) = step["placements"]
+    cell, digit = placed.split("=")
+    r, c = (int(x) for x in cell[1:].split("c"))
+    assert start.masks[(r - 1) * 9 + c - 1] >> (int(digit) - 1) & 1  # from the candidates given
+    later = hint(Candidates(Puzzle(start.puzzle.rules, (0,) * 81), tuple(masks)))
+    assert later.result in ("step", "contradiction")
+
+
+def test_steps_and_rate_read_pencilmark_lines_and_other_commands_refuse_them() -> None:
+    line = pencilmarks(Candidates.of(Puzzle.from_string(EASY)))
+    proc = run_cli("steps", "-p", line)
+    assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("solved ")
+    proc = run_cli("rate", "--scale", "se", "-p", line)
+    assert proc.returncode == 0 and proc.stdout.count("/") == 2
+    proc = run_cli("solve", "-p", line)
+    assert proc.returncode == 1 and "read by hint, steps and rate --scale se" in proc.stderr
