@@ -104,8 +104,9 @@ def main() -> int:
         )
         row = run_set([p for p, _ in pairs])
         ratings = row["ratings"]
+        median, mean = statistics.median(ratings), statistics.mean(ratings)
         print(
-            f"| {grade} | {row['count']:,} | {statistics.median(ratings):.1f} | {statistics.mean(ratings):.2f} | "
+            f"| {grade} | {row['count']:,} | {median:.1f} | {mean:.2f} | "
             f"{max(ratings):.1f} | {100 * row['hardest']['singles'] / row['count']:.0f}% |",
             flush=True,
         )
