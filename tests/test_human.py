@@ -17,10 +17,12 @@ from sudoku_cp.human.fish import basic_fish
 from sudoku_cp.human.intersections import claiming, locked_candidates, pointing
 from sudoku_cp.human.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from sudoku_cp.human.subsets import hidden_subset, naked_subset
+from sudoku_cp.human.uniqueness import unique_rectangle
 from sudoku_cp.human.wings import xy_wing, xyz_wing
 from sudoku_cp.solving import true_candidates
 
 CLASSIC = Rules.classic(3, 3)
+EASY_CLASSIC = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 ALL = (1 << 9) - 1
 
 
@@ -177,6 +179,48 @@ def test_contradiction_and_forcing_nets_on_a_hard_puzzle() -> None:
     truth = true_candidates(hard, "dfs")
     assert truth is not None and "".join(map(str, w.board.values)) == "".join(
         str(m.bit_length()) for m in truth.masks
+    )
+
+
+def _rectangle_board(rules: Rules = CLASSIC) -> tuple[Board, tuple[int, int, int, int], int, int, int]:
+    """EASY's solution as single candidates, but for a rectangle r1c1/r1cX/r2c1/r2cX over two boxes whose
+    corners hold a, b, b, x: three corners get {a,b}, the fourth {a,b,x}; the one solution stays."""
+    solution = walk(Puzzle.from_string(EASY_CLASSIC)).board.values
+    masks = [1 << (d - 1) for d in solution]
+    for c2 in range(3, 9):
+        a, b, b2, x = solution[0], solution[c2], solution[9], solution[9 + c2]
+        if b == b2 and x not in (a, b):
+            break
+    corners = (0, c2, 9, 9 + c2)
+    for c in corners[:3]:
+        masks[c] = 1 << (a - 1) | 1 << (b - 1)
+    masks[corners[3]] = 1 << (a - 1) | 1 << (b - 1) | 1 << (x - 1)
+    return Board(Candidates(Puzzle(rules, (0,) * 81), tuple(masks))), corners, a, b, x
+
+
+def test_unique_rectangle_only_on_a_puzzle_of_one_solution_and_classic_rules() -> None:
+    board, corners, a, b, _ = _rectangle_board()
+    step = unique_rectangle(board)
+    assert step is not None and step.technique == "Unique rectangle" and step.difficulty == 4.5
+    assert sorted(step.eliminations) == sorted([(corners[3], a), (corners[3], b)])
+    assert "checked by the SAT solver" in step.reason
+    open_board = board_with(marks={"r1c1": "12", "r1c4": "12", "r2c1": "12", "r2c4": "123"})
+    assert unique_rectangle(open_board) is None  # many solutions: the argument does not hold
+    extra = CLASSIC.with_(extra_regions=[tuple(range(36, 45))])  # row 5 again: the solution keeps it
+    extra_board, *_ = _rectangle_board(extra)
+    assert extra_board.broken() is None
+    assert unique_rectangle(extra_board) is None  # beyond rows, columns and boxes a swap may break a rule
+
+
+def test_bug_plus_one() -> None:
+    puzzle = Puzzle.from_string(
+        ".76..94.....8.1..73.......961.3.7.8.....9.....2.1.8.345.......69..2.4.....16..79."
+    )  # Sudoku Exchange, diabolical
+    truth = true_candidates(puzzle, "dfs")
+    assert truth is not None
+    (bug,) = [s for s in assert_sound(puzzle, truth) if s.technique == "BUG+1"]
+    assert (
+        names(bug) == (["r3c5=6"], []) and bug.difficulty == 5.6 and "checked by the SAT solver" in bug.reason
     )
 
 

@@ -27,6 +27,7 @@ from .intersections import claiming, locked_candidates, pointing
 from .singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from .step import Step, Technique
 from .subsets import hidden_subset, naked_subset
+from .uniqueness import bug_plus_one, unique_rectangle
 from .wings import xy_wing, xyz_wing
 
 __all__ = ["TECHNIQUES", "Hint", "SERating", "Walkthrough", "hint", "next_step", "solve_steps", "walk"]
@@ -48,9 +49,11 @@ TECHNIQUES: tuple[Technique, ...] = (
     hidden_subset(3),  # 4.0
     xy_wing,  # 4.2
     xyz_wing,  # 4.4
+    unique_rectangle,  # 4.5, on a puzzle of one solution
     naked_subset(4),  # 5.0
     basic_fish(4),  # 5.2
     hidden_subset(4),  # 5.4
+    bug_plus_one,  # 5.6, on a puzzle of one solution
     x_chain,  # 6.5+
     xy_chain,  # 6.6+
     aic,  # 7.0+

@@ -25,7 +25,7 @@ from .board import Board, house_name
 from .chains import length_bonus
 from .step import Step, Technique
 
-__all__ = ["LEVELS", "PROBE_SOLVER", "contradiction_net", "forcing_net", "release"]
+__all__ = ["LEVELS", "PROBE_SOLVER", "contradiction_net", "forcing_net", "release", "unique_board"]
 
 #: The solver whose ``propagate`` runs the nets (Glucose supports it).
 PROBE_SOLVER = "glucose4"
@@ -122,6 +122,13 @@ def _probe(board: Board) -> _Probe:
     if probe is None:
         probe = board.memo["probe"] = _Probe(board)
     return probe
+
+
+def unique_board(board: Board) -> bool:
+    """Whether ``board`` has exactly one solution (asked of a SAT solver once per walk)."""
+    probe = _probe(board)
+    probe.update(board)
+    return probe.unique()
 
 
 def release(board: Board) -> None:
