@@ -28,8 +28,14 @@ class Board:
         self.n = puzzle.n
         self.values = list(puzzle.cells)
         self.masks = list(candidates.masks)
-        #: What techniques keep between steps of one walk (a solver); ``forcing.release`` empties it.
+        #: What techniques keep between steps of one walk (a solver, links); ``forcing.release`` empties it.
         self.memo: dict[str, Any] = {}
+        #: Changes so far: what a technique keeps in ``memo`` for one state of the board is keyed by it.
+        self.version = 0
+        #: Rules beyond "peers differ" (sums, orders, dots): placed digits are checked against them.
+        self._more = bool(self.rules.constraints) or any(
+            p.relation != "differ" or p.negated for p in self.rules.pairs
+        )
         for cell, digit in enumerate(self.values):
             if digit:
                 self._clear_peers(cell, 1 << (digit - 1))
@@ -45,6 +51,7 @@ class Board:
         self.values[cell] = digit
         self.masks[cell] = bit
         self._clear_peers(cell, bit)
+        self.version += 1
 
     def _clear_peers(self, cell: int, bit: int) -> None:
         masks = self.masks
@@ -53,6 +60,7 @@ class Board:
 
     def eliminate(self, cell: int, digit: int) -> None:
         self.masks[cell] &= ~(1 << (digit - 1))
+        self.version += 1
 
     def open_cells(self) -> list[int]:
         """The cells without a digit yet, in order."""
@@ -65,9 +73,31 @@ class Board:
         return [cell for cell in house if not values[cell] and masks[cell] & bit]
 
     def open_digits(self, house: tuple[int, ...]) -> list[tuple[int, list[int]]]:
-        """Each digit not placed in ``house`` yet, with its places there (``places``), in digit order."""
-        placed = self.placed_in(house)
-        return [(d, self.places(house, d)) for d in range(1, self.n + 1) if not placed >> (d - 1) & 1]
+        """Each digit not placed in ``house`` yet, with its places there (``places``), in digit order
+        (kept until the board changes: most techniques ask it of every house)."""
+        cache = self.memo.get("open digits")
+        if cache is None or cache[0] != self.version:
+            cache = self.memo["open digits"] = (self.version, {})
+        key = id(house)
+        found = cache[1].get(key)
+        if found is None:
+            found = cache[1][key] = self._open_digits(house)
+        return found
+
+    def _open_digits(self, house: tuple[int, ...]) -> list[tuple[int, list[int]]]:
+        values, masks = self.values, self.masks
+        placed = 0
+        where: list[list[int]] = [[] for _ in range(self.n)]
+        for cell in house:
+            mask = masks[cell]
+            if values[cell]:
+                placed |= mask  # a placed cell's mask is its digit
+                continue
+            while mask:
+                low = mask & -mask
+                where[low.bit_length() - 1].append(cell)
+                mask ^= low
+        return [(d + 1, cells) for d, cells in enumerate(where) if not placed >> d & 1]
 
     def placed_in(self, house: tuple[int, ...]) -> int:
         """The mask of the digits placed in ``house``."""
@@ -84,19 +114,18 @@ class Board:
     def broken(self) -> str | None:
         """Why the board has no solution (an open cell without candidates, a house that cannot hold a
         digit, a rule broken by the digits placed), or None."""
-        rules, n = self.rules, self.n
-        for cell, v in enumerate(self.values):
-            if not v and not self.masks[cell]:
-                return f"{cell_name(cell, n)} has no candidate left"
+        rules, n, masks = self.rules, self.n, self.masks
+        if not all(masks):
+            return f"{cell_name(masks.index(0), n)} has no candidate left"
+        full = (1 << n) - 1
         for h, house in enumerate(rules.houses):
-            seen = self.placed_in(house)
+            seen = 0
             for cell in house:
-                if not self.values[cell]:
-                    seen |= self.masks[cell]
-            if seen != (1 << n) - 1:
+                seen |= masks[cell]  # a placed cell's mask is its digit
+            if seen != full:
                 missing = next(d for d in range(1, n + 1) if not seen >> (d - 1) & 1)
                 return f"{symbol(missing)} has no place in {house_name(rules, h)}"
-        if not rules.is_valid(self.values):
+        if self._more and not rules.is_valid(self.values):  # peers cannot clash: placing clears them
             return "the digits placed break a rule"
         return None
 

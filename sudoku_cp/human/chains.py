@@ -17,7 +17,7 @@ from collections import deque
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
-from .board import Board
+from .board import Board, digits_of
 from .step import Step, Technique
 
 __all__ = ["CHAINS", "aic", "length_bonus", "x_chain", "xy_chain"]
@@ -39,49 +39,70 @@ def length_bonus(nodes: int) -> float:
     return round(bonus, 1)
 
 
-def _links(board: Board, kind: str) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
-    """Strong and weak links between candidates (node ``cell * n + digit - 1``) as adjacency lists."""
+def _links(board: Board) -> dict[str, dict[int, list[int]]]:
+    """The links between candidates (node ``cell * n + digit - 1``) as adjacency lists, by kind: strong in
+    a cell (bivalue) or in a house (bilocal), weak in a cell or between peers. Built once per state of the
+    board (``Board.version``) for the three chain techniques."""
+    cached = board.memo.get("links")
+    if cached is not None and cached[0] == board.version:
+        return cached[1]
     rules, n = board.rules, board.n
     masks, values = board.masks, board.values
-    strong: dict[int, list[int]] = {}
-    weak: dict[int, list[int]] = {}
+    links: dict[str, dict[int, list[int]]] = {"cell": {}, "house": {}, "same cell": {}, "peer": {}}
     for cell in board.open_cells():
-        digits = [d for d in range(1, n + 1) if masks[cell] >> (d - 1) & 1]
+        digits = digits_of(masks[cell])
         nodes = [cell * n + d - 1 for d in digits]
-        for a in nodes:
-            weak[a] = [b for b in nodes if b != a] if kind != "x" else []
-        if len(nodes) == 2 and kind != "x":
-            strong.setdefault(nodes[0], []).append(nodes[1])
-            strong.setdefault(nodes[1], []).append(nodes[0])
-        for d in digits:
+        if len(nodes) == 2:
+            links["cell"][nodes[0]] = [nodes[1]]
+            links["cell"][nodes[1]] = [nodes[0]]
+        for d, a in zip(digits, nodes, strict=True):
+            links["same cell"][a] = [b for b in nodes if b != a]
             bit = 1 << (d - 1)
-            weak[cell * n + d - 1] += [
-                p * n + d - 1 for p in rules.peers[cell] if not values[p] and masks[p] & bit
-            ]
-    if kind != "xy":
-        for house in rules.houses:
-            for d, places in board.open_digits(house):
-                if len(places) == 2:
-                    a, b = (c * n + d - 1 for c in places)
-                    strong.setdefault(a, []).append(b)
-                    strong.setdefault(b, []).append(a)
-    return strong, weak
+            links["peer"][a] = [p * n + d - 1 for p in rules.peers[cell] if not values[p] and masks[p] & bit]
+    for house in rules.houses:
+        for d, places in board.open_digits(house):
+            if len(places) == 2:
+                a, b = (c * n + d - 1 for c in places)
+                links["house"].setdefault(a, []).append(b)
+                links["house"].setdefault(b, []).append(a)
+    board.memo["links"] = (board.version, links)
+    return links
+
+
+def _joined(*parts: dict[int, list[int]]) -> dict[int, list[int]]:
+    if len(parts) == 1:
+        return parts[0]
+    out: dict[int, list[int]] = {}
+    for part in parts:
+        for node, others in part.items():
+            out.setdefault(node, []).extend(others)
+    return out
+
+
+#: Kind -> (strong link kinds, weak link kinds). X-chains stay on one digit (house and peer links join
+#: candidates of one digit); XY-chains take strong links in bivalue cells only.
+_KINDS = {
+    "x": (("house",), ("peer",)),
+    "xy": (("cell",), ("same cell", "peer")),
+    "aic": (("cell", "house"), ("same cell", "peer")),
+}
 
 
 def _chain(kind: str) -> Technique:
     name, base = CHAINS[kind]
+    strong_kinds, weak_kinds = _KINDS[kind]
 
     def find(board: Board) -> Step | None:
         n = board.n
+        links = _links(board)
+        strong = _joined(*(links[k] for k in strong_kinds))
+        weak = _joined(*(links[k] for k in weak_kinds))
         best: tuple[int, list[int], list[tuple[int, int]], tuple[tuple[int, int], ...]] | None = None
-        digits = range(1, n + 1) if kind == "x" else (0,)
-        for only in digits:
-            strong, weak = _links(_one_digit(board, only) if kind == "x" else board, kind)
-            for start in sorted(strong):
-                limit = best[0] if best is not None else MAX_NODES
-                found = _search(start, strong, weak, limit, board)
-                if found is not None and (best is None or len(found[0]) < best[0]):
-                    best = (len(found[0]), *found)
+        for start in sorted(strong):
+            limit = best[0] if best is not None else MAX_NODES
+            found = _search(start, strong, weak, limit, board)
+            if found is not None and (best is None or len(found[0]) < best[0]):
+                best = (len(found[0]), *found)
         if best is None:
             return None
         _, path, eliminations, placements = best
@@ -100,15 +121,6 @@ def _chain(kind: str) -> Technique:
     find.__name__ = f"{kind}_chain" if kind != "aic" else "aic"
     find.__doc__ = f"{name}: the shortest alternating chain whose ends remove a candidate."
     return find
-
-
-def _one_digit(board: Board, digit: int) -> Board:
-    """A view of ``board`` with only ``digit``'s candidates (the links of an X-chain)."""
-    view = Board.__new__(Board)
-    view.rules, view.n, view.values, view.memo = board.rules, board.n, board.values, {}
-    bit = 1 << (digit - 1)
-    view.masks = [m & bit if not v else m for m, v in zip(board.masks, board.values, strict=True)]
-    return view
 
 
 def _node(node: int, n: int) -> str:

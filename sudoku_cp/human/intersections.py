@@ -53,7 +53,13 @@ def _locked(board: Board, kind: str) -> Step | None:
 
 def _shared_house(board: Board, places: list[int], h: int) -> int | None:
     """A house other than ``h`` holding every place, if any (the first in ``Rules.houses`` order)."""
-    common = reduce(set.intersection, (set(board.rules.houses_of[c]) for c in places)) - {h}
+    houses_of = board.rules.houses_of
+    common = set(houses_of[places[0]])
+    common.discard(h)
+    for cell in places[1:]:
+        if not common:
+            return None
+        common.intersection_update(houses_of[cell])
     return min(common) if common else None
 
 

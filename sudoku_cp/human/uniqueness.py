@@ -39,31 +39,44 @@ def unique_rectangle(board: Board) -> Step | None:
     masks, values = board.masks, board.values
     region = rules.region_of
     bivalue = [not v and bin(m).count("1") == 2 for m, v in zip(masks, values, strict=True)]
-    if sum(bivalue) < 3 or not _applies(board):
-        return None
-    for r1, r2 in combinations(range(n), 2):
-        for c1, c2 in combinations(range(n), 2):
-            corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-            if any(values[c] for c in corners) or len({region[c] for c in corners}) != 2:
+    for r1 in range(n):  # any three corners include two bivalue ones on one row
+        row = [c for c in range(r1 * n, r1 * n + n) if bivalue[c]]
+        for x, y in combinations(row, 2):
+            ab = masks[x]
+            if masks[y] != ab:
                 continue
-            pairs = [c for c in corners if bivalue[c]]
-            if len(pairs) != 3 or len({masks[c] for c in pairs}) != 1:
-                continue
-            ab = masks[pairs[0]]
-            (last,) = (c for c in corners if c not in pairs)
-            if masks[last] & ab != ab:
-                continue
-            eliminations = tuple((last, d) for d in digits_of(ab))
-            a, b = (symbol(d) for d in digits_of(ab))
-            reason = (
-                f"{', '.join(cell_name(c, n) for c in pairs)} hold only {a}{b}; {cell_name(last, n)} "
-                f"as {a} or {b} would let {a} and {b} swap: two solutions, but {CHECKED}"
-            )
-            cells = tuple(sorted(corners))
-            return Step(
-                "Unique rectangle", 4.5, rules, (), eliminations, cells, tuple(digits_of(ab)), (), reason
-            )
+            c1, c2 = x % n, y % n
+            for r2 in range(n):
+                if r2 == r1:
+                    continue
+                p, q = r2 * n + c1, r2 * n + c2
+                if values[p] or values[q] or len({region[x], region[y], region[p], region[q]}) != 2:
+                    continue
+                if bivalue[p] and masks[p] == ab and masks[q] & ab == ab and masks[q] != ab:
+                    last = q
+                elif bivalue[q] and masks[q] == ab and masks[p] & ab == ab and masks[p] != ab:
+                    last = p
+                else:
+                    continue
+                if not _applies(board):
+                    return None
+                return _rectangle_step(board, (x, y, p, q), last, ab)
     return None
+
+
+def _rectangle_step(board: Board, corners: tuple[int, ...], last: int, ab: int) -> Step:
+    n = board.n
+    pairs = [c for c in corners if c != last]
+    eliminations = tuple((last, d) for d in digits_of(ab))
+    a, b = (symbol(d) for d in digits_of(ab))
+    reason = (
+        f"{', '.join(cell_name(c, n) for c in sorted(pairs))} hold only {a}{b}; {cell_name(last, n)} "
+        f"as {a} or {b} would let {a} and {b} swap: two solutions, but {CHECKED}"
+    )
+    cells = tuple(sorted(corners))
+    return Step(
+        "Unique rectangle", 4.5, board.rules, (), eliminations, cells, tuple(digits_of(ab)), (), reason
+    )
 
 
 def bug_plus_one(board: Board) -> Step | None:
