@@ -20,6 +20,8 @@ __all__ = ["claiming", "locked_candidates", "pointing"]
 def _locked(board: Board, kind: str) -> Step | None:
     rules, n = board.rules, board.n
     peers = rules.peers
+    if kind == "other" and set(rules.kinds) <= {"boxes", "jigsaw"}:
+        return None  # houses are rows, columns and regions, peers come from them: pointing and claiming
     for h, house in enumerate(rules.houses):
         if (kind == "pointing" and not 2 * n <= h < 3 * n) or (kind == "claiming" and h >= 2 * n):
             continue
