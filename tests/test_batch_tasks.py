@@ -54,7 +54,7 @@ def test_explain_task_explains_in_workers_as_here() -> None:
 def test_an_unknown_task_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown task kind 'divine'"):
         run_task("divine", [], Solver(SolverConfig("dfs:python")))
-    assert set(TASK_KINDS) == {"count", "rate", "explain", "candidates", "prove"}
+    assert set(TASK_KINDS) == {"count", "rate", "explain", "candidates", "prove", "walk", "hint"}
 
 
 def test_count_text_marks_limits_and_time_limits() -> None:
