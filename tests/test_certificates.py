@@ -382,6 +382,28 @@ def test_prove_refuses_a_killer_puzzle_by_name_and_goes_on(tmp_path: Path) -> No
     assert [c["claim"] for c in _claims(tmp_path / "c")] == ["multiple"]
 
 
+def test_prove_resumes_a_stopped_run_in_its_folder(tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(["12343412214343..", "bad", "..343412..434321", "1234341221434321"]) + "\n")
+    whole = run_cli("prove", str(source), "-o", str(tmp_path / "whole"))
+    assert whole.returncode == 1  # the bad line
+    claims = (tmp_path / "whole" / "claims.jsonl").read_text().splitlines(keepends=True)
+    stopped = tmp_path / "stopped"  # what a run stopped after puzzle 1 leaves
+    stopped.mkdir()
+    (stopped / "claims.jsonl.partial").write_text(claims[0])
+    for name in ("1.cnf", "1.drat"):
+        (stopped / name).write_text((tmp_path / "whole" / name).read_text())
+    resumed = run_cli("prove", str(source), "-o", str(stopped), "--resume")
+    assert resumed.returncode == 1 and "resuming after puzzle 1" in resumed.stderr, resumed.stderr
+    assert (stopped / "claims.jsonl").read_text() == "".join(claims)
+    assert sorted(p.name for p in stopped.iterdir()) == sorted(p.name for p in (tmp_path / "whole").iterdir())
+    proc = run_cli("prove", str(source), "-o", str(stopped), "--resume")
+    assert proc.returncode == 2 and "nothing to resume" in proc.stderr
+    (stopped / "claims.jsonl.partial").write_text(claims[0])
+    proc = run_cli("prove", str(source), "-o", str(stopped), "--resume")  # 4.cnf and 4.drat are there
+    assert proc.returncode == 2 and "left by a killed run: 4.cnf, 4.drat" in proc.stderr
+
+
 @pytest.mark.slow
 def test_prove_on_a_dask_cluster_writes_what_one_process_writes(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="the dask extra is not installed: pip install -e '.[dask]'")

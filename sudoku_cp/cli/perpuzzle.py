@@ -137,8 +137,9 @@ def _units(
         yield _Unit(chunk, (command.kind, command.payload(puzzles)), position)
 
 
-def run_each(args: argparse.Namespace, command: EachCommand) -> int:
-    """Answer every puzzle of the inputs as ``command`` says; the exit status (see ``sudoku_cp.cli``)."""
+def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = None) -> int:
+    """Answer every puzzle of the inputs as ``command`` says; the exit status (see ``sudoku_cp.cli``).
+    ``skip``: input records a stopped run answered already (default: ``--resume``'s count of lines)."""
     from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
     from ..batch.chunks import ChunkSizer
     from ..batch.cluster import ClusterError
@@ -149,7 +150,7 @@ def run_each(args: argparse.Namespace, command: EachCommand) -> int:
 
     check_backend(command.config)  # a bad backend or option is a usage error before any work
     jobs = resolve_jobs(args.jobs)
-    skip = resume_skip(args)
+    skip = resume_skip(args) if skip is None else skip
     progress = progress_for(args)
 
     def warn(message: str) -> None:

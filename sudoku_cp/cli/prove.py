@@ -6,8 +6,8 @@ for a unique puzzle), and ``DIR/k.drat``, a DRAT proof that the formula has no m
 ``DIR/claims.jsonl``: ``unique`` with its solution, ``none``, or ``multiple`` with two solutions (which
 need no proof). ``--minimal`` adds, for a unique puzzle, a witness per given: two solutions without it,
 or a certificate (``k-r1c3.cnf``, ``k-r1c3.drat``) that the puzzle stays unique without it. DIR must be
-new or empty: earlier certificates are never written over. Rules with sums (killer cage sums, arrows)
-have no canonical clauses and are refused, puzzle by puzzle.
+new or empty: earlier certificates are never written over; ``--resume`` continues a stopped run there.
+Rules with sums (killer cage sums, arrows) have no canonical clauses and are refused, puzzle by puzzle.
 """
 
 from __future__ import annotations
@@ -53,23 +53,68 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--minimal", action="store_true", help="also show for each given that it is needed, or that it is not"
     )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a stopped run in DIR: keep its claims (DIR/claims.jsonl.partial) and certificates and "
+        "prove the puzzles after the last one claimed",
+    )
     add_cluster_option(p)
     p.set_defaults(run=run)
 
 
-def _folder(path: str | None) -> Path:
-    """The certificates' folder, made when missing; a ``UsageError`` when it holds anything."""
+def _folder(path: str | None, resume: bool = False) -> Path:
+    """The certificates' folder, made when missing; a ``UsageError`` when it holds anything (unless a
+    stopped run is resumed there)."""
     if not path or path == "-":
         raise UsageError("prove needs -o DIR, the folder to write the certificates into")
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{path} is not a folder")
+    if resume:
+        if not (folder / PARTIAL).is_file():
+            raise UsageError(f"nothing to resume in {path}: it has no {PARTIAL} of a stopped run")
+        return folder
     if folder.is_dir() and any(folder.iterdir()):
         raise UsageError(
             f"{path} is not empty: certificates go into a new or empty folder, never over others"
         )
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+#: What a stopped run leaves of ``claims.jsonl``: its whole claims so far.
+PARTIAL = "claims.jsonl.partial"
+
+
+def _resume_after(folder: Path) -> int:
+    """The input number of the last puzzle a stopped run claimed (0 for none); ``UsageError`` when the
+    folder holds certificate files of later puzzles (a killed run's, never written over or removed)."""
+    last = 0
+    with open(folder / PARTIAL, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                try:
+                    last = int(json.loads(line)["index"])
+                except (ValueError, KeyError, TypeError):
+                    raise UsageError(
+                        f"{folder / PARTIAL} holds a line that is no claim: {line[:60]!r}"
+                    ) from None
+    later = sorted(p.name for p in folder.iterdir() if _puzzle_of(p.name) > last)
+    if later:
+        raise UsageError(
+            f"{folder} holds files of puzzles after the last claim (puzzle {last}), left by a killed run: "
+            f"{', '.join(later[:4])}{' ...' if len(later) > 4 else ''}; move them away to resume"
+        )
+    if last:
+        warn(f"resuming after puzzle {last:,}, the last claimed in {folder / PARTIAL}")
+    return last
+
+
+def _puzzle_of(name: str) -> int:
+    """The puzzle number of a certificate file (``12.cnf``, ``12-r1c3.drat``), 0 for any other file."""
+    head = name.split(".")[0].split("-")[0]
+    return int(head) if head.isdigit() else 0
 
 
 def outcome(answer: Any) -> str:
@@ -81,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
     from ..batch.solver import SolverConfig
     from .perpuzzle import EachCommand, run_each
 
-    folder = _folder(args.output)
+    folder = _folder(args.output, args.resume)
+    skip = _resume_after(folder) if args.resume else 0
     args.output = str(folder / "claims.jsonl")  # written whole on success, kept as .partial if stopped
     minimal = args.minimal
     command = EachCommand(
@@ -95,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         writer=lambda out: _Writer(out, folder),
         words={"none": "without solution"},
     )
-    return run_each(args, command)
+    return run_each(args, command, skip=skip)
 
 
 class _Writer:
