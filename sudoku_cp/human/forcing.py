@@ -47,6 +47,10 @@ class _Probe:
         self.facts: set[int] = set()
         self.n = board.n
         self._unique: bool | None = None
+        #: One literal's propagation, kept for the board state it was asked in (``Board.version``):
+        #: the forcing nets and the first contradiction nets ask the same ones.
+        self._single: dict[int, tuple[bool, list[int]]] = {}
+        self._version = -1
 
     def unique(self) -> bool:
         """Whether the board has exactly one solution. Sound steps keep every solution, so this holds for
@@ -67,6 +71,9 @@ class _Probe:
 
     def update(self, board: Board) -> list[int]:
         """Add the board's new facts; the open candidates' variables, cells in order."""
+        if board.version != self._version:
+            self._single.clear()
+            self._version = board.version
         n = self.n
         solver = self.grid.solver
         candidates = []
@@ -88,10 +95,17 @@ class _Probe:
     def propagate(self, assumptions: list[int]) -> tuple[bool, list[int]]:
         return self.grid.propagate(assumptions)
 
+    def single(self, var: int) -> tuple[bool, list[int]]:
+        """``propagate([var])`` on the board's facts, once per board state."""
+        found = self._single.get(var)
+        if found is None:
+            found = self._single[var] = self.propagate([var])
+        return found
+
     def fails(self, assumptions: list[int], level: int, candidates: list[int]) -> int:
         """0 when the assumptions propagate without contradiction at nesting ``level`` (0: singles only),
         else the size of the net that met it (literals propagated, at least 1)."""
-        ok, implied = self.propagate(assumptions)
+        ok, implied = self.single(assumptions[0]) if len(assumptions) == 1 else self.propagate(assumptions)
         if not ok:
             return max(1, len(implied))
         if level == 0:
@@ -211,7 +225,7 @@ def _common(probe: _Probe, options: list[int], open_: set[int]) -> tuple[list[in
     common: set[int] | None = None
     size = 0
     for var in options:
-        ok, implied = probe.propagate([var])
+        ok, implied = probe.single(var)
         if not ok:
             return None
         size += len(implied)
