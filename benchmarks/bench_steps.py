@@ -20,17 +20,8 @@ import sys
 import time
 
 from sudoku_cp import datasets
-from sudoku_cp.human import walk
+from sudoku_cp.human import FAMILIES, family, walk
 
-FAMILIES = {
-    "singles": {"Full house", "Hidden single", "Naked single"},
-    "subsets": {"Pointing", "Claiming", "Locked candidates"}
-    | {f"{kind} {size}" for kind in ("Naked", "Hidden") for size in ("pair", "triple", "quad")},
-    "fish+wings": {"X-wing", "Swordfish", "Jellyfish", "XY-wing", "XYZ-wing"},
-    "chains": {"X-chain", "XY-chain", "AIC"},
-    "nets": {"Cell forcing net", "Region forcing net", "Contradiction net", "Nested contradiction net"}
-    | {"Deep contradiction net"},
-}
 ORDER = list(FAMILIES)
 SETS = {
     "17_clue": "17_clue.txt",
@@ -40,13 +31,6 @@ SETS = {
     "norvig_top95": "norvig_top95.txt",
 }
 GRADES = ("easy", "medium", "hard", "hard1", "hard2", "diabolical")
-
-
-def family(technique: str) -> str:
-    for name, members in FAMILIES.items():
-        if technique in members:
-            return name
-    raise KeyError(f"{technique} belongs to no family of this benchmark")
 
 
 def run_set(puzzles: list) -> dict:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.grid import Puzzle, Rules
-from sudoku_cp.human import TECHNIQUES, Board, Step, next_step, walk
+from sudoku_cp.human import FAMILIES, TECHNIQUES, Board, Step, family, next_step, walk
 from sudoku_cp.human.chains import aic, length_bonus, x_chain, xy_chain
 from sudoku_cp.human.engine import apply
 from sudoku_cp.human.fish import basic_fish
@@ -218,7 +218,9 @@ def test_bug_plus_one() -> None:
     )  # Sudoku Exchange, diabolical
     truth = true_candidates(puzzle, "dfs")
     assert truth is not None
-    (bug,) = [s for s in assert_sound(puzzle, truth) if s.technique == "BUG+1"]
+    steps = assert_sound(puzzle, truth)
+    assert {family(s.technique) for s in steps} <= set(FAMILIES)
+    (bug,) = [s for s in steps if s.technique == "BUG+1"]
     assert (
         names(bug) == (["r3c5=6"], []) and bug.difficulty == 5.6 and "checked by the SAT solver" in bug.reason
     )
@@ -282,6 +284,7 @@ def test_every_step_holds_on_shared_puzzles(name: str, count: int) -> None:
         steps = assert_sound(puzzle, truth)
         used |= {s.technique for s in steps}
         assert sum(len(s.placements) for s in steps) == puzzle.cells.count(0)  # solved, without guessing
+    assert all(family(t) in FAMILIES for t in used)  # every technique counts in a coverage table
     assert {"Hidden single", "Pointing", "Naked pair"} <= used
 
 

@@ -35,7 +35,7 @@ SMALL: dict[str, dict[str, object]] = {
     },
     "generation.ipynb": {"COUNT": 6, "SIZES": ["2x2", "3x3"], "LARGE": None},
     "variants.ipynb": {"COUNT": 3, "RULES": ["classic", "x", "killer"], "BUDGET": 2.0},
-    "human_steps.ipynb": {"PER_GRADE": 3, "GRADES": ["easy", "diabolical"]},
+    "human_steps.ipynb": {"PER_GRADE": 12, "GRADES": ["easy", "diabolical"]},
 }
 
 

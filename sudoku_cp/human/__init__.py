@@ -8,16 +8,29 @@
 from __future__ import annotations
 
 from .board import Board
-from .engine import TECHNIQUES, Hint, SERating, Walkthrough, hint, next_step, solve_steps, walk
+from .engine import (
+    FAMILIES,
+    TECHNIQUES,
+    Hint,
+    SERating,
+    Walkthrough,
+    family,
+    hint,
+    next_step,
+    solve_steps,
+    walk,
+)
 from .step import Step
 
 __all__ = [
+    "FAMILIES",
     "TECHNIQUES",
     "Board",
     "Hint",
     "SERating",
     "Step",
     "Walkthrough",
+    "family",
     "hint",
     "next_step",
     "solve_steps",

@@ -30,7 +30,18 @@ from .subsets import hidden_subset, naked_subset
 from .uniqueness import bug_plus_one, unique_rectangle
 from .wings import xy_wing, xyz_wing
 
-__all__ = ["TECHNIQUES", "Hint", "SERating", "Walkthrough", "hint", "next_step", "solve_steps", "walk"]
+__all__ = [
+    "FAMILIES",
+    "TECHNIQUES",
+    "Hint",
+    "SERating",
+    "Walkthrough",
+    "family",
+    "hint",
+    "next_step",
+    "solve_steps",
+    "walk",
+]
 
 #: Every technique, easiest first (Sudoku Explainer 1.2.1 difficulties).
 TECHNIQUES: tuple[Technique, ...] = (
@@ -62,6 +73,32 @@ TECHNIQUES: tuple[Technique, ...] = (
     contradiction_net(2),  # 9.9+
     contradiction_net(3),  # 11.0+
 )
+
+
+#: The families of techniques, easiest first, by the names their steps carry: what a coverage table counts.
+FAMILIES: dict[str, frozenset[str]] = {
+    "singles": frozenset({"Full house", "Hidden single", "Naked single"}),
+    "subsets": frozenset(
+        {"Pointing", "Claiming", "Locked candidates"}
+        | {f"{kind} {size}" for kind in ("Naked", "Hidden") for size in ("pair", "triple", "quad")}
+    ),
+    "fish+wings": frozenset(
+        {"X-wing", "Swordfish", "Jellyfish", "XY-wing", "XYZ-wing", "Unique rectangle", "BUG+1"}
+    ),
+    "chains": frozenset({"X-chain", "XY-chain", "AIC"}),
+    "nets": frozenset(
+        {"Cell forcing net", "Region forcing net", "Contradiction net", "Nested contradiction net"}
+        | {"Deep contradiction net"}
+    ),
+}
+
+
+def family(technique: str) -> str:
+    """The family (a key of ``FAMILIES``) of a step's technique name."""
+    for name, members in FAMILIES.items():
+        if technique in members:
+            return name
+    raise KeyError(f"no family holds the technique {technique!r}")
 
 
 def next_step(board: Board, techniques: tuple[Technique, ...] = TECHNIQUES) -> Step | None:
