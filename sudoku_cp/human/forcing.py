@@ -146,10 +146,11 @@ def unique_board(board: Board) -> bool:
 
 
 def release(board: Board) -> None:
-    """Drop the walk's solver (a board kept or sent elsewhere holds no solver)."""
+    """Drop what the walk kept (its solver, links, caches): a board kept or sent elsewhere holds none."""
     probe = board.memo.pop("probe", None)
     if probe is not None:
         probe.grid.solver.delete()
+    board.memo.clear()
 
 
 def _name(var: int, n: int) -> str:
