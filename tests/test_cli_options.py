@@ -358,11 +358,11 @@ def test_a_parallel_count_stops_on_a_signal_keeping_whole_records(signum: str, t
 
 
 @pytest.mark.slow
-def test_count_and_rate_run_on_a_dask_cluster_with_the_same_output(tmp_path: Path) -> None:
+def test_per_puzzle_commands_run_on_a_dask_cluster_with_the_same_output(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="the dask extra is not installed: pip install -e '.[dask]'")
     path = tmp_path / "puzzles.txt"
     path.write_text(f"{MEDIUM}\n{CLASH}\n{TWO_WAYS}\n" + "12343412214343..\n" * 40)
-    for command in ("count", "rate"):
+    for command in ("count", "rate", "steps"):
         here = run_cli(command, "-j", "1", str(path))
         cluster = run_cli(command, "--cluster", "local:1", str(path))
         assert cluster.returncode == here.returncode == 1
