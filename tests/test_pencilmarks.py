@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_cp.candidates import Candidates
-from sudoku_cp.cli.truecands import pencilmarks
 from sudoku_cp.errors import ParseError
 from sudoku_cp.formats import iter_records
-from sudoku_cp.formats.pencilmarks import parse_pencilmarks, pencilmark_size, with_pencilmarks
+from sudoku_cp.formats.pencilmarks import parse_pencilmarks, pencilmark_size, pencilmarks, with_pencilmarks
 from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.human import hint, walk
 

@@ -92,7 +92,7 @@ class _Writer(HumanWriter):
                 out.write(json.dumps(step_record(record.index, i, step)) + "\n")
             end = {"puzzle": record.index, **walk.to_dict()}
             if walk.result == "stuck":
-                from .truecands import pencilmarks
+                from ..formats.pencilmarks import pencilmarks
 
                 end["candidates"] = pencilmarks(walk.board.candidates())
             out.write(json.dumps(end) + "\n")

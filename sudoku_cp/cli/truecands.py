@@ -12,20 +12,12 @@ from typing import Any
 
 from ..candidates import Candidates
 from ..formats import Record
+from ..formats.pencilmarks import pencilmarks
 from ..grid import symbol
 from .common import backend_options
 from .perpuzzle import RecordWriter
 
-__all__ = ["candidate_grid", "pencilmarks", "run"]
-
-
-def pencilmarks(candidates: Candidates) -> str:
-    """The n*n*n-character pencilmark layout: per cell, each digit 1..n where it is a candidate, else
-    ``.``."""
-    n = candidates.puzzle.n
-    return "".join(
-        symbol(d) if mask >> (d - 1) & 1 else "." for mask in candidates.masks for d in range(1, n + 1)
-    )
+__all__ = ["candidate_grid", "run"]
 
 
 def candidate_grid(candidates: Candidates) -> str:

@@ -1,10 +1,11 @@
 """Pencilmark input: a grid's candidates on one line, n*n*n characters (81 cells times 9 places on 9x9).
 
 Cell by cell, place k holds the symbol of digit k where it is a candidate, ``.`` or ``0`` where it is not:
-the layout ``solve --true-candidates`` writes and Sudoku Explainer and HoDoKu exchange. The lines read as
-no puzzle (their length is no grid's, or fits both, as 64 does: 4x4 pencilmarks or an 8x8 puzzle, and
-``--box`` then says which), so a command that starts from candidates (``hint``, ``steps``) asks for them with
-``with_pencilmarks``; every other command keeps reporting such a line as an error.
+the layout ``pencilmarks`` writes (``solve --true-candidates``, ``steps`` where stuck) and Sudoku
+Explainer and HoDoKu exchange. The lines read as no puzzle (their length is no grid's, or fits both, as 64
+does: 4x4 pencilmarks or an 8x8 puzzle, and ``--box`` then says which), so a command that starts from
+candidates (``hint``, ``steps``) asks for them with ``with_pencilmarks``; every other command keeps
+reporting such a line as an error.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from collections.abc import Iterable, Iterator
 
 from ..candidates import Candidates
 from ..errors import ParseError
-from ..grid import Puzzle, Rules, digit_of
+from ..grid import Puzzle, Rules, digit_of, symbol
 from ..rules.constraints import cell_name
 from .reading import Record
 
-__all__ = ["parse_pencilmarks", "pencilmark_size", "with_pencilmarks"]
+__all__ = ["parse_pencilmarks", "pencilmark_size", "pencilmarks", "with_pencilmarks"]
 
 
 def pencilmark_size(length: int) -> int | None:
@@ -31,6 +32,15 @@ def pencilmark_size(length: int) -> int | None:
     except ValueError:
         return None
     return n
+
+
+def pencilmarks(candidates: Candidates) -> str:
+    """The n*n*n-character pencilmark layout: per cell, each digit 1..n where it is a candidate, else
+    ``.``."""
+    n = candidates.puzzle.n
+    return "".join(
+        symbol(d) if mask >> (d - 1) & 1 else "." for mask in candidates.masks for d in range(1, n + 1)
+    )
 
 
 def parse_pencilmarks(text: str, rules: Rules | None = None) -> Candidates:

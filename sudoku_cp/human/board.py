@@ -16,7 +16,7 @@ from ..grid import Puzzle, Rules, symbol
 from ..rules import NAMED
 from ..rules.constraints import cell_name
 
-__all__ = ["Board", "digits_of", "house_name"]
+__all__ = ["Board", "digits_of", "house_name", "plain_layout"]
 
 
 class Board:
@@ -144,6 +144,11 @@ def digits_of(mask: int) -> list[int]:
         mask >>= 1
         d += 1
     return out
+
+
+def plain_layout(rules: Rules) -> bool:
+    """Rows, columns and boxes or jigsaw regions only: every house and every peer comes from them."""
+    return set(rules.kinds) <= {"boxes", "jigsaw"}
 
 
 def house_name(rules: Rules, h: int) -> str:

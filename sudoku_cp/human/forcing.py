@@ -153,9 +153,15 @@ def release(board: Board) -> None:
     board.memo.clear()
 
 
-def _name(var: int, n: int) -> str:
+def _candidate(var: int, n: int) -> tuple[int, int]:
+    """The (cell, digit) of a primary variable (``var = cell * n + digit``)."""
     cell, d = divmod(var - 1, n)
-    return f"{cell_name(cell, n)}={symbol(d + 1)}"
+    return cell, d + 1
+
+
+def _name(var: int, n: int) -> str:
+    cell, digit = _candidate(var, n)
+    return f"{cell_name(cell, n)}={symbol(digit)}"
 
 
 def contradiction_net(level: int) -> Technique:
@@ -171,7 +177,7 @@ def contradiction_net(level: int) -> Technique:
         for var in _order(board, candidates):
             size = probe.fails([var], level - 1, candidates)
             if size:
-                cell, d = divmod(var - 1, n)
+                cell, digit = _candidate(var, n)
                 inside = (
                     "the singles"
                     if level == 1
@@ -180,7 +186,7 @@ def contradiction_net(level: int) -> Technique:
                 reason = f"{_name(var, n)} would lead {inside} to a contradiction ({size} steps)"
                 difficulty = round(base + length_bonus(size), 1)
                 return Step(
-                    name, difficulty, board.rules, (), ((cell, d + 1),), (cell,), (d + 1,), (), reason
+                    name, difficulty, board.rules, (), ((cell, digit),), (cell,), (digit,), (), reason
                 )
         return None
 
@@ -247,10 +253,10 @@ def _forcing_step(
 ) -> Step:
     n = board.n
     gone, size = found
-    eliminations = tuple(divmod(var - 1, n) for var in gone)
-    eliminations = tuple((c, d + 1) for c, d in eliminations)
-    cells = tuple(sorted({(var - 1) // n for var in options}))
-    digits = tuple(sorted({(var - 1) % n + 1 for var in options}))
+    eliminations = tuple(_candidate(var, n) for var in gone)
+    pairs = [_candidate(var, n) for var in options]
+    cells = tuple(sorted({cell for cell, _ in pairs}))
+    digits = tuple(sorted({digit for _, digit in pairs}))
     name = "Cell forcing net" if not houses else "Region forcing net"
     reason = f"{where} eliminates them ({size} steps)"
     return Step(

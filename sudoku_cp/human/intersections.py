@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import reduce
 
 from ..grid import symbol
-from .board import Board, house_name
+from .board import Board, house_name, plain_layout
 from .step import Step
 
 __all__ = ["claiming", "locked_candidates", "pointing"]
@@ -20,7 +20,7 @@ __all__ = ["claiming", "locked_candidates", "pointing"]
 def _locked(board: Board, kind: str) -> Step | None:
     rules, n = board.rules, board.n
     peers = rules.peers
-    if kind == "other" and set(rules.kinds) <= {"boxes", "jigsaw"}:
+    if kind == "other" and plain_layout(rules):
         return None  # houses are rows, columns and regions, peers come from them: pointing and claiming
     for h, house in enumerate(rules.houses):
         if (kind == "pointing" and not 2 * n <= h < 3 * n) or (kind == "claiming" and h >= 2 * n):
@@ -35,8 +35,7 @@ def _locked(board: Board, kind: str) -> Step | None:
                 seen = set(rules.houses[shared]) - set(places)
             else:
                 continue
-            bit = 1 << (digit - 1)
-            targets = sorted(c for c in seen if not board.values[c] and board.masks[c] & bit)
+            targets = board.places(sorted(seen), digit)
             if not targets:
                 continue
             places_of = f"the places of {symbol(digit)} in {house_name(rules, h)}"

@@ -18,7 +18,7 @@ from itertools import combinations
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
-from .board import Board, digits_of
+from .board import Board, digits_of, plain_layout
 from .forcing import unique_board
 from .step import Step
 
@@ -30,7 +30,7 @@ CHECKED = "the puzzle has one solution (checked by the SAT solver)"
 
 def _applies(board: Board) -> bool:
     """Plain rows, columns and boxes or regions, and a puzzle of one solution."""
-    return set(board.rules.kinds) <= {"boxes", "jigsaw"} and unique_board(board)
+    return plain_layout(board.rules) and unique_board(board)
 
 
 def unique_rectangle(board: Board) -> Step | None:

@@ -42,7 +42,7 @@ def _wing(board: Board, pivot_size: int) -> Step | None:
                     seen &= set(peers[pivot])
                 seen -= {pivot, a, b}
                 digit = z.bit_length()
-                targets = sorted(c for c in seen if not board.values[c] and masks[c] & z)
+                targets = board.places(sorted(seen), digit)
                 if not targets:
                     continue
                 name, difficulty = ("XY-wing", 4.2) if pivot_size == 2 else ("XYZ-wing", 4.4)
