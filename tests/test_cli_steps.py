@@ -44,7 +44,7 @@ def test_hint_jsonl_names_the_pattern(tmp_path: Path) -> None:
         "difficulty": 1.2,
         "placements": ["r2c2=6"],
         "eliminations": [],
-        "pattern": {"cells": ["r2c2"], "digits": [6], "houses": ["box 1"]},
+        "pattern": {"cells": ["r2c2"], "digits": [6], "houses": ["box 1"], "links": []},
         "text": "Hidden single: r2c2=6 (only place for 6 in box 1)",
     }
     assert second["puzzle"] == 2 and second["result"] in ("contradiction", "error")

@@ -233,3 +233,131 @@ def test_a_published_variant_puzzle_draws_to_png(tmp_path: Path) -> None:
     item = json.loads(data.read_text().splitlines()[-1])  # the pill-arrow puzzle
     target = save(draw(from_fpuzzles(item["fpuzzles"])), tmp_path / "pill.png")
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --- solving steps ---------------------------------------------------------------------------------------
+
+#: A puzzle whose logical solution takes an X-chain at its 8th step.
+CHAINED = ".2....5938..5..46.94..6...8..2.3.....6..8.73.7..2.........4.38..7....6..........5"
+
+
+def fills(svg: str) -> Counter[str]:
+    """How many discs of each colour the picture holds (a disc's colour is its group's fill)."""
+    counted: Counter[str] = Counter()
+    for group in ET.fromstring(svg).iter(f"{SVG}g"):
+        counted[group.get("fill", "")] += sum(1 for child in group if child.tag == f"{SVG}circle")
+    return counted
+
+
+def test_a_chain_step_shows_its_links_pattern_and_eliminations() -> None:
+    from sudoku_cp.draw.steps import ELIMINATED, LINK, PATTERN
+    from sudoku_cp.human import walk
+
+    w = walk(Puzzle.from_string(CHAINED))
+    k = next(i for i, step in enumerate(w.steps, start=1) if step.links)
+    step = w.steps[k - 1]
+    svg = w.draw(k).as_svg()
+    discs = fills(svg)
+    assert discs[ELIMINATED] == len(step.eliminations) > 0
+    assert discs[PATTERN] == len({node for a, b, _ in step.links for node in (a, b)})
+    links = [p for p in elements(svg, "path") if p.get("stroke") == LINK]
+    strong = sum(1 for *_, s in step.links if s)
+    assert [p.get("d", "").count("M") for p in links] == [strong, len(step.links) - strong]
+    assert [p.get("stroke-dasharray") is not None for p in links] == [False, True]
+    # the candidates drawn are those the step was found on: the eliminated ones are still there
+    before = w.before(k)
+    assert glyphs(svg) == glyphs(draw(Puzzle.from_string(CHAINED), before.puzzle, before).as_svg())
+
+
+def test_a_placement_is_marked_and_its_house_shaded() -> None:
+    from sudoku_cp.draw.steps import HOUSE, PLACED
+    from sudoku_cp.human import hint
+
+    found = hint(Puzzle.from_string(PUZZLE))
+    assert found.step is not None and found.step.placements and found.step.houses
+    svg = found._repr_svg_()
+    assert svg is not None
+    assert fills(svg)[PLACED] == len(found.step.placements)
+    shaded = [p for p in elements(svg, "path") if p.get("fill") == HOUSE]
+    house = found.step.rules.houses[found.step.houses[0]]
+    assert len(shaded) == 1 and shaded[0].get("d", "").count("M") == len(set(house) - set(found.step.cells))
+
+
+def test_a_step_that_does_not_fit_the_candidates_is_refused() -> None:
+    from sudoku_cp.draw import draw_step
+    from sudoku_cp.errors import UsageError
+    from sudoku_cp.human import hint
+
+    puzzle = Puzzle.from_string(PUZZLE)
+    step = hint(puzzle).step
+    assert step is not None
+    placed = Candidates.of(puzzle.with_cells(step.placements))  # the step's cell is no longer open
+    with pytest.raises(UsageError, match="not one of these candidates"):
+        draw_step(step, placed)
+    with pytest.raises(UsageError, match="givens do not fit"):
+        draw_step(step, Candidates.of(puzzle), Puzzle.from_string(CHAINED))
+    with pytest.raises(UsageError, match="cannot be drawn"):
+        draw_step(step, Candidates.of(Puzzle.from_string("1234341221434321")))
+
+
+def test_render_step_draws_the_kth_step_and_says_when_the_walk_ends_sooner(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text(CHAINED + "\n" + "1234341221434321\n")
+    out = tmp_path / "steps"
+    proc = run_cli("render", str(src), "-o", str(out), "--step", "8")
+    assert proc.returncode == 1
+    assert "puzzle 2: the logical solution ends solved" in proc.stderr
+    assert [p.name for p in out.iterdir()] == ["1.svg"]
+    from sudoku_cp.human import walk
+
+    assert (out / "1.svg").read_text().strip() == walk(Puzzle.from_string(CHAINED)).draw(8).as_svg().strip()
+
+
+# --- links ---------------------------------------------------------------------------------------------
+
+
+def test_links_of_render_solve_and_generate_open_the_same_puzzles(tmp_path: Path) -> None:
+    import json
+
+    import lzstring
+
+    from sudoku_cp.formats.fpuzzles import parse_fpuzzles
+
+    src = tmp_path / "in.txt"
+    src.write_text(PUZZLE + "\n" + CHAINED + "\n")
+    rendered = run_cli("render", str(src), "--output-format", "link")
+    solved = run_cli("solve", "-q", str(src), "--output-format", "link")
+    for proc in (rendered, solved):
+        assert proc.returncode == 0, proc.stderr
+        links = proc.stdout.splitlines()
+        assert [parse_fpuzzles(link) for link in links] == [
+            Puzzle.from_string(PUZZLE),
+            Puzzle.from_string(CHAINED),
+        ]
+    answers = [
+        json.loads(lzstring.LZString().decompressFromBase64(link.split("load=")[1]))["solution"]
+        for link in solved.stdout.splitlines()
+    ]
+    assert answers == [list(solve(Puzzle.from_string(p), "sat").solution.cells) for p in (PUZZLE, CHAINED)]
+    back = run_cli("solve", "-q", "--output-format", "line", "-", stdin=solved.stdout)
+    assert back.stdout.split() == [line_of(answer) for answer in answers]
+    made = run_cli("generate", "-q", "--count", "2", "--seed", "5", "--box", "2x2", "--output-format", "link")
+    assert made.returncode == 0, made.stderr
+    plain = run_cli("generate", "-q", "--count", "2", "--seed", "5", "--box", "2x2")
+    assert [parse_fpuzzles(link) for link in made.stdout.split()] == [
+        Puzzle.from_string(line) for line in plain.stdout.split()
+    ]
+
+
+def line_of(cells: list[int]) -> str:
+    return "".join(map(str, cells))
+
+
+def test_a_gallery_shows_each_picture_under_its_caption() -> None:
+    from sudoku_cp.draw import Gallery
+
+    pictures = {"easy <1>": draw(Puzzle.from_string(PUZZLE)), "chained": draw(Puzzle.from_string(CHAINED))}
+    page = Gallery(pictures)._repr_html_()
+    root = ET.fromstring(page)  # the row is well-formed: no XML declarations inside it
+    assert [f.find("figcaption").text for f in root.iter("figure")] == list(pictures)
+    assert len(list(root.iter(f"{SVG}svg"))) == 2

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.grid import Puzzle, Rules
-from sudoku_cp.human import FAMILIES, TECHNIQUES, Board, Step, family, next_step, walk
+from sudoku_cp.human import FAMILIES, TECHNIQUES, Board, Step, family, next_step, nth_step, walk
 from sudoku_cp.human.chains import aic, length_bonus, x_chain, xy_chain
 from sudoku_cp.human.engine import apply
 from sudoku_cp.human.fish import basic_fish
@@ -159,6 +159,14 @@ def test_x_chain_and_xy_chain() -> None:
     assert step is not None and step.technique == "X-chain" and step.difficulty == 6.5
     assert names(step)[1] == ["r2c2<>1", "r3c2<>1", "r5c1<>1", "r6c1<>1"]
     assert step.reason.startswith("r1c1=1 or r4c2=1 is true")
+    # the links alternate strong and weak from the chain's first node to its last, joined end to end
+    assert step.links[0][2] and [strong for *_, strong in step.links] == [
+        k % 2 == 0 for k in range(len(step.links))
+    ]
+    assert [b for _, b, _ in step.links[:-1]] == [a for a, _, _ in step.links[1:]]
+    assert (
+        step.link_names()[0].startswith("r1c1:1=") and step.to_dict()["pattern"]["links"] == step.link_names()
+    )
     step = xy_chain(board_with(marks={"r1c1": "12", "r1c5": "23", "r5c5": "31"}))
     assert step is not None and step.technique == "XY-chain" and ("r5c1<>1") in names(step)[1]
     assert aic(board_with()) is None
@@ -237,6 +245,26 @@ def test_a_walk_ends_solved_stuck_or_in_a_contradiction() -> None:
     assert w.result == "contradiction" and w.steps == []
     w = walk(Puzzle.from_string("1..............."))
     assert w.result == "stuck"  # many solutions: no step holds in all of them
+
+
+def test_the_kth_step_is_the_walks_kth_on_the_candidates_before_it() -> None:
+    puzzle = Puzzle.from_string(EASY_CLASSIC)
+    w = walk(puzzle)
+    for k in (1, 2, len(w.steps) // 2, len(w.steps)):
+        found = nth_step(puzzle, k)
+        assert found.result == "step" and found.step == w.steps[k - 1]
+        assert found.candidates == w.before(k) and found.givens == puzzle
+    assert w.before(1) == Candidates.of(puzzle)
+    beyond = nth_step(puzzle, len(w.steps) + 1)
+    assert (beyond.result, beyond.step, beyond.why) == ("solved", None, f"after {len(w.steps)} steps")
+    assert beyond.candidates is not None and all(beyond.candidates.puzzle.cells)
+    assert nth_step(Puzzle.from_string("1..............."), 1).result == "stuck"
+    assert nth_step(Puzzle.from_string("11.............."), 3).result == "contradiction"
+    assert nth_step(Puzzle.from_string("1234" * 4), 1).result == "contradiction"  # full, but columns clash
+    with pytest.raises(IndexError):
+        w.before(len(w.steps) + 1)
+    with pytest.raises(ValueError):
+        nth_step(puzzle, 0)
 
 
 def test_the_rating_reads_the_walk() -> None:

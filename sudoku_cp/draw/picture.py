@@ -10,8 +10,9 @@ candidate grids take a few seconds.
 
 from __future__ import annotations
 
+import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
     from ..candidates import Candidates
 
-__all__ = ["draw", "drawsvg_module", "repr_svg", "save"]
+__all__ = ["Frame", "Gallery", "compose", "draw", "drawsvg_module", "repr_svg", "save"]
 
 #: Colours: givens, digits a solver placed, candidates, thin and thick lines.
 GIVEN, PLACED, CANDIDATE, THIN, THICK = "#000000", "#1a56c4", "#6b6b6b", "#9a9a9a", "#000000"
@@ -48,7 +49,7 @@ def cell_size(n: int) -> float:
 
 
 @dataclass(frozen=True)
-class _Frame:
+class Frame:
     """Where things go: n cells of ``s`` pixels after a margin of ``m``."""
 
     n: int
@@ -64,6 +65,14 @@ class _Frame:
 
     def y(self, row: float) -> float:
         return self.m + row * self.s
+
+    def candidate(self, cell: int, digit: int) -> tuple[float, float]:
+        """The centre of ``digit``'s place in ``cell``: row ``(d - 1) // k``, column ``(d - 1) % k`` of the
+        cell's k x k mini grid."""
+        k = math.isqrt(self.n - 1) + 1
+        row, col = divmod(cell, self.n)
+        r, c = divmod(digit - 1, k)
+        return self.x(col + (c + 0.5) / k), self.y(row + (r + 0.5) / k)
 
 
 def draw(
@@ -81,6 +90,24 @@ def draw(
     ``regions`` gives each cell's region number (default: the puzzle's boxes); thick lines separate
     regions. ``size`` is pixels per cell (default: ``cell_size(n)``).
     """
+    return compose(puzzle, solution, candidates, regions=regions, size=size)
+
+
+#: A layer of a picture beyond the grid's own: ``(drawsvg, frame) -> group`` or None (``draw.steps``).
+Layer = Callable[[Any, "Frame"], Any]
+
+
+def compose(
+    puzzle: Puzzle,
+    solution: Puzzle | None = None,
+    candidates: Candidates | None = None,
+    *,
+    regions: Sequence[int] | None = None,
+    size: float | None = None,
+    under: Layer | None = None,
+    over: Layer | None = None,
+) -> drawsvg.Drawing:
+    """``draw`` with a layer ``under`` the grid lines (shading) and one ``over`` everything (marks)."""
     dw = drawsvg_module()
     n = puzzle.n
     if solution is not None and solution.rules != puzzle.rules:
@@ -95,16 +122,16 @@ def draw(
     if len(regions) != n * n:
         raise UsageError(f"{len(regions)} region numbers for a grid of {n * n} cells")
     s = size or cell_size(n)
-    frame = _Frame(n, s, max(3.0, round(s / 11)))
+    frame = Frame(n, s, max(3.0, round(s / 11)))
     picture = dw.Drawing(frame.side, frame.side)
     picture.append(dw.Rectangle(0, 0, frame.side, frame.side, fill="white"))
-    under = underlay(dw, frame, puzzle.rules)
-    if under is not None:
-        picture.append(under)
+    for layer in (underlay(dw, frame, puzzle.rules), under(dw, frame) if under is not None else None):
+        if layer is not None:
+            picture.append(layer)
     picture.append(_lines(dw, frame, regions))
-    over = overlay(dw, frame, puzzle.rules)
-    if over is not None:
-        picture.append(over)
+    marked = overlay(dw, frame, puzzle.rules)
+    if marked is not None:
+        picture.append(marked)
     digits = _digits(dw, frame, puzzle, solution)
     if digits is not None:
         picture.append(digits)
@@ -112,10 +139,13 @@ def draw(
         marks = _candidates(dw, frame, puzzle, solution, candidates)
         if marks is not None:
             picture.append(marks)
+    top = over(dw, frame) if over is not None else None
+    if top is not None:
+        picture.append(top)
     return picture
 
 
-def _lines(dw: Any, frame: _Frame, regions: tuple[int, ...]) -> Any:
+def _lines(dw: Any, frame: Frame, regions: tuple[int, ...]) -> Any:
     """Thin lines between all cells, then thick ones along region borders and around the grid."""
     n, lines = frame.n, dw.Group(fill="none", stroke_linecap="square")
     thin = dw.Path(stroke=THIN, stroke_width=max(0.6, frame.s / 40))
@@ -170,7 +200,7 @@ def _borders(n: int, regions: tuple[int, ...]) -> list[tuple[tuple[int, int], in
     return runs
 
 
-def _digits(dw: Any, frame: _Frame, puzzle: Puzzle, solution: Puzzle | None) -> Any | None:
+def _digits(dw: Any, frame: Frame, puzzle: Puzzle, solution: Puzzle | None) -> Any | None:
     """Givens in black, a solution's other digits in blue; None when there is nothing to write."""
     n, s = frame.n, frame.s
     font = s * (0.62 if n <= 9 else 0.56)
@@ -191,7 +221,7 @@ def _digits(dw: Any, frame: _Frame, puzzle: Puzzle, solution: Puzzle | None) -> 
 
 
 def _candidates(
-    dw: Any, frame: _Frame, puzzle: Puzzle, solution: Puzzle | None, candidates: Candidates
+    dw: Any, frame: Frame, puzzle: Puzzle, solution: Puzzle | None, candidates: Candidates
 ) -> Any | None:
     """Each empty cell's candidates, digit d at a fixed place of a k x k mini grid (k = ceil(sqrt(n))).
 
@@ -253,3 +283,19 @@ def save(picture: drawsvg.Drawing, path: str | Path, format: str | None = None) 
     else:
         raise UsageError(f"unknown picture format {format!r}; choose svg or png")
     return path
+
+
+class Gallery:
+    """Pictures side by side under their captions: Jupyter shows it as one row that wraps
+    (``_repr_html_``), as the comparison notebooks show the hardest puzzle of each set."""
+
+    def __init__(self, pictures: Mapping[str, drawsvg.Drawing]) -> None:
+        self.pictures = dict(pictures)
+
+    def _repr_html_(self) -> str:
+        figures = "".join(
+            f'<figure style="margin:0">{picture.as_svg(header="", randomize_ids=True)}'
+            f'<figcaption style="text-align:center">{html.escape(caption)}</figcaption></figure>'
+            for caption, picture in self.pictures.items()
+        )
+        return f'<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:flex-end">{figures}</div>'

@@ -315,6 +315,8 @@ def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any
     return data
 
 
-def to_link(puzzle: Puzzle) -> str:
-    """The f-puzzles link that opens ``puzzle`` (``?load=`` and the lz-string compressed JSON)."""
-    return LINK_PREFIX + _lz().compressToBase64(json.dumps(to_fpuzzles(puzzle), separators=(",", ":")))
+def to_link(puzzle: Puzzle, solution: Puzzle | None = None) -> str:
+    """The f-puzzles link that opens ``puzzle`` (``?load=`` and the lz-string compressed JSON), with
+    ``solution`` as the answer the app checks a solver's grid against."""
+    data = to_fpuzzles(puzzle, solution)
+    return LINK_PREFIX + _lz().compressToBase64(json.dumps(data, separators=(",", ":")))

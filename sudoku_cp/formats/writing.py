@@ -3,7 +3,8 @@
 In the ``line``, ``grid`` and ``spaced`` layouts a solved puzzle is written as its solution and any other
 outcome as one line holding the status word (``no_solution``, ``multiple``, ``unknown``, ``error``), so the
 output stays aligned with the input; ``csv`` has the columns ``index,puzzle,solution,status``; ``jsonl`` one
-object per puzzle; ``pretty`` a boxed grid under a header line per puzzle.
+object per puzzle; ``pretty`` a boxed grid under a header line per puzzle; ``fpuzzles`` and ``link`` the
+puzzle in the f-puzzles form, its solution (where there is one) as the app's answer.
 """
 
 from __future__ import annotations
@@ -259,9 +260,12 @@ class ResultWriter:
         self._out(json.dumps(item, separators=(",", ":")) + "\n")
 
     def _write_link(self, index: int, result: SolveResult, record: Record | None) -> None:
-        """An f-puzzles link per puzzle: the solution where there is one, else the puzzle, else the status."""
-        shown = self._solution(result) or result.puzzle
-        self._out((to_link(shown) if shown is not None else result.status.value) + "\n")
+        """An f-puzzles link per puzzle that opens it with its solution as the app's answer (where there is
+        one); the status alone for a puzzle that could not be read."""
+        if result.puzzle is None:
+            self._out(result.status.value + "\n")
+        else:
+            self._out(to_link(result.puzzle, self._solution(result)) + "\n")
 
     def _write_pretty(self, index: int, result: SolveResult, record: Record | None) -> None:
         where = f" (line {record.line})" if record is not None else ""

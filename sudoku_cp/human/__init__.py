@@ -1,8 +1,10 @@
 """Human-style solving: named techniques, one logical step at a time, rated on Sudoku Explainer's scale.
 
 ``walk(puzzle)`` gives the whole logical solution (``Walkthrough``: steps, result, ``SERating``);
-``hint(puzzle)`` the next step only. One module per family of techniques:
-``singles``, ``intersections``, ``subsets``, ``fish``, ``wings``.
+``hint(puzzle)`` the next step only, ``nth_step(puzzle, k)`` the k-th; a hint and a walk's step draw
+themselves on their candidates (``Hint.draw``, ``Walkthrough.draw(k)``, the ``draw`` extra). One module
+per family of techniques: ``singles``, ``intersections``, ``subsets``, ``fish``, ``wings``, ``uniqueness``,
+``chains``, ``forcing``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from .engine import (
     family,
     hint,
     next_step,
+    nth_step,
     solve_steps,
     walk,
 )
@@ -33,6 +36,7 @@ __all__ = [
     "family",
     "hint",
     "next_step",
+    "nth_step",
     "solve_steps",
     "walk",
 ]

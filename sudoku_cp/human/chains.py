@@ -14,6 +14,7 @@ use one digit's links only, XY-chains only bivalue cells' strong links, the AIC 
 from __future__ import annotations
 
 from collections import deque
+from itertools import pairwise
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
@@ -114,8 +115,19 @@ def _chain(kind: str) -> Technique:
         else:
             reason = f"{_node(path[0], n)} or {_node(path[-1], n)} is true: {chain}"
         difficulty = round(base + length_bonus(len(path)), 1)
+        nodes = [(node // n, node % n + 1) for node in path]
+        links = tuple((a, b, k % 2 == 0) for k, (a, b) in enumerate(pairwise(nodes)))
         return Step(
-            name, difficulty, board.rules, placements, tuple(eliminations), cells, digits_used, (), reason
+            name,
+            difficulty,
+            board.rules,
+            placements,
+            tuple(eliminations),
+            cells,
+            digits_used,
+            (),
+            reason,
+            links,
         )
 
     find.__name__ = f"{kind}_chain" if kind != "aic" else "aic"

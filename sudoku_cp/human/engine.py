@@ -39,6 +39,7 @@ __all__ = [
     "family",
     "hint",
     "next_step",
+    "nth_step",
     "solve_steps",
     "walk",
 ]
@@ -145,16 +146,39 @@ class SERating:
 
 @dataclass
 class Walkthrough:
-    """A puzzle's logical solution: its steps, how it ended, the rating, and the final candidates."""
+    """A puzzle's logical solution: its steps, how it ended, the rating, and the final candidates;
+    ``start`` is what the walk started from (a puzzle's first pencilmarks, or the candidates given)."""
 
     steps: list[Step]
     result: str  # solved, stuck or contradiction
     board: Board
     why: str = ""  # for a contradiction: what is broken
+    start: Candidates | None = None
     rating: SERating = field(init=False)
 
     def __post_init__(self) -> None:
         self.rating = SERating.of(self.steps)
+
+    def before(self, k: int) -> Candidates:
+        """The candidates the ``k``-th step (from 1) was found on: the start with the steps before it made."""
+        if self.start is None:
+            raise ValueError("this walk does not know its start")
+        if not 1 <= k <= len(self.steps):
+            raise IndexError(f"step {k} of a walk of {len(self.steps)} steps")
+        board = Board(self.start)
+        for step in self.steps[: k - 1]:
+            apply(board, step)
+        return board.candidates()
+
+    def draw(self, k: int, *, size: float | None = None) -> Any:
+        """The picture of the ``k``-th step on the candidates it was found on (``sudoku_cp.draw.draw_step``;
+        needs the ``draw`` extra)."""
+        from ..draw import draw_step
+
+        return draw_step(self.steps[k - 1], self.before(k), self._givens(), size=size)
+
+    def _givens(self) -> Puzzle | None:
+        return self.start.puzzle if self.start is not None else None
 
     def to_dict(self) -> dict[str, Any]:
         """The last record of ``sudoku-cp steps --output-format jsonl`` for the puzzle."""
@@ -184,24 +208,49 @@ def walk(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQ
     >>> w.result, [s.text for s in w.steps][:1], str(w.rating)
     ('solved', ['Full house: r4c3=2 (last open cell of column 3)'], '1.0/1.0/1.0')
     """
-    board = Board.of(start)
+    first = start if isinstance(start, Candidates) else Candidates.of(start)
+    board = Board(first)
     try:
         steps = list(solve_steps(board, techniques))
     finally:
         release(board)
     why = board.broken() or ""
     result = "contradiction" if why else "solved" if board.solved else "stuck"
-    return Walkthrough(steps, result, board, why)
+    return Walkthrough(steps, result, board, why, first)
 
 
 @dataclass(frozen=True)
 class Hint:
     """The next step of a puzzle (``step``), or why there is none: ``result`` is ``step``, ``solved``,
-    ``stuck`` or ``contradiction`` (``why`` says what is broken)."""
+    ``stuck`` or ``contradiction`` (``why`` says what is broken). ``candidates`` is the board the step was
+    looked for on and ``givens`` the puzzle's givens: what the hint's picture shows (``draw``)."""
 
     result: str
     step: Step | None = None
     why: str = ""
+    candidates: Candidates | None = None
+    givens: Puzzle | None = None
+
+    def draw(self, *, size: float | None = None) -> Any:
+        """The picture of the step on its candidates, or of the candidates alone when there is no step
+        (needs the ``draw`` extra)."""
+        from ..draw import compose, draw_step
+
+        if self.candidates is None:
+            raise ValueError("this hint does not know the candidates it was looked for on")
+        if self.step is None:
+            board = self.candidates.puzzle
+            return compose(self.givens or board, board, self.candidates, size=size)
+        return draw_step(self.step, self.candidates, self.givens, size=size)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows a hint as its picture (text when the ``draw`` extra is missing)."""
+        from ..errors import MissingPackageError
+
+        try:
+            return self.draw().as_svg() if self.candidates is not None else None
+        except MissingPackageError:
+            return None
 
 
 def hint(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES) -> Hint:
@@ -210,13 +259,38 @@ def hint(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQ
     >>> hint(Puzzle.from_string("12343412214343..")).step.text
     'Full house: r4c3=2 (last open cell of column 3)'
     """
+    return nth_step(start, 1, techniques)
+
+
+def nth_step(start: Puzzle | Candidates, k: int, techniques: tuple[Technique, ...] = TECHNIQUES) -> Hint:
+    """The ``k``-th step (from 1) of the walk from ``start``, as a hint on the board after the steps before
+    it; ``solved``, ``stuck`` or ``contradiction`` where the walk ends sooner (``why`` then says after
+    how many steps, or for a contradiction what is broken; a broken board has no candidates to show).
+
+    >>> nth_step(Puzzle.from_string("12343412214343.."), 2).step.text
+    'Full house: r4c4=1 (last open cell of row 4)'
+    """
+    if k < 1:
+        raise ValueError(f"steps count from 1, not {k}")
     board = Board.of(start)
-    if board.solved:
-        return Hint("solved")
-    if why := board.broken():
-        return Hint("contradiction", why=why)
+    givens = start.puzzle if isinstance(start, Candidates) else start
     try:
-        step = next_step(board, techniques)
+        for done in range(k):
+            if why := board.broken():  # before "solved": a full grid may break a rule
+                return Hint("contradiction", why=why, givens=givens)
+            found = board.candidates()
+            if board.solved:
+                return Hint("solved", why=_sooner(done), candidates=found, givens=givens)
+            step = next_step(board, techniques)
+            if step is None:
+                return Hint("stuck", why=_sooner(done), candidates=found, givens=givens)
+            if done == k - 1:
+                return Hint("step", step, candidates=found, givens=givens)
+            apply(board, step)
     finally:
         release(board)
-    return Hint("stuck") if step is None else Hint("step", step)
+    raise AssertionError("unreachable: the loop returns at its last pass")
+
+
+def _sooner(done: int) -> str:
+    return f"after {done} step{'s' if done != 1 else ''}" if done else ""

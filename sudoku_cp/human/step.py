@@ -13,7 +13,10 @@ from .board import house_name
 if TYPE_CHECKING:
     from .board import Board
 
-__all__ = ["Step", "Technique"]
+__all__ = ["Link", "Step", "Technique"]
+
+#: A link of a chain between two candidates ``(cell, digit)``: strong (at least one is true) or weak.
+Link = tuple[tuple[int, int], tuple[int, int], bool]
 
 
 @dataclass(frozen=True)
@@ -21,8 +24,9 @@ class Step:
     """A technique's finding on a board of ``rules``.
 
     ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs; ``cells``, ``digits`` and ``houses``
-    (indices of ``Rules.houses``) are the pattern, for a front end to draw; ``reason`` says why in words
-    (``only place for 7 in box 5``). ``difficulty`` is on Sudoku Explainer's scale (1.0 to 11+).
+    (indices of ``Rules.houses``) are the pattern, for a front end to draw, with a chain's ``links`` in
+    order; ``reason`` says why in words (``only place for 7 in box 5``). ``difficulty`` is on Sudoku
+    Explainer's scale (1.0 to 11+).
     """
 
     technique: str
@@ -34,6 +38,7 @@ class Step:
     digits: tuple[int, ...] = ()
     houses: tuple[int, ...] = ()
     reason: str = ""
+    links: tuple[Link, ...] = ()
 
     def placement_names(self) -> list[str]:
         """``["r1c2=5"]``."""
@@ -49,6 +54,12 @@ class Step:
         what = ", ".join(self.placement_names() + self.elimination_names())
         return f"{self.technique}: {what}" + (f" ({self.reason})" if self.reason else "")
 
+    def link_names(self) -> list[str]:
+        """The links in Eureka notation, ``=`` strong and ``-`` weak: ``["r1c2:5=r1c8:5"]``."""
+        n = self.rules.n
+        name = lambda node: f"{cell_name(node[0], n)}:{symbol(node[1])}"  # noqa: E731 - a short local helper
+        return [f"{name(a)}{'=' if strong else '-'}{name(b)}" for a, b, strong in self.links]
+
     def to_dict(self) -> dict[str, Any]:
         """The fields of ``sudoku-cp steps --output-format jsonl`` (without the puzzle and step numbers)."""
         return {
@@ -60,6 +71,7 @@ class Step:
                 "cells": [cell_name(c, self.rules.n) for c in self.cells],
                 "digits": list(self.digits),
                 "houses": [house_name(self.rules, h) for h in self.houses],
+                "links": self.link_names(),
             },
             "text": self.text,
         }
