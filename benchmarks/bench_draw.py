@@ -1,8 +1,11 @@
 """Benchmark of ``sudoku_cp.draw`` on one core: pictures per second, SVG text included.
 
-Rows: 9x9 puzzles alone, with their candidates (the target: 1,000 in under 5 s), with a solution; a 16x16
-and a 25x25 candidate grid (patterned grids, 60% blank). The 9x9 puzzles are the first of ``17_clue`` from
-the shared data when it is there, else puzzles of the generator (seeded). Wall and CPU seconds are shown.
+Rows: 9x9 puzzles alone, with their candidates (the target: 1,000 in under 5 s), with a solution, a
+solving step on its candidates (the first step that eliminates, else the first); a 16x16 and a 25x25
+candidate grid (patterned grids, 60% blank); a 16x16 killer (random cages of 2 to 5 cells over a
+patterned grid, their sums, no givens: the target is under 50 ms). The 9x9 puzzles are the first of
+``17_clue`` from the shared data when it is there, else puzzles of the generator (seeded). Wall and CPU
+seconds are shown.
 
     python benchmarks/bench_draw.py              # 1,000 9x9 pictures per row
     python benchmarks/bench_draw.py --count 200
@@ -11,12 +14,16 @@ the shared data when it is there, else puzzles of the generator (seeded). Wall a
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from collections.abc import Callable
 
 from sudoku_cp import Puzzle, Rules, datasets, generate, make_backend, solve
 from sudoku_cp.candidates import Candidates
-from sudoku_cp.draw import draw
+from sudoku_cp.draw import draw, draw_step
+from sudoku_cp.generate.killer import random_cages
+from sudoku_cp.human import Step, walk
+from sudoku_cp.rules import Cage
 from sudoku_cp.samples import blanked, pattern_grid
 
 
@@ -32,6 +39,24 @@ def timed(label: str, count: int, picture: Callable[[int], str]) -> str:
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     each = f"{1000 * wall / count:.2f} | {size / count / 1024:.1f}"
     return f"| {label} | {count:,} | {wall:.2f} | {cpu:.2f} | {each} |"
+
+
+def killer_16x16() -> Puzzle:
+    """Cages over a patterned 16x16 grid, with their sums and no givens."""
+    rules = Rules.classic(4, 4)
+    grid = pattern_grid(rules, seed=16).cells
+    cages = random_cages(grid, rules, random.Random(16))
+    return Puzzle.empty(rules.with_(cages=[Cage(c, sum(grid[x] for x in c)) for c in cages]))
+
+
+def first_steps(grids: list[Puzzle]) -> list[tuple[Step, Candidates, Puzzle]]:
+    """Per puzzle: the first step of its walk that eliminates (else its first), and its candidates."""
+    out = []
+    for puzzle in grids:
+        w = walk(puzzle)
+        k = next((i for i, s in enumerate(w.steps, start=1) if s.eliminations), 1)
+        out.append((w.steps[k - 1], w.before(k), puzzle))
+    return out
 
 
 def main() -> None:
@@ -56,6 +81,8 @@ def main() -> None:
         )
     )
     print(timed("9x9 with its solution", len(grids), lambda i: draw(grids[i], solutions[i]).as_svg()))
+    steps = first_steps(grids)
+    print(timed("9x9 step on its candidates", len(steps), lambda i: draw_step(*steps[i]).as_svg()))
     for n, puzzle in big.items():
         print(
             timed(
@@ -64,6 +91,8 @@ def main() -> None:
                 lambda _, p=puzzle: draw(p, candidates=Candidates.of(p)).as_svg(),
             )
         )
+    killer = killer_16x16()
+    print(timed(f"16x16 killer ({len(killer.rules.cages)} cages)", 20, lambda _: draw(killer).as_svg()))
 
 
 if __name__ == "__main__":
