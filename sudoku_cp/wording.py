@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-__all__ = ["plural"]
+__all__ = ["listing", "plural"]
 
 
 def plural(count: int, word: str) -> str:
     """``word`` as it goes with ``count``: ``1 puzzle``, ``2 puzzles``, ``0 puzzles``."""
     return word if count == 1 else word + "s"
+
+
+def listing(words: list[str]) -> str:
+    """Words as a sentence lists them: ``4``, ``4 and 8``, ``1, 4 and 8``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

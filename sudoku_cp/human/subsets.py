@@ -11,6 +11,7 @@ from itertools import combinations
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
+from ..wording import listing
 from .board import Board, digits_of, house_name
 from .step import Step, Technique
 
@@ -44,8 +45,8 @@ def naked_subset(size: int) -> Technique:
                     continue
                 digits = tuple(digits_of(union))
                 reason = (
-                    f"{', '.join(cell_name(c, rules.n) for c in cells)} hold only "
-                    f"{''.join(symbol(d) for d in digits)} in {house_name(rules, h)}"
+                    f"{listing([cell_name(c, rules.n) for c in cells])} hold only "
+                    f"{listing([symbol(d) for d in digits])} in {house_name(rules, h)}"
                 )
                 name = f"Naked {_NAMES[size]}"
                 return Step(name, SUBSETS[size, True], rules, (), eliminations, cells, digits, (h,), reason)
@@ -75,8 +76,8 @@ def hidden_subset(size: int) -> Technique:
                 if not eliminations:
                     continue
                 reason = (
-                    f"{''.join(symbol(d) for d in digits)} have only "
-                    f"{', '.join(cell_name(c, rules.n) for c in cells)} in {house_name(rules, h)}"
+                    f"{listing([symbol(d) for d in digits])} have only "
+                    f"{listing([cell_name(c, rules.n) for c in cells])} in {house_name(rules, h)}"
                 )
                 name = f"Hidden {_NAMES[size]}"
                 return Step(
