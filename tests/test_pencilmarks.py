@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.errors import ParseError
 from sudoku_cp.formats import iter_records
-from sudoku_cp.formats.pencilmarks import parse_pencilmarks, pencilmark_size, pencilmarks, with_pencilmarks
+from sudoku_cp.formats.pencilmarks import (
+    candidate_grid,
+    parse_candidate_grid,
+    parse_pencilmarks,
+    pencilmark_size,
+    pencilmarks,
+    with_pencilmarks,
+)
 from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.human import hint, walk
 
@@ -28,6 +35,59 @@ def test_pencilmarks_round_trip(box: tuple[int, int], data: st.DataObject) -> No
     candidates = Candidates(Puzzle(rules, (0,) * rules.ncells), tuple(masks))
     text = pencilmarks(candidates)
     assert len(text) == rules.n**3 and parse_pencilmarks(text, rules) == candidates
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(2, 2), (2, 3), (3, 3), (4, 4)]), st.data())
+def test_candidate_grid_round_trip(box: tuple[int, int], data: st.DataObject) -> None:
+    rules = Rules.classic(*box)
+    full = (1 << rules.n) - 1
+    masks = data.draw(st.lists(st.integers(1, full), min_size=rules.ncells, max_size=rules.ncells))
+    candidates = Candidates(Puzzle(rules, (0,) * rules.ncells), tuple(masks))
+    text = candidate_grid(candidates)
+    assert parse_candidate_grid(text) == candidates
+    # without box lines, and with HoDoKu's frame, it reads the same
+    bare = "\n".join(line.replace("|", " ") for line in text.splitlines() if "+" not in line)
+    assert parse_candidate_grid(bare, rules) == candidates
+    framed = [".---.", *(f"| {line} |" for line in text.splitlines()), "'---'"]
+    assert parse_candidate_grid("\n".join(framed), rules) == candidates
+
+
+def test_candidate_grid_errors_name_the_cell() -> None:
+    good = candidate_grid(Candidates.of(Puzzle.from_string(EASY))).splitlines()
+    for lines, message in (
+        (good[:-1], "a candidate grid of 8 rows of 9 cells: it needs n rows of n cells"),
+        ([good[0] + " 12", *good[1:]], "9 rows of 10 cells"),
+        ([*good[:-1], good[-1].replace("5", "5x", 1)], "r9c\\d: 'x' is no digit of a 9x9 grid"),
+        ([good[0].replace("6", "66", 1), *good[1:]], "names '6' twice"),
+        ([*good[:4], good[4] + " 1", *good[5:]], "row 4 \\(line 5 of the grid\\) has 10 cells, not 9"),
+    ):
+        with pytest.raises(ParseError, match=message):
+            parse_candidate_grid("\n".join(lines))
+    with pytest.raises(ParseError, match="a candidate grid of 9 rows is not one of 2x2"):
+        parse_candidate_grid("\n".join(good), Rules.classic(2, 2))
+
+
+def test_candidate_grids_in_a_file_are_read_by_hint_and_refused_by_solve(tmp_path) -> None:
+    start = Candidates.of(Puzzle.from_string(EASY))
+    bare = Candidates(Puzzle(start.puzzle.rules, (0,) * 81), start.masks)
+    four = Candidates.of(Puzzle.from_string("1234............"))  # a first row of single digits
+    four = Candidates(Puzzle(four.puzzle.rules, (0,) * 16), four.masks)
+    src = tmp_path / "marks.txt"
+    src.write_text(candidate_grid(bare) + "\n\n" + candidate_grid(four) + "\n\n" + pencilmarks(bare) + "\n")
+    records = list(with_pencilmarks(iter_records(src.read_text().splitlines(keepends=True))))
+    assert [(r.index, r.line, r.format) for r in records] == [
+        (1, 1, "pencilmarks"),
+        (2, 13, "pencilmarks"),
+        (3, 19, "pencilmarks"),
+    ]
+    assert [r.candidates for r in records] == [bare, four, bare]
+    proc = run_cli("hint", "--output-format", "jsonl", str(src))
+    assert proc.returncode == 0, proc.stderr
+    first, _, third = (json.loads(line) for line in proc.stdout.splitlines())
+    assert first["text"] == third["text"] == hint(bare).step.text
+    proc = run_cli("solve", str(src))
+    assert proc.returncode != 0 and "line 1" in proc.stderr
 
 
 def test_sizes_and_errors() -> None:

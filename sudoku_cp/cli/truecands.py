@@ -12,20 +12,11 @@ from typing import Any
 
 from ..candidates import Candidates
 from ..formats import Record
-from ..formats.pencilmarks import pencilmarks
-from ..grid import symbol
+from ..formats.pencilmarks import candidate_grid, pencilmarks
 from .common import backend_options
 from .perpuzzle import RecordWriter
 
-__all__ = ["candidate_grid", "run"]
-
-
-def candidate_grid(candidates: Candidates) -> str:
-    """The candidates as a grid: each cell's digits in a column as wide as the widest cell."""
-    n = candidates.puzzle.n
-    texts = ["".join(symbol(d) for d in candidates.digits(cell)) for cell in range(n * n)]
-    width = max(len(t) for t in texts)
-    return "\n".join(" ".join(t.ljust(width) for t in texts[r * n : (r + 1) * n]).rstrip() for r in range(n))
+__all__ = ["run"]
 
 
 def outcome(candidates: Candidates | None) -> str:

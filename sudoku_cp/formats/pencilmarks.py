@@ -1,11 +1,15 @@
-"""Pencilmark input: a grid's candidates on one line, n*n*n characters (81 cells times 9 places on 9x9).
+"""Pencilmark input: a grid's candidates on one line, n*n*n characters (81 cells times 9 places on 9x9),
+or as a candidate grid block.
 
-Cell by cell, place k holds the symbol of digit k where it is a candidate, ``.`` or ``0`` where it is not:
-the layout ``pencilmarks`` writes (``solve --true-candidates``, ``steps`` where stuck) and Sudoku
-Explainer and HoDoKu exchange. The lines read as no puzzle (their length is no grid's, or fits both, as 64
-does: 4x4 pencilmarks or an 8x8 puzzle, and ``--box`` then says which), so a command that starts from
-candidates (``hint``, ``steps``) asks for them with ``with_pencilmarks``; every other command keeps
-reporting such a line as an error.
+On one line, cell by cell, place k holds the symbol of digit k where it is a candidate, ``.`` or ``0``
+where it is not: the layout ``pencilmarks`` writes (``solve --true-candidates``, ``steps`` where stuck)
+and Sudoku Explainer and HoDoKu exchange. A candidate grid is n rows of n cells, each cell the symbols of
+its candidates run together (``1679``), cells separated by spaces, box lines (``|``, and rows of ``-``,
+``=``, ``+``, ``.``, ``'``, ``:``) allowed: what HoDoKu and the forums print. Neither reads as a puzzle
+(a line's length is no grid's, or fits both, as 64 does: 4x4 pencilmarks or an 8x8 puzzle, and ``--box``
+then says which; a grid's cells hold several symbols), so a command that starts from candidates
+(``hint``, ``steps``) asks for them with ``with_pencilmarks``; every other command keeps reporting them as
+an error.
 """
 
 from __future__ import annotations
@@ -19,7 +23,17 @@ from ..grid import Puzzle, Rules, digit_of, symbol
 from ..rules.constraints import cell_name
 from .reading import Record
 
-__all__ = ["parse_pencilmarks", "pencilmark_size", "pencilmarks", "with_pencilmarks"]
+__all__ = [
+    "candidate_grid",
+    "parse_candidate_grid",
+    "parse_pencilmarks",
+    "pencilmark_size",
+    "pencilmarks",
+    "with_pencilmarks",
+]
+
+#: The characters of a candidate grid's box lines: a row of only these (and one of ``-=``) is a border.
+BORDER = frozenset("-=+|.:'*_ \t")
 
 
 def pencilmark_size(length: int) -> int | None:
@@ -41,6 +55,35 @@ def pencilmarks(candidates: Candidates) -> str:
     return "".join(
         symbol(d) if mask >> (d - 1) & 1 else "." for mask in candidates.masks for d in range(1, n + 1)
     )
+
+
+def candidate_grid(candidates: Candidates) -> str:
+    """The candidate grid layout ``parse_candidate_grid`` reads: each cell's candidates run together in a
+    column as wide as the widest cell, ``|`` between boxes (regions of a jigsaw are not drawn) and a
+    ``+``-joined row of ``-`` between bands of boxes.
+
+    >>> print(candidate_grid(Candidates.of(Puzzle.from_string("1..." "..1." ".1.." "...1"))))
+    1   234 | 234 234
+    234 234 | 1   234
+    --------+--------
+    234 1   | 234 234
+    234 234 | 234 1
+    """
+    rules = candidates.puzzle.rules
+    n = rules.n
+    rows, cols = rules.box if rules.box is not None else (n, n)
+    texts = ["".join(symbol(d) for d in candidates.digits(cell)) for cell in range(n * n)]
+    width = max(len(t) for t in texts)
+    lines = []
+    for r in range(n):
+        stacks = (
+            " ".join(t.ljust(width) for t in texts[r * n + c : r * n + c + cols]) for c in range(0, n, cols)
+        )
+        line = " | ".join(stacks)
+        if r and r % rows == 0:  # the band border under the columns of the line, + where a | is
+            lines.append("".join("+" if ch == "|" else "-" for ch in line))
+        lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 def parse_pencilmarks(text: str, rules: Rules | None = None) -> Candidates:
@@ -79,18 +122,85 @@ def parse_pencilmarks(text: str, rules: Rules | None = None) -> Candidates:
     return Candidates(Puzzle(rules, (0,) * rules.ncells), tuple(masks))
 
 
+def parse_candidate_grid(text: str, rules: Rules | None = None) -> Candidates:
+    """The candidates of a candidate grid block (``rules``: its grid, by default the usual one of its size).
+
+    >>> grid = "1 234 | 234 234\n234 234 | 1 234\n-----+------\n2 14 | 34 1234\n3 14 | 24 124"
+    >>> c = parse_candidate_grid(grid)
+    >>> c.digits(0), c.digits(1), c.digits(15)
+    ((1,), (2, 3, 4), (1, 2, 4))
+    """
+    rows = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line or line[0] == "#" or (set(line) <= BORDER and ("-" in line or "=" in line)):
+            continue
+        rows.append((number, line.replace("|", " ").replace(":", " ").split()))
+    n = len(rows)
+    if not n or len(rows[0][1]) != n:
+        width = len(rows[0][1]) if rows else 0
+        raise ParseError(f"a candidate grid of {n} rows of {width} cells: it needs n rows of n cells")
+    if rules is None:
+        try:
+            rules = Rules.from_n(n)
+        except ValueError:
+            raise ParseError(f"a candidate grid of {n} rows: no grid has that shape") from None
+    elif rules.n != n:
+        raise ParseError(f"a candidate grid of {n} rows is not one of {rules}")
+    masks = []
+    for row, (number, cells) in enumerate(rows):
+        if len(cells) != n:
+            raise ParseError(f"row {row + 1} (line {number} of the grid) has {len(cells)} cells, not {n}")
+        for col, token in enumerate(cells):
+            cell, mask = row * n + col, 0
+            for char in token:
+                try:
+                    digit = digit_of(char, n)
+                except ValueError:
+                    raise ParseError(
+                        f"{cell_name(cell, n)}: {char!r} is no digit of a {n}x{n} grid"
+                    ) from None
+                if not digit:
+                    raise ParseError(
+                        f"{cell_name(cell, n)}: {token!r}; a cell lists its candidates, at least one"
+                    )
+                if mask >> (digit - 1) & 1:
+                    raise ParseError(f"{cell_name(cell, n)}: {token!r} names {char!r} twice")
+                mask |= 1 << (digit - 1)
+            masks.append(mask)
+    return Candidates(Puzzle(rules, (0,) * rules.ncells), tuple(masks))
+
+
+def _candidate_grid(text: str) -> bool:
+    """Whether a block that did not read as a puzzle looks like a candidate grid: several lines, and a
+    cell of more than one symbol."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) > 1 and any(
+        len(token) > 1 and not set(token) <= BORDER
+        for line in lines
+        for token in line.replace("|", " ").split()
+    )
+
+
 def with_pencilmarks(records: Iterable[Record], rules: Rules | None = None) -> Iterator[Record]:
-    """The records, each line that is no puzzle but a pencilmark grid read as one (``candidates`` set,
-    format ``pencilmarks``); a malformed pencilmark line is an error record saying what is wrong."""
+    """The records, each line or block that is no puzzle but pencilmarks read as them (``candidates`` set,
+    format ``pencilmarks``); malformed pencilmarks are an error record saying what is wrong."""
     for record in records:
         text = record.text.strip()
         error = record.error
-        n = pencilmark_size(len(text)) if error is not None else None
-        if n is None or (rules is not None and rules.n != n):
+        if error is None:
+            yield record
+            continue
+        n = pencilmark_size(len(text))
+        if n is not None and (rules is None or rules.n == n):
+            parse = parse_pencilmarks
+        elif _candidate_grid(text):
+            parse = parse_candidate_grid
+        else:
             yield record
             continue
         try:
-            candidates = parse_pencilmarks(text, rules)
+            candidates = parse(text, rules)
         except ParseError as exc:
             where = {"index": error.index, "line": error.line, "source": error.source}  # type: ignore[union-attr]
             yield dataclasses.replace(record, error=ParseError(exc.reason, **where))
