@@ -125,7 +125,7 @@ def parse_pencilmarks(text: str, rules: Rules | None = None) -> Candidates:
 def parse_candidate_grid(text: str, rules: Rules | None = None) -> Candidates:
     """The candidates of a candidate grid block (``rules``: its grid, by default the usual one of its size).
 
-    >>> grid = "1 234 | 234 234\n234 234 | 1 234\n-----+------\n2 14 | 34 1234\n3 14 | 24 124"
+    >>> grid = "1 234 | 234 234\\n234 234 | 1 234\\n-----+------\\n2 14 | 34 1234\\n3 14 | 24 124"
     >>> c = parse_candidate_grid(grid)
     >>> c.digits(0), c.digits(1), c.digits(15)
     ((1,), (2, 3, 4), (1, 2, 4))
