@@ -98,12 +98,12 @@ def test_solve_on_a_local_cluster_writes_what_jobs_writes(tmp_path: Path) -> Non
 
 
 def test_generate_on_a_local_cluster_makes_what_jobs_makes(tmp_path: Path) -> None:
-    command = ("generate", "-n", "40", "--seed", "3", "--output-format", "jsonl")
+    command = ("generate", "-n", "12", "--seed", "3", "--output-format", "jsonl")
     jobs = run_cli(*command, "--jobs", "2")
     cluster = run_cli(*command, "--cluster", "local:2")
     assert cluster.returncode == jobs.returncode == 0, cluster.stderr
-    assert cluster.stdout == jobs.stdout and cluster.stdout.count("\n") == 40
-    assert "generated 40 9x9 puzzles" in cluster.stderr and "on 2 Dask workers" in cluster.stderr
+    assert cluster.stdout == jobs.stdout and cluster.stdout.count("\n") == 12
+    assert "generated 12 9x9 puzzles" in cluster.stderr and "on 2 Dask workers" in cluster.stderr
 
 
 def test_cluster_without_distributed_names_the_extra() -> None:

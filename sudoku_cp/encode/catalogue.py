@@ -117,9 +117,12 @@ def _fill(card: str, table: str) -> str:
     return f"{head}{BEGIN}\n{table}{END}{tail}"
 
 
-def build(directory: Path, grids: Sequence[Rules] = GRIDS) -> dict[str, str]:
-    """The generated files by name (cards filled from their current text in ``directory``)."""
-    rows = count_rows(grids)
+def build(
+    directory: Path, grids: Sequence[Rules] = GRIDS, rows: list[dict[str, str | int]] | None = None
+) -> dict[str, str]:
+    """The generated files by name (cards filled from their current text in ``directory``); ``rows``
+    (``count_rows(grids)`` by default) are the counts they show."""
+    rows = count_rows(grids) if rows is None else rows
     files = {
         "counts.csv": counts_csv(rows),
         "empty_4x4_extended.cnf": to_dimacs(Rules.classic(2, 2), "extended", "pairwise"),
