@@ -8,15 +8,16 @@ columns, boxes or regions, then extra houses such as diagonals and windows), so 
 
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any
 
 from ..candidates import Candidates
 from ..grid import Puzzle, Rules, symbol
-from ..rules import NAMED
+from ..rules import NAMED, RULES_KEPT
 from ..rules.constraints import cell_name
 
-__all__ = ["Board", "digits_of", "house_name", "plain_layout"]
+__all__ = ["Board", "Geometry", "cells_of", "digits_of", "geometry", "house_name", "plain_layout"]
 
 
 class Board:
@@ -39,6 +40,17 @@ class Board:
         for cell, digit in enumerate(self.values):
             if digit:
                 self._clear_peers(cell, 1 << (digit - 1))
+        self.geometry = geometry(self.rules)
+        #: Per digit d (at d - 1): the open cells holding it as a candidate, and the cells it is placed in,
+        #: as bit sets (bit ``cell``): what a technique asks of a house is then an ``&`` with its bits.
+        self.candidate_cells = [0] * self.n
+        self.placed_cells = [0] * self.n
+        for cell, (mask, digit) in enumerate(zip(self.masks, self.values, strict=True)):
+            if digit:
+                self.placed_cells[digit - 1] |= 1 << cell
+                continue
+            for d in digits_of(mask):
+                self.candidate_cells[d - 1] |= 1 << cell
 
     @classmethod
     def of(cls, start: Puzzle | Candidates) -> Board:
@@ -48,9 +60,15 @@ class Board:
     def place(self, cell: int, digit: int) -> None:
         """Put ``digit`` in ``cell`` and take it from the cell's peers."""
         bit = 1 << (digit - 1)
+        here = ~(1 << cell)
+        if not self.values[cell]:
+            for d in digits_of(self.masks[cell]):
+                self.candidate_cells[d - 1] &= here
         self.values[cell] = digit
         self.masks[cell] = bit
+        self.placed_cells[digit - 1] |= 1 << cell
         self._clear_peers(cell, bit)
+        self.candidate_cells[digit - 1] &= ~self.geometry.peer_bits[cell]
         self.version += 1
 
     def _clear_peers(self, cell: int, bit: int) -> None:
@@ -60,6 +78,8 @@ class Board:
 
     def eliminate(self, cell: int, digit: int) -> None:
         self.masks[cell] &= ~(1 << (digit - 1))
+        if not self.values[cell]:
+            self.candidate_cells[digit - 1] &= ~(1 << cell)
         self.version += 1
 
     def open_cells(self) -> list[int]:
@@ -72,32 +92,24 @@ class Board:
         values, masks = self.values, self.masks
         return [cell for cell in house if not values[cell] and masks[cell] & bit]
 
-    def open_digits(self, house: tuple[int, ...]) -> list[tuple[int, list[int]]]:
-        """Each digit not placed in ``house`` yet, with its places there (``places``), in digit order
-        (kept until the board changes: most techniques ask it of every house)."""
+    def places_in(self, h: int, digit: int) -> int:
+        """The open cells of house ``h`` holding ``digit`` as a candidate, as a bit set."""
+        return self.candidate_cells[digit - 1] & self.geometry.house_bits[h]
+
+    def open_digits(self, h: int) -> list[tuple[int, list[int]]]:
+        """Each digit not placed in house ``h`` yet, with its places there (cells in increasing order), in
+        digit order (kept until the board changes: most techniques ask it of every house)."""
         cache = self.memo.get("open digits")
         if cache is None or cache[0] != self.version:
             cache = self.memo["open digits"] = (self.version, {})
-        key = id(house)
-        found = cache[1].get(key)
+        found = cache[1].get(h)
         if found is None:
-            found = cache[1][key] = self._open_digits(house)
+            bits = self.geometry.house_bits[h]
+            placed, where = self.placed_cells, self.candidate_cells
+            found = cache[1][h] = [
+                (d + 1, cells_of(where[d] & bits)) for d in range(self.n) if not placed[d] & bits
+            ]
         return found
-
-    def _open_digits(self, house: tuple[int, ...]) -> list[tuple[int, list[int]]]:
-        values, masks = self.values, self.masks
-        placed = 0
-        where: list[list[int]] = [[] for _ in range(self.n)]
-        for cell in house:
-            mask = masks[cell]
-            if values[cell]:
-                placed |= mask  # a placed cell's mask is its digit
-                continue
-            while mask:
-                low = mask & -mask
-                where[low.bit_length() - 1].append(cell)
-                mask ^= low
-        return [(d + 1, cells) for d, cells in enumerate(where) if not placed >> d & 1]
 
     def placed_in(self, house: tuple[int, ...]) -> int:
         """The mask of the digits placed in ``house``."""
@@ -132,6 +144,31 @@ class Board:
     def candidates(self) -> Candidates:
         """The board as a ``Candidates`` value of the puzzle of its placed digits."""
         return Candidates(Puzzle(self.rules, tuple(self.values)), tuple(self.masks))
+
+
+def cells_of(bits: int) -> list[int]:
+    """The cells of a bit set, increasing."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A grid's houses and peers as bit sets (bit ``cell``), for the ``&`` of a board's digit bits."""
+
+    house_bits: tuple[int, ...]
+    peer_bits: tuple[int, ...]
+
+
+@lru_cache(maxsize=RULES_KEPT)
+def geometry(rules: Rules) -> Geometry:
+    """The bit sets of ``rules`` (kept for a few rules values: a killer batch brings one per puzzle)."""
+    bits = lambda cells: sum(1 << c for c in cells)  # noqa: E731 - a short local helper
+    return Geometry(tuple(map(bits, rules.houses)), tuple(map(bits, rules.peers)))
 
 
 def digits_of(mask: int) -> list[int]:

@@ -18,7 +18,7 @@ from itertools import pairwise
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
-from .board import Board, digits_of
+from .board import Board, cells_of, digits_of
 from .step import Step, Technique
 
 __all__ = ["CHAINS", "aic", "length_bonus", "x_chain", "xy_chain"]
@@ -48,7 +48,7 @@ def _links(board: Board) -> dict[str, dict[int, list[int]]]:
     if cached is not None and cached[0] == board.version:
         return cached[1]
     rules, n = board.rules, board.n
-    masks, values = board.masks, board.values
+    masks, peer_bits = board.masks, board.geometry.peer_bits
     links: dict[str, dict[int, list[int]]] = {"cell": {}, "house": {}, "same cell": {}, "peer": {}}
     for cell in board.open_cells():
         digits = digits_of(masks[cell])
@@ -58,10 +58,10 @@ def _links(board: Board) -> dict[str, dict[int, list[int]]]:
             links["cell"][nodes[1]] = [nodes[0]]
         for d, a in zip(digits, nodes, strict=True):
             links["same cell"][a] = [b for b in nodes if b != a]
-            bit = 1 << (d - 1)
-            links["peer"][a] = [p * n + d - 1 for p in rules.peers[cell] if not values[p] and masks[p] & bit]
-    for house in rules.houses:
-        for d, places in board.open_digits(house):
+            seen = board.candidate_cells[d - 1] & peer_bits[cell]
+            links["peer"][a] = [p * n + d - 1 for p in cells_of(seen)]
+    for h in range(len(rules.houses)):
+        for d, places in board.open_digits(h):
             if len(places) == 2:
                 a, b = (c * n + d - 1 for c in places)
                 links["house"].setdefault(a, []).append(b)
@@ -95,18 +95,16 @@ def _chain(kind: str) -> Technique:
 
     def find(board: Board) -> Step | None:
         n = board.n
-        links = _links(board)
-        strong = _joined(*(links[k] for k in strong_kinds))
-        weak = _joined(*(links[k] for k in weak_kinds))
-        best: tuple[int, list[int], list[tuple[int, int]], tuple[tuple[int, int], ...]] | None = None
-        for start in sorted(strong):
-            limit = best[0] if best is not None else MAX_NODES
-            found = _search(start, strong, weak, limit, board)
-            if found is not None and (best is None or len(found[0]) < best[0]):
-                best = (len(found[0]), *found)
+        if kind == "x":
+            best = _shortest_x(board)
+        else:
+            links = _links(board)
+            strong = _joined(*(links[k] for k in strong_kinds))
+            weak = _joined(*(links[k] for k in weak_kinds))
+            best = _shortest(board, strong, weak)
         if best is None:
             return None
-        _, path, eliminations, placements = best
+        path, eliminations, placements = best
         cells = tuple(node // n for node in path)
         digits_used = tuple(sorted({node % n + 1 for node in path}))
         chain = " - ".join(f"{cell_name(node // n, n)}:{symbol(node % n + 1)}" for node in path)
@@ -133,6 +131,55 @@ def _chain(kind: str) -> Technique:
     find.__name__ = f"{kind}_chain" if kind != "aic" else "aic"
     find.__doc__ = f"{name}: the shortest alternating chain whose ends remove a candidate."
     return find
+
+
+#: A chain found: its nodes, the candidates it eliminates, the candidate it places.
+Found = tuple[list[int], list[tuple[int, int]], tuple[tuple[int, int], ...]]
+
+
+def _shortest(board: Board, strong: dict[int, list[int]], weak: dict[int, list[int]]) -> Found | None:
+    """The shortest chain, from the first start node (in node order) among the shortest."""
+    best: tuple[int, Found] | None = None
+    for start in sorted(strong):
+        limit = best[0] if best is not None else MAX_NODES
+        found = _search(start, strong, weak, limit, board)
+        if found is not None and (best is None or len(found[0]) < best[0]):
+            best = (len(found[0]), found)
+    return best[1] if best is not None else None
+
+
+def _shortest_x(board: Board) -> Found | None:
+    """The shortest X-chain, from the first start node among the shortest. An X-chain stays on one digit
+    and depends on its candidate cells alone: its links are built digit by digit, and a digit without a
+    chain is not searched again until its candidate cells change."""
+    n = board.n
+    house_bits, peer_bits = board.geometry.house_bits, board.geometry.peer_bits
+    barren = board.memo.setdefault("no X-chain", {})
+    best: tuple[int, int, Found] | None = None  # (length, start, chain)
+    for digit in range(1, n + 1):
+        where = board.candidate_cells[digit - 1]
+        if barren.get(digit) == where:
+            continue
+        strong: dict[int, list[int]] = {}
+        for bits in house_bits:
+            places = where & bits
+            if places.bit_count() == 2:
+                a, b = (c * n + digit - 1 for c in cells_of(places))
+                strong.setdefault(a, []).append(b)
+                strong.setdefault(b, []).append(a)
+        weak = {
+            c * n + digit - 1: [p * n + digit - 1 for p in cells_of(where & peer_bits[c])]
+            for c in cells_of(where)
+        }
+        complete = best is None  # searched without a bound: finding nothing then means there is nothing
+        for start in sorted(strong):
+            limit = MAX_NODES if best is None else best[0] + 1  # a tie may win: a later digit's start
+            found = _search(start, strong, weak, limit, board)  # can come before an earlier one's
+            if found is not None and (best is None or (len(found[0]), start) < best[:2]):
+                best = (len(found[0]), start, found)
+        if complete and best is None:
+            barren[digit] = where
+    return best[2] if best is not None else None
 
 
 def _node(node: int, n: int) -> str:

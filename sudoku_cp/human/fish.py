@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..grid import symbol
-from .board import Board, house_name
+from .board import Board, cells_of, house_name
 from .step import Step, Technique
 
 __all__ = ["FISH", "basic_fish"]
@@ -24,39 +24,47 @@ def basic_fish(size: int) -> Technique:
 
     def find(board: Board) -> Step | None:
         rules, n = board.rules, board.n
-        houses = rules.houses
+        house_bits = board.geometry.house_bits
+        # a digit's fish depend on its candidate cells alone: a digit without one is not searched again
+        # until they change
+        barren = board.memo.setdefault(f"no {name}", {})
         for digit in range(1, n + 1):
+            where = board.candidate_cells[digit - 1]
+            if barren.get(digit) == where:
+                continue
             for base_first in (0, n):  # rows as the base, then columns
                 cover_first = n - base_first
                 lines = []
                 for line in range(base_first, base_first + n):
-                    places = board.places(houses[line], digit)
-                    if 2 <= len(places) <= size:
-                        cover = {_cross(cell, n, base_first) for cell in places}
+                    places = where & house_bits[line]
+                    if 2 <= places.bit_count() <= size:
+                        cover = 0
+                        for cell in cells_of(places):
+                            cover |= 1 << _cross(cell, n, base_first)
                         lines.append((line, places, cover))
                 for chosen in combinations(lines, size):
-                    cover = set().union(*(c for _, _, c in chosen))
-                    if len(cover) != size:
+                    cover = body = 0
+                    for _, places, crossing in chosen:
+                        cover |= crossing
+                        body |= places
+                    if cover.bit_count() != size:
                         continue
-                    body = {cell for _, places, _ in chosen for cell in places}
+                    covers = tuple(cover_first + k for k in range(n) if cover >> k & 1)
                     eliminations = tuple(
-                        (cell, digit)
-                        for k in sorted(cover)
-                        for cell in board.places(houses[cover_first + k], digit)
-                        if cell not in body
+                        (cell, digit) for c in covers for cell in cells_of(where & house_bits[c] & ~body)
                     )
                     if not eliminations:
                         continue
                     base = tuple(line for line, _, _ in chosen)
-                    covers = tuple(cover_first + k for k in sorted(cover))
                     reason = (
                         f"{symbol(digit)} in {', '.join(house_name(rules, b) for b in base)} lies in "
                         f"{', '.join(house_name(rules, c) for c in covers)}"
                     )
-                    cells = tuple(sorted(body))
+                    cells = tuple(cells_of(body))
                     return Step(
                         name, difficulty, rules, (), eliminations, cells, (digit,), base + covers, reason
                     )
+            barren[digit] = where
         return None
 
     find.__name__ = name.lower().replace("-", "_")

@@ -214,8 +214,8 @@ def forcing_net(board: Board) -> Step | None:
         if found is not None:
             where = f"every candidate of {cell_name(cell, n)}"
             return _forcing_step(board, found, options, where, (), 8.2)
-    for h, house in enumerate(rules.houses):
-        for d, places in board.open_digits(house):
+    for h in range(len(rules.houses)):
+        for d, places in board.open_digits(h):
             if len(places) < 2:
                 continue
             options = [c * n + d for c in places]

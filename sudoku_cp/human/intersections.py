@@ -22,10 +22,10 @@ def _locked(board: Board, kind: str) -> Step | None:
     peers = rules.peers
     if kind == "other" and plain_layout(rules):
         return None  # houses are rows, columns and regions, peers come from them: pointing and claiming
-    for h, house in enumerate(rules.houses):
+    for h in range(len(rules.houses)):
         if (kind == "pointing" and not 2 * n <= h < 3 * n) or (kind == "claiming" and h >= 2 * n):
             continue
-        for digit, places in board.open_digits(house):
+        for digit, places in board.open_digits(h):
             if len(places) < 2:
                 continue
             shared = _shared_house(board, places, h)

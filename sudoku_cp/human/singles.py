@@ -33,8 +33,7 @@ def full_house(board: Board) -> Step | None:
 def _hidden_single(board: Board, houses: Iterable[int], difficulty: float) -> Step | None:
     rules = board.rules
     for h in houses:
-        house = rules.houses[h]
-        for digit, places in board.open_digits(house):
+        for digit, places in board.open_digits(h):
             if len(places) == 1:
                 (cell,) = places
                 reason = f"only place for {symbol(digit)} in {house_name(rules, h)}"

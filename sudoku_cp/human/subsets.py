@@ -22,21 +22,38 @@ _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 SUBSETS = {(2, True): 3.0, (2, False): 3.4, (3, True): 3.6, (3, False): 4.0, (4, True): 5.0, (4, False): 5.4}
 
 
+def house_key(board: Board, h: int) -> tuple[int, ...]:
+    """What a subset in house ``h`` depends on: its open cells' candidates (0 for a placed cell), kept per
+    board state. A house whose key has not changed since it held no subset is not searched again."""
+    keys = board.memo.get("house keys")
+    if keys is None or keys[0] != board.version:
+        keys = board.memo["house keys"] = (board.version, {})
+    key = keys[1].get(h)
+    if key is None:
+        values, masks = board.values, board.masks
+        key = keys[1][h] = tuple(0 if values[c] else masks[c] for c in board.rules.houses[h])
+    return key
+
+
 def naked_subset(size: int) -> Technique:
     """The technique finding naked subsets of ``size`` cells."""
 
     def find(board: Board) -> Step | None:
         rules = board.rules
+        barren = board.memo.setdefault(f"no naked {size}", {})
         for h, house in enumerate(rules.houses):
+            key = house_key(board, h)
+            if barren.get(h) == key:
+                continue
             open_ = [c for c in house if not board.values[c]]
             if len(open_) <= size:
                 continue
-            small = [c for c in open_ if bin(board.masks[c]).count("1") <= size]
+            small = [c for c in open_ if board.masks[c].bit_count() <= size]
             for cells in combinations(small, size):
                 union = 0
                 for c in cells:
                     union |= board.masks[c]
-                if bin(union).count("1") != size:
+                if union.bit_count() != size:
                     continue
                 eliminations = tuple(
                     (c, d) for c in open_ if c not in cells for d in digits_of(board.masks[c] & union)
@@ -50,6 +67,7 @@ def naked_subset(size: int) -> Technique:
                 )
                 name = f"Naked {_NAMES[size]}"
                 return Step(name, SUBSETS[size, True], rules, (), eliminations, cells, digits, (h,), reason)
+            barren[h] = key
         return None
 
     find.__name__ = f"naked_{_NAMES[size]}"
@@ -62,8 +80,12 @@ def hidden_subset(size: int) -> Technique:
 
     def find(board: Board) -> Step | None:
         rules = board.rules
-        for h, house in enumerate(rules.houses):
-            places = dict(board.open_digits(house))
+        barren = board.memo.setdefault(f"no hidden {size}", {})
+        for h in range(len(rules.houses)):
+            key = house_key(board, h)
+            if barren.get(h) == key:
+                continue
+            places = dict(board.open_digits(h))
             if len(places) <= size:
                 continue
             few = [d for d, where in places.items() if 2 <= len(where) <= size]
@@ -83,6 +105,7 @@ def hidden_subset(size: int) -> Technique:
                 return Step(
                     name, SUBSETS[size, False], rules, (), eliminations, tuple(cells), digits, (h,), reason
                 )
+            barren[h] = key
         return None
 
     find.__name__ = f"hidden_{_NAMES[size]}"
