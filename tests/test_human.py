@@ -74,8 +74,7 @@ def test_full_house_takes_the_missing_digit() -> None:
 
 
 def test_hidden_singles_in_a_box_before_a_line() -> None:
-    board = board_with(remove={"r1-3c1-3": "7"}, marks={"r2c2": "123456789"})
-    board.masks[cell("r2c2")] |= 1 << 6  # 7 only in r2c2 of box 1
+    board = board_with(remove={"r1c1-3": "7", "r2c1,3": "7", "r3c1-3": "7"})  # 7 only in r2c2 of box 1
     step = hidden_single_box(board)
     assert step is not None and names(step) == (["r2c2=7"], [])
     assert step.reason == "only place for 7 in box 1" and step.difficulty == 1.2
