@@ -45,10 +45,13 @@ class Board:
         #: as bit sets (bit ``cell``): what a technique asks of a house is then an ``&`` with its bits.
         self.candidate_cells = [0] * self.n
         self.placed_cells = [0] * self.n
+        #: The open cells, as a bit set.
+        self.open_bits = 0
         for cell, (mask, digit) in enumerate(zip(self.masks, self.values, strict=True)):
             if digit:
                 self.placed_cells[digit - 1] |= 1 << cell
                 continue
+            self.open_bits |= 1 << cell
             for d in digits_of(mask):
                 self.candidate_cells[d - 1] |= 1 << cell
 
@@ -67,6 +70,7 @@ class Board:
         self.values[cell] = digit
         self.masks[cell] = bit
         self.placed_cells[digit - 1] |= 1 << cell
+        self.open_bits &= here
         self._clear_peers(cell, bit)
         self.candidate_cells[digit - 1] &= ~self.geometry.peer_bits[cell]
         self.version += 1

@@ -13,7 +13,6 @@ use one digit's links only, XY-chains only bivalue cells' strong links, the AIC 
 
 from __future__ import annotations
 
-from collections import deque
 from itertools import pairwise
 
 from ..grid import symbol
@@ -41,57 +40,42 @@ def length_bonus(nodes: int) -> float:
 
 
 def _links(board: Board) -> dict[str, dict[int, list[int]]]:
-    """The links between candidates (node ``cell * n + digit - 1``) as adjacency lists, by kind: strong in
-    a cell (bivalue) or in a house (bilocal), weak in a cell or between peers. Built once per state of the
-    board (``Board.version``) for the three chain techniques."""
+    """The links between candidates (node ``cell * n + digit - 1``) as adjacency lists: ``xy`` the strong
+    links of XY-chains (the two candidates of a bivalue cell), ``aic`` those and the strong links in a
+    house (a digit's two places there), ``weak`` the weak links (the other candidates of the cell, then the
+    peers holding the digit). Built once per state of the board (``Board.version``)."""
     cached = board.memo.get("links")
     if cached is not None and cached[0] == board.version:
         return cached[1]
-    rules, n = board.rules, board.n
-    masks, peer_bits = board.masks, board.geometry.peer_bits
-    links: dict[str, dict[int, list[int]]] = {"cell": {}, "house": {}, "same cell": {}, "peer": {}}
-    for cell in board.open_cells():
+    n, masks, where = board.n, board.masks, board.candidate_cells
+    peer_bits, house_bits = board.geometry.peer_bits, board.geometry.house_bits
+    in_cell: dict[int, list[int]] = {}
+    weak: dict[int, list[int]] = {}
+    for cell in cells_of(board.open_bits):
         digits = digits_of(masks[cell])
         nodes = [cell * n + d - 1 for d in digits]
         if len(nodes) == 2:
-            links["cell"][nodes[0]] = [nodes[1]]
-            links["cell"][nodes[1]] = [nodes[0]]
+            in_cell[nodes[0]] = [nodes[1]]
+            in_cell[nodes[1]] = [nodes[0]]
         for d, a in zip(digits, nodes, strict=True):
-            links["same cell"][a] = [b for b in nodes if b != a]
-            seen = board.candidate_cells[d - 1] & peer_bits[cell]
-            links["peer"][a] = [p * n + d - 1 for p in cells_of(seen)]
-    for h in range(len(rules.houses)):
-        for d, places in board.open_digits(h):
-            if len(places) == 2:
-                a, b = (c * n + d - 1 for c in places)
-                links["house"].setdefault(a, []).append(b)
-                links["house"].setdefault(b, []).append(a)
+            weak[a] = [b for b in nodes if b != a] + [
+                p * n + d - 1 for p in cells_of(where[d - 1] & peer_bits[cell])
+            ]
+    aic = {node: list(others) for node, others in in_cell.items()}
+    for bits in house_bits:
+        for d in range(n):
+            places = where[d] & bits
+            if places.bit_count() == 2:
+                a, b = (c * n + d for c in cells_of(places))
+                aic.setdefault(a, []).append(b)
+                aic.setdefault(b, []).append(a)
+    links = {"xy": in_cell, "aic": aic, "weak": weak}
     board.memo["links"] = (board.version, links)
     return links
 
 
-def _joined(*parts: dict[int, list[int]]) -> dict[int, list[int]]:
-    if len(parts) == 1:
-        return parts[0]
-    out: dict[int, list[int]] = {}
-    for part in parts:
-        for node, others in part.items():
-            out.setdefault(node, []).extend(others)
-    return out
-
-
-#: Kind -> (strong link kinds, weak link kinds). X-chains stay on one digit (house and peer links join
-#: candidates of one digit); XY-chains take strong links in bivalue cells only.
-_KINDS = {
-    "x": (("house",), ("peer",)),
-    "xy": (("cell",), ("same cell", "peer")),
-    "aic": (("cell", "house"), ("same cell", "peer")),
-}
-
-
 def _chain(kind: str) -> Technique:
     name, base = CHAINS[kind]
-    strong_kinds, weak_kinds = _KINDS[kind]
 
     def find(board: Board) -> Step | None:
         n = board.n
@@ -99,9 +83,7 @@ def _chain(kind: str) -> Technique:
             best = _shortest_x(board)
         else:
             links = _links(board)
-            strong = _joined(*(links[k] for k in strong_kinds))
-            weak = _joined(*(links[k] for k in weak_kinds))
-            best = _shortest(board, strong, weak)
+            best = _shortest(board, links[kind], links["weak"])
         if best is None:
             return None
         path, eliminations, placements = best
@@ -188,39 +170,47 @@ def _node(node: int, n: int) -> str:
 
 def _search(
     start: int, strong: dict[int, list[int]], weak: dict[int, list[int]], limit: int, board: Board
-) -> tuple[list[int], list[tuple[int, int]], tuple[tuple[int, int], ...]] | None:
+) -> Found | None:
     """The shortest chain from ``start`` (assumed false) of fewer than ``limit`` nodes that proves
-    something: (path, eliminations, placements)."""
+    something: (path, eliminations, placements). Breadth first, a level at a time: the nodes reached
+    off (by a weak link) and on (by a strong link) each keep the node they were reached from."""
     n = board.n
-    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-    queue = deque([(start, False, 1)])
+    reached_off: dict[int, int] = {start: -1}
+    reached_on: dict[int, int] = {}
     start_sees = set(weak.get(start, ()))
-    while queue:
-        node, on, size = queue.popleft()
-        if size >= limit:
-            continue
-        for nxt in strong.get(node, ()) if not on else weak.get(node, ()):
-            state = (nxt, not on)
-            if state in parent:
-                continue
-            parent[state] = (node, on)
-            if not on:  # nxt is on: start or nxt is true
-                if nxt == start:
-                    return _path(parent, state), [], ((start // n, start % n + 1),)
-                targets = [w for w in weak.get(nxt, ()) if w in start_sees and w != start]
-                if targets:
-                    eliminations = sorted((w // n, w % n + 1) for w in targets)
-                    return _path(parent, state), eliminations, ()
-            queue.append((nxt, not on, size + 1))
+    frontier, on, size = [start], False, 1
+    while frontier and size < limit:
+        following = []
+        if on:
+            for node in frontier:
+                for nxt in weak.get(node, ()):
+                    if nxt not in reached_off:
+                        reached_off[nxt] = node
+                        following.append(nxt)
+        else:
+            for node in frontier:
+                for nxt in strong.get(node, ()):
+                    if nxt in reached_on:
+                        continue
+                    reached_on[nxt] = node
+                    if nxt == start:  # not start implies start: start is true
+                        return _path(nxt, reached_on, reached_off), [], ((start // n, start % n + 1),)
+                    seen = weak.get(nxt)  # start or nxt is true: what sees both goes
+                    if seen and not start_sees.isdisjoint(seen):
+                        eliminations = sorted((w // n, w % n + 1) for w in start_sees.intersection(seen))
+                        return _path(nxt, reached_on, reached_off), eliminations, ()
+                    following.append(nxt)
+        frontier, on, size = following, not on, size + 1
     return None
 
 
-def _path(parent: dict[tuple[int, bool], tuple[int, bool] | None], state: tuple[int, bool]) -> list[int]:
-    path = []
-    at: tuple[int, bool] | None = state
-    while at is not None:
-        path.append(at[0])
-        at = parent[at]
+def _path(end: int, reached_on: dict[int, int], reached_off: dict[int, int]) -> list[int]:
+    """The nodes from the start to ``end`` (reached on), following each node back to the one before."""
+    path, at, on = [], end, True
+    while at != -1:
+        path.append(at)
+        at = reached_on[at] if on else reached_off[at]
+        on = not on
     return path[::-1]
 
 

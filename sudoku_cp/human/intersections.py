@@ -11,45 +11,70 @@ from __future__ import annotations
 from functools import reduce
 
 from ..grid import symbol
-from .board import Board, house_name, plain_layout
+from .board import Board, cells_of, house_name, plain_layout
 from .step import Step
 
 __all__ = ["claiming", "locked_candidates", "pointing"]
 
 
 def _locked(board: Board, kind: str) -> Step | None:
+    if kind == "other":
+        return _locked_other(board)
     rules, n = board.rules, board.n
+    house_bits, houses_of = board.geometry.house_bits, rules.houses_of
+    placed, where = board.placed_cells, board.candidate_cells
+    for h in range(2 * n, 3 * n) if kind == "pointing" else range(2 * n):
+        bits = house_bits[h]
+        for d in range(n):
+            places = where[d] & bits
+            if not places or not places & (places - 1) or placed[d] & bits:
+                continue  # fewer than two places
+            first = places.bit_length() - 1
+            shared = min(
+                (g for g in houses_of[first] if g != h and not places & ~house_bits[g]), default=None
+            )
+            if shared is None or not (shared < 2 * n if kind == "pointing" else 2 * n <= shared < 3 * n):
+                continue
+            targets = cells_of(where[d] & house_bits[shared] & ~places)
+            if targets:
+                return _step(board, kind, d + 1, h, shared, cells_of(places), targets)
+    return None
+
+
+def _locked_other(board: Board) -> Step | None:
+    """Locked candidates beyond pointing and claiming: any house whose places of a digit all see the
+    same other cells (on rules beyond rows, columns and regions)."""
+    rules = board.rules
     peers = rules.peers
-    if kind == "other" and plain_layout(rules):
+    if plain_layout(rules):
         return None  # houses are rows, columns and regions, peers come from them: pointing and claiming
     for h in range(len(rules.houses)):
-        if (kind == "pointing" and not 2 * n <= h < 3 * n) or (kind == "claiming" and h >= 2 * n):
-            continue
         for digit, places in board.open_digits(h):
             if len(places) < 2:
                 continue
             shared = _shared_house(board, places, h)
-            if kind == "other":
-                seen = reduce(set.intersection, (set(peers[cell]) for cell in places)) - set(places)
-            elif shared is not None and (shared < 2 * n if kind == "pointing" else 2 * n <= shared < 3 * n):
-                seen = set(rules.houses[shared]) - set(places)
-            else:
-                continue
+            seen = reduce(set.intersection, (set(peers[cell]) for cell in places)) - set(places)
             targets = board.places(sorted(seen), digit)
-            if not targets:
-                continue
-            places_of = f"the places of {symbol(digit)} in {house_name(rules, h)}"
-            reason = (
-                f"{places_of} lie in {house_name(rules, shared)}"
-                if shared is not None
-                else f"{places_of} all see the cells it leaves"
-            )
-            name = {"pointing": "Pointing", "claiming": "Claiming"}.get(kind, "Locked candidates")
-            eliminations = tuple((c, digit) for c in targets)
-            houses = (h,) if shared is None else (h, shared)
-            difficulty = 2.6 if kind == "pointing" else 2.8
-            return Step(name, difficulty, rules, (), eliminations, tuple(places), (digit,), houses, reason)
+            if targets:
+                return _step(board, "other", digit, h, shared, places, targets)
     return None
+
+
+def _step(
+    board: Board, kind: str, digit: int, h: int, shared: int | None, places: list[int], targets: list[int]
+) -> Step:
+    rules = board.rules
+    places_of = f"the places of {symbol(digit)} in {house_name(rules, h)}"
+    reason = (
+        f"{places_of} lie in {house_name(rules, shared)}"
+        if shared is not None
+        else f"{places_of} all see the cells it leaves"
+    )
+    name = {"pointing": "Pointing", "claiming": "Claiming"}.get(kind, "Locked candidates")
+    eliminations = tuple((c, digit) for c in targets)
+    houses = (h,) if shared is None else (h, shared)
+    difficulty = 2.6 if kind == "pointing" else 2.8
+    return Step(name, difficulty, rules, (), eliminations, tuple(places), (digit,), houses, reason)
 
 
 def _shared_house(board: Board, places: list[int], h: int) -> int | None:

@@ -15,13 +15,13 @@ __all__ = ["full_house", "hidden_single_box", "hidden_single_line", "naked_singl
 
 def full_house(board: Board) -> Step | None:
     """The one open cell of a house takes the digit the house lacks."""
-    rules = board.rules
-    for h, house in enumerate(rules.houses):
-        open_ = [cell for cell in house if not board.values[cell]]
-        if len(open_) != 1:
+    rules, open_bits = board.rules, board.open_bits
+    for h, bits in enumerate(board.geometry.house_bits):
+        left = open_bits & bits
+        if not left or left & (left - 1):
             continue
-        (cell,) = open_
-        missing = ((1 << board.n) - 1) & ~board.placed_in(house)
+        cell = left.bit_length() - 1
+        missing = ((1 << board.n) - 1) & ~board.placed_in(rules.houses[h])
         if missing & (missing - 1) or not missing & board.masks[cell]:
             continue  # a broken board: left to the contradiction check
         (digit,) = digits_of(missing)
@@ -31,15 +31,19 @@ def full_house(board: Board) -> Step | None:
 
 
 def _hidden_single(board: Board, houses: Iterable[int], difficulty: float) -> Step | None:
-    rules = board.rules
+    rules, house_bits = board.rules, board.geometry.house_bits
+    placed, where = board.placed_cells, board.candidate_cells
     for h in houses:
-        for digit, places in board.open_digits(h):
-            if len(places) == 1:
-                (cell,) = places
-                reason = f"only place for {symbol(digit)} in {house_name(rules, h)}"
-                return Step(
-                    "Hidden single", difficulty, rules, ((cell, digit),), (), (cell,), (digit,), (h,), reason
-                )
+        bits = house_bits[h]
+        for d in range(board.n):
+            places = where[d] & bits
+            if not places or places & (places - 1) or placed[d] & bits:
+                continue
+            cell, digit = places.bit_length() - 1, d + 1
+            reason = f"only place for {symbol(digit)} in {house_name(rules, h)}"
+            return Step(
+                "Hidden single", difficulty, rules, ((cell, digit),), (), (cell,), (digit,), (h,), reason
+            )
     return None
 
 
