@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
-from .board import Board, house_name
+from .board import Board, digits_of, house_name
 from .chains import length_bonus
 from .step import Step, Technique
 
@@ -51,6 +51,11 @@ class _Probe:
         #: the forcing nets and the first contradiction nets ask the same ones.
         self._single: dict[int, tuple[bool, list[int]]] = {}
         self._version = -1
+        self._candidates: list[int] = []
+        #: Each cell's (candidates, digit) when its facts were last added.
+        self._known: list[tuple[int, int] | None] = [None] * board.rules.ncells
+        #: The literals that eliminate an open candidate (kept with the candidates per board state).
+        self.eliminated: frozenset[int] = frozenset()
 
     def unique(self) -> bool:
         """Whether the board has exactly one solution. Sound steps keep every solution, so this holds for
@@ -70,26 +75,36 @@ class _Probe:
         return self._unique
 
     def update(self, board: Board) -> list[int]:
-        """Add the board's new facts; the open candidates' variables, cells in order."""
-        if board.version != self._version:
-            self._single.clear()
-            self._version = board.version
+        """Add the board's new facts; the open candidates' variables, cells in order (once per board
+        state, as ``eliminated``, the negative literals of those variables)."""
+        if board.version == self._version:
+            return self._candidates
+        self._single.clear()
+        self._version = board.version
         n = self.n
-        solver = self.grid.solver
+        solver, facts, known = self.grid.solver, self.facts, self._known
         candidates = []
         for cell, (mask, value) in enumerate(zip(board.masks, board.values, strict=True)):
+            base = cell * n
+            if value:
+                mask = 1 << (value - 1)
+            else:
+                candidates += [base + d for d in digits_of(mask)]
+            if known[cell] == (mask, value):
+                continue  # no new fact about this cell
+            known[cell] = (mask, value)
             for d in range(1, n + 1):
-                var = cell * n + d
                 if value:
-                    lit = var if value == d else -var
+                    lit = base + d if value == d else -(base + d)
                 elif mask >> (d - 1) & 1:
-                    candidates.append(var)
                     continue
                 else:
-                    lit = -var
-                if lit not in self.facts:
-                    self.facts.add(lit)
+                    lit = -(base + d)
+                if lit not in facts:
+                    facts.add(lit)
                     solver.add_clause([lit])
+        self._candidates = candidates
+        self.eliminated = frozenset(-var for var in candidates)
         return candidates
 
     def propagate(self, assumptions: list[int]) -> tuple[bool, list[int]]:
@@ -205,12 +220,11 @@ def _order(board: Board, candidates: list[int]) -> list[int]:
 def forcing_net(board: Board) -> Step | None:
     """Cell and region forcing nets: every way a cell (or a house's digit) can go forces one elimination."""
     probe = _probe(board)
-    candidates = probe.update(board)
+    probe.update(board)
     n, rules = board.n, board.rules
-    open_ = set(candidates)
     for cell in sorted(board.open_cells(), key=lambda c: (bin(board.masks[c]).count("1"), c)):
         options = [cell * n + d for d in range(1, n + 1) if board.masks[cell] >> (d - 1) & 1]
-        found = _common(probe, options, open_)
+        found = _common(probe, options)
         if found is not None:
             where = f"every candidate of {cell_name(cell, n)}"
             return _forcing_step(board, found, options, where, (), 8.2)
@@ -219,28 +233,27 @@ def forcing_net(board: Board) -> Step | None:
             if len(places) < 2:
                 continue
             options = [c * n + d for c in places]
-            found = _common(probe, options, open_)
+            found = _common(probe, options)
             if found is not None:
                 where = f"every place of {symbol(d)} in {house_name(rules, h)}"
                 return _forcing_step(board, found, options, where, (h,), 8.3)
     return None
 
 
-def _common(probe: _Probe, options: list[int], open_: set[int]) -> tuple[list[int], int] | None:
+def _common(probe: _Probe, options: list[int]) -> tuple[list[int], int] | None:
     """The open candidates every option eliminates, and the nets' size; None if there are none (or an
     option contradicts: that is a contradiction net's to find)."""
-    common: set[int] | None = None
+    common: set[int] | frozenset[int] = probe.eliminated
     size = 0
     for var in options:
         ok, implied = probe.single(var)
         if not ok:
             return None
         size += len(implied)
-        gone = {-lit for lit in implied if lit < 0 and -lit in open_}
-        common = gone if common is None else common & gone
+        common = common.intersection(implied)
         if not common:
             return None
-    return (sorted(common), size) if common else None
+    return sorted(-lit for lit in common), size
 
 
 def _forcing_step(
