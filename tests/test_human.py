@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.human import FAMILIES, TECHNIQUES, Board, Step, family, next_step, nth_step, walk
+from sudoku_cp.human.board import house_name
 from sudoku_cp.human.chains import aic, length_bonus, x_chain, xy_chain
 from sudoku_cp.human.engine import apply
 from sudoku_cp.human.fish import basic_fish
@@ -155,9 +156,9 @@ def test_xy_wing_and_xyz_wing() -> None:
 def test_x_chain_and_xy_chain() -> None:
     board = board_with(remove={"r1c2-4,6-9": "1", "r4c1,3-4,6-9": "1"})
     step = x_chain(board)
-    assert step is not None and step.technique == "X-chain" and step.difficulty == 6.5
+    assert step is not None and step.technique == "Skyscraper" and step.difficulty == 6.5  # a named X-chain
     assert names(step)[1] == ["r2c2<>1", "r3c2<>1", "r5c1<>1", "r6c1<>1"]
-    assert step.reason.startswith("r1c1=1 or r4c2=1 is true")
+    assert step.reason.startswith("an X-chain of 4 candidates: r1c1=1 or r4c2=1 is true")
     # the links alternate strong and weak from the chain's first node to its last, joined end to end
     assert step.links[0][2] and [strong for *_, strong in step.links] == [
         k % 2 == 0 for k in range(len(step.links))
@@ -169,6 +170,33 @@ def test_x_chain_and_xy_chain() -> None:
     step = xy_chain(board_with(marks={"r1c1": "12", "r1c5": "23", "r5c5": "31"}))
     assert step is not None and step.technique == "XY-chain" and ("r5c1<>1") in names(step)[1]
     assert aic(board_with()) is None
+
+
+def test_short_chains_carry_their_pattern_names_and_the_chains_rating() -> None:
+    sky = x_chain(board_with(remove={"r1c2-3,5-9": "1", "r5c2-5,7-9": "1"}))
+    assert sky is not None and sky.technique == "Skyscraper" and sky.difficulty == 6.5
+    assert names(sky)[1] == ["r2c6<>1", "r3c6<>1", "r4c4<>1", "r6c4<>1"]
+    assert [house_name(sky.rules, h) for h in sky.houses] == ["row 1", "row 5"]
+    assert sky.reason.startswith("an X-chain of 4 candidates: ")
+    kite = x_chain(board_with(remove={"r1c1,3-6,8-9": "1", "r2,4-7,9c1": "1"}))
+    assert kite is not None and kite.technique == "Two-string kite" and names(kite)[1] == ["r8c7<>1"]
+    turbot = x_chain(board_with(remove={"r1c2-3": "1", "r2c1-3": "1", "r3c1-2": "1", "r1-2,4-7,9c7": "1"}))
+    assert turbot is not None and turbot.technique == "Turbot fish"
+    assert names(turbot)[1] == ["r8c1<>1"]  # r1c7 sees both ends too, but holds no 1
+    wing = aic(board_with(marks={"r1c1": "12", "r9c9": "12"}, remove={"r5c2-8": "2"}))
+    assert wing is not None and wing.technique == "W-wing" and wing.difficulty == 7.0 + length_bonus(6)
+    assert names(wing)[1] == ["r1c9<>1", "r9c1<>1"] and [house_name(wing.rules, h) for h in wing.houses] == [
+        "row 5"
+    ]
+    pair = xy_chain(
+        board_with(
+            marks={"r1c1": "12", "r1c5": "12", "r4c5": "12", "r4c2": "12"},
+            remove={"r1c2-4,6-9": "12", "r2-3,5-9c5": "12", "r4c1,3-4,6-9": "12"},
+        )
+    )
+    assert pair is not None and pair.technique == "Remote pair" and len(pair.links) == 7
+    assert names(pair)[1] == ["r2c2<>1", "r3c2<>1", "r5c1<>1", "r6c1<>1"]  # they see r1c1 and r4c2
+    assert {"Skyscraper", "Two-string kite", "Turbot fish", "Remote pair", "W-wing"} <= FAMILIES["chains"]
 
 
 def test_chain_length_adds_to_the_difficulty_as_sudoku_explainer_counts_it() -> None:

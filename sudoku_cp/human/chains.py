@@ -20,7 +20,7 @@ from ..rules.constraints import cell_name
 from .board import Board, cells_of, digits_of
 from .step import Step, Technique
 
-__all__ = ["CHAINS", "aic", "length_bonus", "x_chain", "xy_chain"]
+__all__ = ["CHAINS", "PATTERNS", "aic", "length_bonus", "x_chain", "xy_chain"]
 
 #: Kind -> (name, base difficulty).
 CHAINS = {"x": ("X-chain", 6.5), "xy": ("XY-chain", 6.6), "aic": ("AIC", 7.0)}
@@ -97,15 +97,18 @@ def _chain(kind: str) -> Technique:
         difficulty = round(base + length_bonus(len(path)), 1)
         nodes = [(node // n, node % n + 1) for node in path]
         links = tuple((a, b, k % 2 == 0) for k, (a, b) in enumerate(pairwise(nodes)))
+        named, houses = _pattern(board, nodes) if not placements else (None, ())
+        if named is not None:
+            reason = f"an {name} of {len(path)} candidates: {reason}"
         return Step(
-            name,
+            named or name,
             difficulty,
             board.rules,
             placements,
             tuple(eliminations),
             cells,
             digits_used,
-            (),
+            houses,
             reason,
             links,
         )
@@ -113,6 +116,58 @@ def _chain(kind: str) -> Technique:
     find.__name__ = f"{kind}_chain" if kind != "aic" else "aic"
     find.__doc__ = f"{name}: the shortest alternating chain whose ends remove a candidate."
     return find
+
+
+#: The names of the short chains that have names of their own (HoDoKu's), rated as the chains they are.
+PATTERNS = ("Skyscraper", "Two-string kite", "Turbot fish", "Remote pair", "W-wing")
+
+
+def _pattern(board: Board, nodes: list[tuple[int, int]]) -> tuple[str | None, tuple[int, ...]]:
+    """The name of a chain that is a known pattern, and the houses of its strong links between cells.
+
+    Four candidates of one digit, strong in a house, weak, strong in a house: a skyscraper (both strong
+    links in rows, or both in columns), a two-string kite (one in a row, one in a column, the weak link
+    in a box), else a turbot fish. Four or more bivalue cells of one pair: a remote pair. Two bivalue cells
+    of one pair joined through a strong link of one of its digits: a W-wing.
+    """
+    n, rules = board.n, board.rules
+    cells = [cell for cell, _ in nodes]
+    digits = {digit for _, digit in nodes}
+    if len(nodes) == 4 and len(digits) == 1:
+        (digit,) = digits
+        first, second = (_strong_house(board, digit, a, b) for a, b in (cells[:2], cells[2:]))
+        if first is None or second is None:
+            return None, ()
+        kind = lambda h: h // n if h < 3 * n else 3  # noqa: E731 - row 0, column 1, box 2, other 3
+        in_box = rules.region_of[cells[1]] == rules.region_of[cells[2]]
+        if kind(first) == kind(second) < 2:
+            return "Skyscraper", (first, second)
+        if {kind(first), kind(second)} == {0, 1} and in_box and rules.box is not None:
+            return "Two-string kite", (first, second)
+        return "Turbot fish", (first, second)
+    masks = {board.masks[cell] for cell in cells}
+    if (
+        len(nodes) >= 8
+        and len(masks) == 1
+        and len(digits) == 2
+        and all(cells[k] == cells[k + 1] for k in range(0, len(cells), 2))
+    ):
+        return "Remote pair", ()
+    if len(nodes) == 6 and cells[0] == cells[1] and cells[4] == cells[5] and len(digits) == 2:
+        ends, middle = (board.masks[cells[0]], board.masks[cells[5]]), nodes[1:5]
+        if ends[0] == ends[1] and ends[0].bit_count() == 2 and len({d for _, d in middle}) == 1:
+            house = _strong_house(board, middle[1][1], middle[1][0], middle[2][0])
+            if house is not None:
+                return "W-wing", (house,)
+    return None, ()
+
+
+def _strong_house(board: Board, digit: int, a: int, b: int) -> int | None:
+    """The first house where ``digit``'s only two places are cells ``a`` and ``b``, if any."""
+    pair = 1 << a | 1 << b
+    bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
+    shared = set(board.rules.houses_of[a]) & set(board.rules.houses_of[b])
+    return next((h for h in sorted(shared) if where & bits[h] == pair), None)
 
 
 #: A chain found: its nodes, the candidates it eliminates, the candidate it places.

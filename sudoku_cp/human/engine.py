@@ -20,7 +20,7 @@ from typing import Any
 from ..candidates import Candidates
 from ..grid import Puzzle
 from .board import Board
-from .chains import aic, x_chain, xy_chain
+from .chains import PATTERNS, aic, x_chain, xy_chain
 from .fish import basic_fish
 from .forcing import contradiction_net, forcing_net, release
 from .intersections import claiming, locked_candidates, pointing
@@ -86,7 +86,7 @@ FAMILIES: dict[str, frozenset[str]] = {
     "fish+wings": frozenset(
         {"X-wing", "Swordfish", "Jellyfish", "XY-wing", "XYZ-wing", "Unique rectangle", "BUG+1"}
     ),
-    "chains": frozenset({"X-chain", "XY-chain", "AIC"}),
+    "chains": frozenset({"X-chain", "XY-chain", "AIC", *PATTERNS}),
     "nets": frozenset(
         {"Cell forcing net", "Region forcing net", "Contradiction net", "Nested contradiction net"}
         | {"Deep contradiction net"}
