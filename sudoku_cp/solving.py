@@ -9,11 +9,21 @@ from .candidates import Candidates
 from .grid import Puzzle
 from .result import Enumeration, SolveResult, Status
 
-__all__ = ["count_solutions", "is_unique", "result_of", "solve", "true_candidates"]
+__all__ = ["count_solutions", "enumerate_from", "is_unique", "result_of", "solve", "true_candidates"]
 
 
 def _as_puzzle(puzzle: Puzzle | str) -> Puzzle:
     return Puzzle.from_string(puzzle) if isinstance(puzzle, str) else puzzle
+
+
+def enumerate_from(
+    engine: Backend, start: Puzzle | Candidates, limit: int, time_limit: float | None
+) -> Enumeration:
+    """The solutions of a puzzle, or of a pencilmark grid (every cell within its candidates: the backends
+    that take candidates do, the others refuse with ``UnsupportedRuleError``)."""
+    if isinstance(start, Candidates):
+        return engine.enumerate_candidates(start, limit=limit, time_limit=time_limit)
+    return engine.enumerate(start, limit=limit, time_limit=time_limit)
 
 
 def result_of(puzzle: Puzzle, found: Enumeration, backend: str, unique: bool) -> SolveResult:
@@ -33,7 +43,7 @@ def result_of(puzzle: Puzzle, found: Enumeration, backend: str, unique: bool) ->
 
 
 def solve(
-    puzzle: Puzzle | str,
+    puzzle: Puzzle | Candidates | str,
     backend: str | Backend = DEFAULT_BACKEND,
     *,
     unique: bool = False,
@@ -45,17 +55,20 @@ def solve(
     ``backend`` is a name (``"dfs"``, ``"sat:glucose4"``, ...) or a Backend instance; ``options`` go to the
     backend (``heuristic="mrv"`` for dfs, ``encoding="extended"`` for sat, ...).
 
+    ``puzzle`` may be a ``Candidates`` grid (pencilmarks): every cell then takes one of its candidates
+    (``sat`` and ``cpsat`` start from candidates; ``dfs`` refuses).
+
     >>> solve("12343412214343..").solution.to_string()
     '1234341221434321'
     """
-    puzzle = _as_puzzle(puzzle)
+    start = puzzle if isinstance(puzzle, Candidates) else _as_puzzle(puzzle)
     engine = make_backend(backend, **options)
-    found = engine.enumerate(puzzle, limit=2 if unique else 1, time_limit=time_limit)
-    return result_of(puzzle, found, engine.spec, unique)
+    found = enumerate_from(engine, start, 2 if unique else 1, time_limit)
+    return result_of(start.puzzle if isinstance(start, Candidates) else start, found, engine.spec, unique)
 
 
 def count_solutions(
-    puzzle: Puzzle | str,
+    puzzle: Puzzle | Candidates | str,
     limit: int = 2,
     backend: str | Backend = DEFAULT_BACKEND,
     *,
@@ -64,12 +77,14 @@ def count_solutions(
 ) -> int:
     """The number of solutions, counted up to ``limit`` (so ``2`` means "two or more" with the default).
 
-    With ``time_limit`` the count is a lower bound when the search was cut short.
+    With ``time_limit`` the count is a lower bound when the search was cut short. ``puzzle`` may be a
+    ``Candidates`` grid, as ``solve`` takes it.
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
     engine = make_backend(backend, **options)
-    return len(engine.enumerate(_as_puzzle(puzzle), limit=limit, time_limit=time_limit).solutions)
+    start = puzzle if isinstance(puzzle, Candidates) else _as_puzzle(puzzle)
+    return len(enumerate_from(engine, start, limit, time_limit).solutions)
 
 
 def is_unique(puzzle: Puzzle | str, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> bool:

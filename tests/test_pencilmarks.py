@@ -9,8 +9,9 @@ from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sudoku_cp import count_solutions, make_backend, solve
 from sudoku_cp.candidates import Candidates
-from sudoku_cp.errors import ParseError
+from sudoku_cp.errors import ParseError, UnsupportedRuleError
 from sudoku_cp.formats import iter_records
 from sudoku_cp.formats.pencilmarks import (
     candidate_grid,
@@ -141,4 +142,69 @@ def test_steps_and_rate_read_pencilmark_lines_and_other_commands_refuse_them() -
     proc = run_cli("rate", "--scale", "se", "-p", line)
     assert proc.returncode == 0 and proc.stdout.count("/") == 2
     proc = run_cli("solve", "-p", line)
-    assert proc.returncode == 1 and "read by hint, steps and rate --scale se" in proc.stderr
+    assert (
+        proc.returncode == 1 and "read by hint, steps, rate --scale se and count --backend sat" in proc.stderr
+    )
+
+
+# --- solving from candidates ----------------------------------------------------------------------------
+
+FOUR = Rules.classic(2, 2)
+
+
+def _all_4x4_grids() -> list[tuple[int, ...]]:
+    found = make_backend("sat").enumerate(Puzzle.empty(FOUR), limit=1000)
+    assert found.complete and len(found.solutions) == 288
+    return [s.cells for s in found.solutions]
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "cpsat:bool"])
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_solutions_within_candidates_are_exactly_the_grids_that_fit_them(
+    backend: str, data: st.DataObject
+) -> None:
+    if not _GRIDS:
+        _GRIDS.extend(_all_4x4_grids())
+    grids = _GRIDS
+    target = data.draw(st.sampled_from(grids))
+    # candidates around a grid (or around nothing: some draws have no solution at all)
+    masks = tuple(
+        data.draw(st.integers(0, 15)) | (1 << (d - 1) if data.draw(st.booleans()) else 0) for d in target
+    )
+    candidates = Candidates(Puzzle(FOUR, (0,) * 16), masks)
+    fitting = {g for g in grids if all(m >> (d - 1) & 1 for m, d in zip(masks, g, strict=True))}
+    found = make_backend(backend).enumerate_candidates(candidates, limit=300)
+    assert found.complete and {s.cells for s in found.solutions} == fitting
+
+
+_GRIDS: list[tuple[int, ...]] = []
+
+
+def test_solve_and_count_start_from_candidates_where_the_backend_can() -> None:
+    puzzle = Puzzle.from_string(EASY)
+    bare = Candidates(Puzzle(puzzle.rules, (0,) * 81), Candidates.of(puzzle).masks)
+    answer = solve(puzzle, "sat").solution
+    for backend in ("sat", "cpsat"):
+        assert solve(bare, backend, unique=True).solution == answer
+        assert count_solutions(bare, 5, backend) == 1
+    cell = next(c for c, d in enumerate(puzzle.cells) if not d)
+    masks = list(bare.masks)
+    masks[cell] &= ~(1 << (answer.cells[cell] - 1))  # the solution's digit taken out: no solution left
+    assert solve(Candidates(bare.puzzle, tuple(masks)), "sat").solution is None
+    with pytest.raises(UnsupportedRuleError, match="the dfs backend starts from givens only"):
+        solve(bare, "dfs")
+
+
+def test_count_reads_pencilmarks_with_a_backend_that_takes_them(tmp_path) -> None:
+    two = Candidates.of(Puzzle.from_string("12..34.........."))
+    line, grid = tmp_path / "line.txt", tmp_path / "grid.txt"
+    line.write_text(pencilmarks(Candidates(Puzzle(FOUR, (0,) * 16), two.masks)) + "\n")
+    grid.write_text(candidate_grid(two) + "\n")
+    for backend in ("sat", "cpsat"):
+        proc = run_cli("count", "--backend", backend, "--limit", "100", str(line), str(grid))
+        assert proc.returncode == 1 and proc.stdout.split() == ["12", "12"], (
+            proc.stderr
+        )  # box 1 fixed: 288 / 24
+    proc = run_cli("count", str(line))  # dfs searches from givens: the pencilmarks are an error, named
+    assert proc.returncode != 0 and "count --backend sat or cpsat" in proc.stderr

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import UsageError
+from ..errors import UnsupportedRuleError, UsageError
 from ..grid import Puzzle
 from ..result import Enumeration
+
+if TYPE_CHECKING:
+    from ..candidates import Candidates
 
 __all__ = ["Backend"]
 
@@ -49,6 +52,20 @@ class Backend(ABC):
         ``time_limit`` (seconds) the search may stop early with ``timed_out`` set, never with a wrong answer.
         Givens that contradict each other give no solution, not an error.
         """
+
+    #: Whether ``enumerate_candidates`` answers (the backends that start from candidates as well as givens).
+    takes_candidates: ClassVar[bool] = False
+
+    def enumerate_candidates(
+        self, candidates: Candidates, limit: int = 1, time_limit: float | None = None
+    ) -> Enumeration:
+        """As ``enumerate``, for the solutions in which every cell holds one of its ``candidates`` (a
+        pencilmark grid). A backend that searches from givens alone refuses: ignoring the candidates
+        would answer another puzzle."""
+        raise UnsupportedRuleError(
+            f"the {self.spec} backend starts from givens only, not from candidates (pencilmarks): "
+            "use --backend sat or cpsat"
+        )
 
     @classmethod
     def preload(cls, variant: str | None, options: dict[str, Any]) -> str | None:

@@ -47,7 +47,15 @@ import functools
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..encode.cpsat_model import CpSatModel, add_blocking, build_model, decode, free_domain, given_domains
+from ..encode.cpsat_model import (
+    CpSatModel,
+    add_blocking,
+    build_model,
+    candidate_domains,
+    decode,
+    free_domain,
+    given_domains,
+)
 from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats, common_stats
@@ -56,6 +64,8 @@ from .base import Backend
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
+
+    from ..candidates import Candidates
 
 __all__ = ["ENUMERATIONS", "INTERRUPTIBLE_FROM_N", "CpSatBackend"]
 
@@ -145,8 +155,9 @@ class CpSatBackend(Backend):
 
     # -- the model of a puzzle -------------------------------------------------------------------------
 
-    def _model_for(self, puzzle: Puzzle) -> CpSatModel:
-        """The shape's model with this puzzle's givens fixed (the last puzzle's undone), built if needed."""
+    def _model_for(self, puzzle: Puzzle, candidates: Candidates | None = None) -> CpSatModel:
+        """The shape's model with this puzzle's givens fixed (the last puzzle's undone), built if needed;
+        with ``candidates``, each cell's variable narrowed to them as well."""
         rules = puzzle.rules
         model = self._models.get(rules) if self.reuse else None
         if model is None:
@@ -159,11 +170,13 @@ class CpSatBackend(Backend):
         narrowed = self._narrowed[rules]
         for index in narrowed:
             domain = variables[index].domain
-            domain[0], domain[1] = lo, hi
+            domain.clear()
+            domain.extend((lo, hi))
         narrowed.clear()
-        for index, value in given_domains(puzzle, self.kind):
+        for index, values in (*given_domains(puzzle, self.kind), *candidate_domains(candidates, self.kind)):
             domain = variables[index].domain
-            domain[0] = domain[1] = value
+            domain.clear()
+            domain.extend((values, values) if isinstance(values, int) else values)
             narrowed.append(index)
         return model
 
@@ -171,12 +184,27 @@ class CpSatBackend(Backend):
 
     def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
         """Up to ``limit`` solutions; ``complete`` when CP-SAT proved there are no more."""
+        return self._enumerate(puzzle, None, limit, time_limit)
+
+    takes_candidates: ClassVar[bool] = True
+
+    def enumerate_candidates(
+        self, candidates: Candidates, limit: int = 1, time_limit: float | None = None
+    ) -> Enumeration:
+        """Up to ``limit`` solutions within ``candidates``: each cell's domain narrowed to them."""
+        if not all(candidates.masks):  # a cell without a candidate: no solution (and no empty domain)
+            return Enumeration((), True, False, {"time": 0.0})
+        return self._enumerate(candidates.puzzle, candidates, limit, time_limit)
+
+    def _enumerate(
+        self, puzzle: Puzzle, candidates: Candidates | None, limit: int, time_limit: float | None
+    ) -> Enumeration:
         import ortools.sat.python.cp_model  # noqa: F401  (imported here so build_time leaves out the import)
 
         if limit < 1:
             raise UsageError(f"limit must be at least 1, not {limit}")
         start = time.perf_counter()
-        model = self._model_for(puzzle)
+        model = self._model_for(puzzle, candidates)
         workers = self.workers_for(puzzle.rules)
         solving = time.perf_counter()
         deadline = None if time_limit is None else solving + max(0.0, time_limit)

@@ -25,14 +25,14 @@ import functools
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..encode.amo import at_most_one, check_scheme
 from ..encode.cnf import candidates, check_encoding, clause_families, decode, default_amo
-from ..errors import BackendUnavailableError, UnknownBackendError, UsageError
+from ..errors import BackendUnavailableError, UnknownBackendError, UnsupportedRuleError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
 from ..signals import stopping
@@ -41,6 +41,7 @@ from .base import Backend
 if TYPE_CHECKING:
     from pysat.solvers import Solver
 
+    from ..candidates import Candidates
     from ..encode.reduced_fast import ReducedTemplate
     from .grid_solver import GridSolver
 
@@ -455,6 +456,36 @@ class SatBackend(Backend):
                 state.clause_seconds.append(found.stats["build_time"] / found.stats["clauses"])
         return found
 
+    takes_candidates: ClassVar[bool] = True
+
+    def enumerate_candidates(
+        self, candidates: Candidates, limit: int = 1, time_limit: float | None = None
+    ) -> Enumeration:
+        """Up to ``limit`` solutions within ``candidates``: the shape's incremental solver, each digit a cell
+        may not hold assumed false."""
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        if self.solver_name in NON_INCREMENTAL:
+            raise UnsupportedRuleError(
+                f"sat:{self.solver_name} takes no assumptions, so it cannot start from candidates: use "
+                f"sat:{DEFAULT_SOLVER}"
+            )
+        puzzle = candidates.puzzle
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        state = self._rules.setdefault(puzzle.rules, _RulesState())
+        n = puzzle.n
+        excluded = [
+            -(cell * n + d)
+            for cell, mask in enumerate(candidates.masks)
+            for d in range(1, n + 1)
+            if not mask >> (d - 1) & 1
+        ]
+        try:
+            return self._enumerate_incremental(puzzle, limit, deadline, state, excluded)
+        except KeyboardInterrupt:
+            state.engine = None
+            raise
+
     def close(self) -> None:
         for state in self._rules.values():
             if state.engine is not None:
@@ -528,14 +559,20 @@ class SatBackend(Backend):
         return engine
 
     def _enumerate_incremental(
-        self, puzzle: Puzzle, limit: int, deadline: float | None, state: _RulesState
+        self,
+        puzzle: Puzzle,
+        limit: int,
+        deadline: float | None,
+        state: _RulesState,
+        excluded: Sequence[int] = (),
     ) -> Enumeration:
+        """The shape's solver under the givens (and the ``excluded`` literals: digits cells may not hold)."""
         start = time.perf_counter()
         rules, cells = puzzle.rules, puzzle.cells
         engine = self._engine(rules, state)
         fresh, name = engine.fresh, self.solver_name
         before = engine.counters()
-        assumptions = engine.givens(cells)
+        assumptions = engine.givens(cells) + list(excluded)
         solutions: list[Puzzle] = []
         complete = timed_out = forced = False
         unit_proof = name in UNIT_PROOF and bool(assumptions)

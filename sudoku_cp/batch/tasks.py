@@ -4,8 +4,9 @@ Like ``solve``'s tasks they run in the worker processes of ``run_ordered`` (or i
 job), with the backend each process keeps, so ``count`` and ``rate`` get ``--jobs``, ordered output and
 the same progress and summary as ``solve``. A task is ``(kind, payload)`` with plain picklable values:
 
-- ``("count", (limit, puzzles))``: a ``Count`` per puzzle, solutions counted up to ``limit`` with the
-  configured backend (the compiled dfs counts a whole shape group in one call);
+- ``("count", (limit, puzzles))``: a ``Count`` per puzzle (or pencilmark grid's ``Candidates``, for a
+  backend that takes them), solutions counted up to ``limit`` with the configured backend (the compiled
+  dfs counts a whole shape group in one call);
 - ``("rate", puzzles)``: a ``sudoku_cp.rate.Rating`` per puzzle;
 - ``("explain", puzzles)``: a ``sudoku_cp.explain.Explanation`` per puzzle, from the configured backend
   and time limit;
@@ -52,9 +53,11 @@ def count_each(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]
     time_limit = engine.config.time_limit
     if engine.compiled:
         return _count_compiled(limit, puzzles, engine)
+    from ..solving import enumerate_from  # a pencilmark grid's Candidates go to enumerate_candidates
+
     counts = []
     for puzzle in puzzles:
-        found = engine.backend.enumerate(puzzle, limit=limit, time_limit=time_limit)
+        found = enumerate_from(engine.backend, puzzle, limit, time_limit)
         counts.append(Count(len(found.solutions), found.complete, found.timed_out))
     return counts
 

@@ -86,6 +86,7 @@ class _Writer(RecordWriter):
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..backends import backend_class
     from ..batch.solver import SolverConfig
     from .perpuzzle import EachCommand, run_each
 
@@ -101,5 +102,6 @@ def run(args: argparse.Namespace) -> int:
         ok=frozenset({"solved"}),
         words={"solved": "unique"},
         writer=lambda out: _Writer(out, args.output_format),
+        pencilmarks=backend_class(args.backend.partition(":")[0]).takes_candidates,
     )
     return run_each(args, command)

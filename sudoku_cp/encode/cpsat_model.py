@@ -30,12 +30,15 @@ if TYPE_CHECKING:
 
     from ortools.sat.python import cp_model
 
+    from ..candidates import Candidates
+
 __all__ = [
     "KINDS",
     "CpSatModel",
     "add_blocking",
     "bool_model",
     "build_model",
+    "candidate_domains",
     "decode",
     "free_domain",
     "given_domains",
@@ -125,6 +128,38 @@ def given_domains(puzzle: Puzzle, kind: str) -> list[tuple[int, int]]:
         return [(cell, d) for cell, d in puzzle.givens]
     n = puzzle.n
     return [(cell * n + d - 1, 1) for cell, d in puzzle.givens]
+
+
+def candidate_domains(candidates: Candidates | None, kind: str) -> list[tuple[int, tuple[int, ...]]]:
+    """``(variable index, domain)`` pairs that keep each blank cell to its candidates (none without
+    ``candidates``): ``int``, the cell's variable takes the intervals of its digits (a proto domain);
+    ``bool``, the literal of each digit the cell may not hold is fixed false.
+
+    >>> from sudoku_cp.candidates import Candidates
+    >>> c = Candidates(Puzzle.from_string("1..." "...." "...." "...."), (1,) + (0b1101,) + (15,) * 14)
+    >>> candidate_domains(c, "int"), candidate_domains(c, "bool")
+    ([(1, (1, 1, 3, 4))], [(5, (0, 0))])
+    """
+    if candidates is None:
+        return []
+    puzzle, n = candidates.puzzle, candidates.puzzle.n
+    full, out = (1 << n) - 1, []
+    for cell, (mask, given) in enumerate(zip(candidates.masks, puzzle.cells, strict=True)):
+        if given or mask == full:
+            continue
+        if kind == "bool":
+            out += [(cell * n + d - 1, (0, 0)) for d in range(1, n + 1) if not mask >> (d - 1) & 1]
+            continue
+        intervals: list[int] = []
+        for d in range(1, n + 1):
+            if not mask >> (d - 1) & 1:
+                continue
+            if intervals and intervals[-1] == d - 1:
+                intervals[-1] = d
+            else:
+                intervals += [d, d]
+        out.append((cell, tuple(intervals)))
+    return out
 
 
 def free_domain(kind: str, n: int) -> tuple[int, int]:
