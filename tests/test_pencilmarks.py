@@ -143,7 +143,8 @@ def test_steps_and_rate_read_pencilmark_lines_and_other_commands_refuse_them() -
     assert proc.returncode == 0 and proc.stdout.count("/") == 2
     proc = run_cli("solve", "-p", line)
     assert (
-        proc.returncode == 1 and "read by hint, steps, rate --scale se and count --backend sat" in proc.stderr
+        proc.returncode == 1
+        and "read by hint, steps, rate --scale se, and solve and count with --backend sat" in proc.stderr
     )
 
 
@@ -207,4 +208,21 @@ def test_count_reads_pencilmarks_with_a_backend_that_takes_them(tmp_path) -> Non
             proc.stderr
         )  # box 1 fixed: 288 / 24
     proc = run_cli("count", str(line))  # dfs searches from givens: the pencilmarks are an error, named
-    assert proc.returncode != 0 and "count --backend sat or cpsat" in proc.stderr
+    assert proc.returncode != 0 and "solve and count with --backend sat or cpsat" in proc.stderr
+
+
+def test_solve_reads_a_file_of_pencilmarks_with_a_backend_that_takes_them(tmp_path) -> None:
+    puzzle = Puzzle.from_string(EASY)
+    start = Candidates.of(puzzle)
+    bare = Candidates(Puzzle(puzzle.rules, (0,) * 81), start.masks)
+    line, grid = tmp_path / "line.txt", tmp_path / "grid.txt"
+    line.write_text(pencilmarks(bare) + "\n" + pencilmarks(bare) + "\n")
+    grid.write_text(candidate_grid(start) + "\n")
+    answer = solve(puzzle, "sat").solution.to_string()
+    for backend in ("sat", "cpsat"):
+        proc = run_cli("solve", "--unique", "--backend", backend, str(line), str(grid))
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.split() == [answer] * 3
+    proc = run_cli("solve", "--backend", "sat", "--output-format", "jsonl", str(line))
+    first = json.loads(proc.stdout.splitlines()[0])
+    assert first["puzzle"] == pencilmarks(bare) and first["solution"] == answer

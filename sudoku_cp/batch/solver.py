@@ -17,9 +17,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..backends import DEFAULT_BACKEND, Backend, make_backend
+from ..candidates import Candidates
 from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
-from ..solving import result_of
+from ..solving import enumerate_from, result_of
 
 __all__ = ["CODES", "STATUSES", "ChunkAnswer", "Solver", "SolverConfig", "valid_complete"]
 
@@ -83,6 +84,13 @@ class ChunkAnswer(NamedTuple):
         return SolveResult(puzzle, status, sols, unique, self.backend, self.stats_of(i))
 
 
+def takes_candidates(config: SolverConfig) -> bool:
+    """Whether the configured backend solves pencilmark grids (``Backend.enumerate_candidates``)."""
+    from ..backends import backend_class
+
+    return backend_class(config.backend.partition(":")[0]).takes_candidates
+
+
 class Solver:
     """A backend built once from a ``SolverConfig`` and kept, solving chunks of grids."""
 
@@ -101,8 +109,11 @@ class Solver:
         """The backend's chunk kernel (``Backend.chunk_kernel``), or None."""
         return self._kernel
 
-    def solve(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
-        """Solve every row of ``grids`` (digits of one shape) and return the answers as arrays."""
+    def solve(self, grids: np.ndarray | list[Candidates], rules: Rules) -> ChunkAnswer:
+        """Solve every row of ``grids`` (digits of one shape), or every pencilmark grid of a list of
+        ``Candidates`` (for a backend that takes them), and return the answers as arrays."""
+        if isinstance(grids, list):
+            return self._solve_each([(c.puzzle, c) for c in grids], rules)
         grids = np.ascontiguousarray(grids, dtype=np.uint8).reshape(-1, rules.ncells)
         if self._kernel is not None:
             return self._solve_compiled(grids, rules)
@@ -153,16 +164,20 @@ class Solver:
                 stats[name][rest] = values
         return ChunkAnswer(status, first, second, stats, self.backend.spec, cfg.unique)
 
-    def _solve_each(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
+    def _solve_each(self, grids: np.ndarray | list[tuple[Puzzle, Candidates]], rules: Rules) -> ChunkAnswer:
         cfg = self.config
         m = len(grids)
         status = np.empty(m, np.uint8)
         first = np.zeros((m, rules.ncells), np.uint8)
         second = np.zeros((m, rules.ncells), np.uint8)
         stats: list[dict[str, Any]] = []
-        for i, row in enumerate(grids.tolist()):
-            puzzle = Puzzle(rules, tuple(row))
-            found = self.backend.enumerate(puzzle, limit=cfg.limit, time_limit=cfg.time_limit)
+        items = (
+            grids
+            if isinstance(grids, list)
+            else [(Puzzle(rules, tuple(row)), None) for row in grids.tolist()]
+        )
+        for i, (puzzle, marks) in enumerate(items):
+            found = enumerate_from(self.backend, marks or puzzle, cfg.limit, cfg.time_limit)
             result = result_of(puzzle, found, self.backend.spec, cfg.unique)
             status[i] = CODES[result.status]
             for target, sol in zip((first, second), result.solutions, strict=False):

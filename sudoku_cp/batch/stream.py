@@ -25,10 +25,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
+from ..candidates import Candidates
 from ..errors import UsageError
 from ..formats import Record, ResultWriter, iter_records, with_named_rules
 from ..formats.alphabet import Alphabet
 from ..formats.detect import MAX_LINE, classify
+from ..formats.pencilmarks import starts_with_pencilmarks, with_pencilmarks
 from ..formats.sources import Input, open_input
 from ..formats.writing import RESUMABLE_OUTPUTS
 from ..grid import Rules
@@ -38,7 +40,7 @@ from .engine import run_ordered
 from .interrupt import InterruptGuard
 from .progress import Progress, Tally
 from .rawio import RAW_INPUTS, RAW_OUTPUTS, RawAnswer, RawTask, split_chunks
-from .solver import STATUSES, ChunkAnswer, SolverConfig
+from .solver import STATUSES, ChunkAnswer, SolverConfig, takes_candidates
 
 __all__ = ["StreamResult", "solve_stream", "whole_writes"]
 
@@ -317,21 +319,25 @@ def _write_records(
     warn: Callable[[str], None],
 ) -> None:
     """Write a ``grids`` task's results in record order (its valid puzzles were solved grouped by shape)."""
-    rules_list: list[Rules] = []
+    grids: list[Rules] = []  # the groups in task order: puzzles by shape, then pencilmark grids by shape
+    marked: list[Rules] = []
     for record in records:
-        if record.puzzle is not None and record.puzzle.rules not in rules_list:
-            rules_list.append(record.puzzle.rules)
-    answer_of = dict(zip(rules_list, answers, strict=True))
-    cursor = dict.fromkeys(rules_list, 0)
+        if record.puzzle is not None:
+            group = marked if record.candidates is not None else grids
+            if record.puzzle.rules not in group:
+                group.append(record.puzzle.rules)
+    keys = [(r, False) for r in grids] + [(r, True) for r in marked]
+    answer_of = dict(zip(keys, answers, strict=True))
+    cursor = dict.fromkeys(keys, 0)
     for record in records:
         if record.error is not None:
             warn(str(record.error))
             result = SolveResult(None, Status.ERROR, error=record.error.reason)
         else:
             assert record.puzzle is not None
-            rules = record.puzzle.rules
-            result = answer_of[rules].result(cursor[rules], record.puzzle)
-            cursor[rules] += 1
+            key = (record.puzzle.rules, record.candidates is not None)
+            result = answer_of[key].result(cursor[key], record.puzzle)
+            cursor[key] += 1
         output.result(record.index, result, record)
         tally.add(result.status)
     source.index = records[-1].index if records else source.index
@@ -370,12 +376,14 @@ def _units(
             if skip.left and output.layout not in RESUMABLE_OUTPUTS:
                 choices = " or ".join(RESUMABLE_OUTPUTS)
                 raise UsageError(f"--resume needs one record per output line: --output-format {choices}")
+            marks = takes_candidates(config) and starts_with_pencilmarks(head, rules)
             raw = (
                 layout in RAW_INPUTS
                 and output.layout in RAW_OUTPUTS
                 and not _lone_cr(head)
                 and not named
                 and symbols is None
+                and not marks
             )
             if skip.left and raw and layout == "line":
                 stream, head = skip.lines(head, stream, source)  # type: ignore[assignment]
@@ -393,6 +401,8 @@ def _units(
                 records = iter_records(text, layout, rules, source=source.label, symbols=symbols)
                 if named:
                     records = with_named_rules(records, named, True, source.label)
+                if marks:
+                    records = with_pencilmarks(records, rules)
                 records = skip.records(records)
                 yield from _record_units(records, source, record_sizer)
         except (OSError, UnicodeError) as exc:
@@ -416,10 +426,14 @@ def _record_units(records: Iterator[Record], source: _Source, sizer: ChunkSizer)
         if not chunk:
             return
         groups: dict[Rules, list[tuple[int, ...]]] = {}
+        marked: dict[Rules, list[Candidates]] = {}  # pencilmark grids, solved from their candidates
         for record in chunk:
-            if record.puzzle is not None:
+            if record.candidates is not None:
+                marked.setdefault(record.candidates.puzzle.rules, []).append(record.candidates)
+            elif record.puzzle is not None:
                 groups.setdefault(record.puzzle.rules, []).append(record.puzzle.cells)
-        task = [(s, np.array(rows, dtype=np.uint8)) for s, rows in groups.items()]
+        task: list[tuple[Rules, Any]] = [(s, np.array(rows, dtype=np.uint8)) for s, rows in groups.items()]
+        task += list(marked.items())
         yield _Unit(source, ("grids", task), sum(len(r.text) + 1 for r in chunk), chunk)
 
 

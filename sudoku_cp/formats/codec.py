@@ -244,7 +244,8 @@ def shape_error(cells: int) -> ParseError:
         box = Rules.from_n(m)
         return ParseError(
             f"{cells} symbols: a {marks}x{marks} pencilmark grid ({marks * marks} cells x {marks} "
-            f"candidates, read by hint, steps, rate --scale se and count --backend sat or cpsat), or "
+            f"candidates, read by hint, steps, rate --scale se, and solve and count with --backend sat or "
+            f"cpsat), or "
             f"{'an' if m == 8 else 'a'} {m}x{m} puzzle: for the puzzle give --box {box}"
         )
     n = math.isqrt(cells)

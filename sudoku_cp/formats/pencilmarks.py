@@ -29,6 +29,7 @@ __all__ = [
     "parse_pencilmarks",
     "pencilmark_size",
     "pencilmarks",
+    "starts_with_pencilmarks",
     "with_pencilmarks",
 ]
 
@@ -180,6 +181,23 @@ def _candidate_grid(text: str) -> bool:
         for line in lines
         for token in line.replace("|", " ").split()
     )
+
+
+def starts_with_pencilmarks(head: bytes | str, rules: Rules | None = None) -> bool:
+    """Whether an input beginning with ``head`` starts with pencilmarks: its first line (not a comment) is
+    an n*n*n-character line that is no puzzle of ``rules``, or its first block a candidate grid."""
+    text = head.decode("utf-8", "replace") if isinstance(head, bytes) else head
+    lines = [line.strip().lstrip("\ufeff") for line in text.splitlines()]
+    lines = [line for line in lines if not line.startswith("#")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    if not lines:
+        return False
+    n = pencilmark_size(len(lines[0]))
+    if n is not None and " " not in lines[0]:
+        return rules is None or rules.n == n
+    block = lines[: lines.index("")] if "" in lines else lines
+    return _candidate_grid("\n".join(block))
 
 
 def with_pencilmarks(records: Iterable[Record], rules: Rules | None = None) -> Iterator[Record]:

@@ -286,6 +286,10 @@ class ResultWriter:
 
 
 def _puzzle_text(result: SolveResult, record: Record | None, symbols: Alphabet | None = None) -> str:
+    if record is not None and record.candidates is not None:  # a pencilmark grid: its candidates
+        from .pencilmarks import pencilmarks
+
+        return pencilmarks(record.candidates)
     if result.puzzle is not None:
         return line_text(result.puzzle, symbols)
     return record.text if record is not None else ""
