@@ -100,7 +100,7 @@ class Board:
         """The open cells of house ``h`` holding ``digit`` as a candidate, as a bit set."""
         return self.candidate_cells[digit - 1] & self.geometry.house_bits[h]
 
-    def open_digits(self, h: int) -> list[tuple[int, list[int]]]:
+    def open_digits(self, h: int) -> list[tuple[int, tuple[int, ...]]]:
         """Each digit not placed in house ``h`` yet, with its places there (cells in increasing order), in
         digit order (kept until the board changes: most techniques ask it of every house)."""
         cache = self.memo.get("open digits")
@@ -150,14 +150,15 @@ class Board:
         return Candidates(Puzzle(self.rules, tuple(self.values)), tuple(self.masks))
 
 
-def cells_of(bits: int) -> list[int]:
-    """The cells of a bit set, increasing."""
+@lru_cache(maxsize=1 << 16)
+def cells_of(bits: int) -> tuple[int, ...]:
+    """The cells of a bit set, increasing (kept: a walk asks the same few thousand sets again and again)."""
     out = []
     while bits:
         low = bits & -bits
         out.append(low.bit_length() - 1)
         bits ^= low
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,10 @@ def _chain(kind: str) -> Technique:
             best = _shortest_x(board)
         else:
             links = _links(board)
-            best = _shortest(board, links[kind], links["weak"])
+            onward = links.get(f"{kind} onward")
+            if onward is None:
+                onward = links[f"{kind} onward"] = onward_links(links[kind], links["weak"])
+            best = _shortest(board, links[kind], links["weak"], onward)
         if best is None:
             return None
         path, eliminations, placements = best
@@ -174,12 +177,14 @@ def _strong_house(board: Board, digit: int, a: int, b: int) -> int | None:
 Found = tuple[list[int], list[tuple[int, int]], tuple[tuple[int, int], ...]]
 
 
-def _shortest(board: Board, strong: dict[int, list[int]], weak: dict[int, list[int]]) -> Found | None:
+def _shortest(
+    board: Board, strong: dict[int, list[int]], weak: dict[int, list[int]], onward: dict[int, list[int]]
+) -> Found | None:
     """The shortest chain, from the first start node (in node order) among the shortest."""
     best: tuple[int, Found] | None = None
     for start in sorted(strong):
         limit = best[0] if best is not None else MAX_NODES
-        found = _search(start, strong, weak, limit, board)
+        found = _search(start, strong, weak, limit, board, onward)
         if found is not None and (best is None or len(found[0]) < best[0]):
             best = (len(found[0]), found)
     return best[1] if best is not None else None
@@ -209,9 +214,10 @@ def _shortest_x(board: Board) -> Found | None:
             for c in cells_of(where)
         }
         complete = best is None  # searched without a bound: finding nothing then means there is nothing
+        onward = onward_links(strong, weak)
         for start in sorted(strong):
             limit = MAX_NODES if best is None else best[0] + 1  # a tie may win: a later digit's start
-            found = _search(start, strong, weak, limit, board)  # can come before an earlier one's
+            found = _search(start, strong, weak, limit, board, onward)  # can come before an earlier one's
             if found is not None and (best is None or (len(found[0]), start) < best[:2]):
                 best = (len(found[0]), start, found)
         if complete and best is None:
@@ -224,11 +230,18 @@ def _node(node: int, n: int) -> str:
 
 
 def _search(
-    start: int, strong: dict[int, list[int]], weak: dict[int, list[int]], limit: int, board: Board
+    start: int,
+    strong: dict[int, list[int]],
+    weak: dict[int, list[int]],
+    limit: int,
+    board: Board,
+    onward: dict[int, list[int]] | None = None,
 ) -> Found | None:
     """The shortest chain from ``start`` (assumed false) of fewer than ``limit`` nodes that proves
     something: (path, eliminations, placements). Breadth first, a level at a time: the nodes reached
-    off (by a weak link) and on (by a strong link) each keep the node they were reached from."""
+    off (by a weak link) and on (by a strong link) each keep the node they were reached from. ``onward``
+    is ``weak`` without the links to nodes that have no strong link (``onward_links``): a chain cannot
+    go on from them, and the search need not visit them."""
     n = board.n
     reached_off: dict[int, int] = {start: -1}
     reached_on: dict[int, int] = {}
@@ -238,7 +251,7 @@ def _search(
         following = []
         if on:
             for node in frontier:
-                for nxt in weak.get(node, ()):
+                for nxt in (onward or weak).get(node, ()):
                     if nxt not in reached_off:
                         reached_off[nxt] = node
                         following.append(nxt)
@@ -257,6 +270,11 @@ def _search(
                     following.append(nxt)
         frontier, on, size = following, not on, size + 1
     return None
+
+
+def onward_links(strong: dict[int, list[int]], weak: dict[int, list[int]]) -> dict[int, list[int]]:
+    """``weak`` with only the links that end at a node with a strong link (in the same order)."""
+    return {node: [w for w in others if w in strong] for node, others in weak.items()}
 
 
 def _path(end: int, reached_on: dict[int, int], reached_off: dict[int, int]) -> list[int]:

@@ -21,7 +21,7 @@ def _locked(board: Board, kind: str) -> Step | None:
     if kind == "other":
         return _locked_other(board)
     rules, n = board.rules, board.n
-    house_bits, houses_of = board.geometry.house_bits, rules.houses_of
+    house_bits, region_of = board.geometry.house_bits, rules.region_of
     placed, where = board.placed_cells, board.candidate_cells
     for h in range(2 * n, 3 * n) if kind == "pointing" else range(2 * n):
         bits = house_bits[h]
@@ -29,11 +29,13 @@ def _locked(board: Board, kind: str) -> Step | None:
             places = where[d] & bits
             if not places or not places & (places - 1) or placed[d] & bits:
                 continue  # fewer than two places
+            # the first house other than h holding every place: for a box its row, else its column; for a
+            # row or column its box (a line's places share no other line; extra houses come after boxes)
             first = places.bit_length() - 1
-            shared = min(
-                (g for g in houses_of[first] if g != h and not places & ~house_bits[g]), default=None
-            )
-            if shared is None or not (shared < 2 * n if kind == "pointing" else 2 * n <= shared < 3 * n):
+            row, col = divmod(first, n)
+            lines = (row, n + col) if kind == "pointing" else (2 * n + region_of[first],)
+            shared = next((g for g in lines if not places & ~house_bits[g]), None)
+            if shared is None:
                 continue
             targets = cells_of(where[d] & house_bits[shared] & ~places)
             if targets:
