@@ -42,25 +42,21 @@ def length_bonus(nodes: int) -> float:
 def _links(board: Board) -> dict[str, dict[int, list[int]]]:
     """The links between candidates (node ``cell * n + digit - 1``) as adjacency lists: ``xy`` the strong
     links of XY-chains (the two candidates of a bivalue cell), ``aic`` those and the strong links in a
-    house (a digit's two places there), ``weak`` the weak links (the other candidates of the cell, then the
-    peers holding the digit). Built once per state of the board (``Board.version``)."""
+    house (a digit's two places there), ``weak`` the weak links of the nodes with a strong link (the other
+    candidates of the cell, then the peers holding the digit): a chain starts, turns and ends at such
+    nodes only. Built once per state of the board (``Board.version``)."""
     cached = board.memo.get("links")
     if cached is not None and cached[0] == board.version:
         return cached[1]
     n, masks, where = board.n, board.masks, board.candidate_cells
     peer_bits, house_bits = board.geometry.peer_bits, board.geometry.house_bits
     in_cell: dict[int, list[int]] = {}
-    weak: dict[int, list[int]] = {}
     for cell in cells_of(board.open_bits):
-        digits = digits_of(masks[cell])
-        nodes = [cell * n + d - 1 for d in digits]
-        if len(nodes) == 2:
-            in_cell[nodes[0]] = [nodes[1]]
-            in_cell[nodes[1]] = [nodes[0]]
-        for d, a in zip(digits, nodes, strict=True):
-            weak[a] = [b for b in nodes if b != a] + [
-                p * n + d - 1 for p in cells_of(where[d - 1] & peer_bits[cell])
-            ]
+        mask = masks[cell]
+        if mask.bit_count() == 2:
+            a, b = (cell * n + d - 1 for d in digits_of(mask))
+            in_cell[a] = [b]
+            in_cell[b] = [a]
     aic = {node: list(others) for node, others in in_cell.items()}
     for bits in house_bits:
         for d in range(n):
@@ -69,6 +65,11 @@ def _links(board: Board) -> dict[str, dict[int, list[int]]]:
                 a, b = (c * n + d for c in cells_of(places))
                 aic.setdefault(a, []).append(b)
                 aic.setdefault(b, []).append(a)
+    weak: dict[int, list[int]] = {}
+    for node in aic:
+        cell, d = divmod(node, n)
+        same = [cell * n + e - 1 for e in digits_of(masks[cell]) if e != d + 1]
+        weak[node] = same + [p * n + d for p in cells_of(where[d] & peer_bits[cell])]
     links = {"xy": in_cell, "aic": aic, "weak": weak}
     board.memo["links"] = (board.version, links)
     return links
@@ -209,9 +210,8 @@ def _shortest_x(board: Board) -> Found | None:
                 a, b = (c * n + digit - 1 for c in cells_of(places))
                 strong.setdefault(a, []).append(b)
                 strong.setdefault(b, []).append(a)
-        weak = {
-            c * n + digit - 1: [p * n + digit - 1 for p in cells_of(where & peer_bits[c])]
-            for c in cells_of(where)
+        weak = {  # for the nodes with a strong link: a chain starts, turns and ends there
+            node: [p * n + digit - 1 for p in cells_of(where & peer_bits[node // n])] for node in strong
         }
         complete = best is None  # searched without a bound: finding nothing then means there is nothing
         onward = onward_links(strong, weak)

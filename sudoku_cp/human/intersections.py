@@ -23,9 +23,12 @@ def _locked(board: Board, kind: str) -> Step | None:
     rules, n = board.rules, board.n
     house_bits, region_of = board.geometry.house_bits, rules.region_of
     placed, where = board.placed_cells, board.candidate_cells
+    # a digit's steps depend on its candidate cells alone: one without any is skipped until they change
+    barren = board.memo.setdefault(f"no {kind}", {})
+    digits = [d for d in range(n) if barren.get(d) != where[d]]
     for h in range(2 * n, 3 * n) if kind == "pointing" else range(2 * n):
         bits = house_bits[h]
-        for d in range(n):
+        for d in digits:
             places = where[d] & bits
             if not places or not places & (places - 1) or placed[d] & bits:
                 continue  # fewer than two places
@@ -40,6 +43,8 @@ def _locked(board: Board, kind: str) -> Step | None:
             targets = cells_of(where[d] & house_bits[shared] & ~places)
             if targets:
                 return _step(board, kind, d + 1, h, shared, cells_of(places), targets)
+    for d in digits:
+        barren[d] = where[d]
     return None
 
 

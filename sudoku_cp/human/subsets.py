@@ -12,7 +12,7 @@ from itertools import combinations
 from ..grid import symbol
 from ..rules.constraints import cell_name
 from ..wording import listing
-from .board import Board, digits_of, house_name
+from .board import Board, cells_of, digits_of, house_name
 from .step import Step, Technique
 
 __all__ = ["SUBSETS", "hidden_subset", "naked_subset"]
@@ -80,19 +80,23 @@ def hidden_subset(size: int) -> Technique:
 
     def find(board: Board) -> Step | None:
         rules = board.rules
+        house_bits, placed, where = board.geometry.house_bits, board.placed_cells, board.candidate_cells
         barren = board.memo.setdefault(f"no hidden {size}", {})
-        for h in range(len(rules.houses)):
+        for h, bits in enumerate(house_bits):
             key = house_key(board, h)
             if barren.get(h) == key:
                 continue
-            places = dict(board.open_digits(h))
+            places = {d + 1: where[d] & bits for d in range(board.n) if not placed[d] & bits}
             if len(places) <= size:
                 continue
-            few = [d for d, where in places.items() if 2 <= len(where) <= size]
+            few = [d for d, cells in places.items() if 2 <= cells.bit_count() <= size]
             for digits in combinations(few, size):
-                cells = sorted({c for d in digits for c in places[d]})
-                if len(cells) != size:
+                union = 0
+                for d in digits:
+                    union |= places[d]
+                if union.bit_count() != size:
                     continue
+                cells = cells_of(union)
                 keep = sum(1 << (d - 1) for d in digits)
                 eliminations = tuple((c, d) for c in cells for d in digits_of(board.masks[c] & ~keep))
                 if not eliminations:
@@ -102,9 +106,7 @@ def hidden_subset(size: int) -> Technique:
                     f"{listing([cell_name(c, rules.n) for c in cells])} in {house_name(rules, h)}"
                 )
                 name = f"Hidden {_NAMES[size]}"
-                return Step(
-                    name, SUBSETS[size, False], rules, (), eliminations, tuple(cells), digits, (h,), reason
-                )
+                return Step(name, SUBSETS[size, False], rules, (), eliminations, cells, digits, (h,), reason)
             barren[h] = key
         return None
 
