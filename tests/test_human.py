@@ -14,7 +14,7 @@ from sudoku_cp.human import FAMILIES, TECHNIQUES, Board, Step, family, next_step
 from sudoku_cp.human.board import house_name
 from sudoku_cp.human.chains import aic, length_bonus, x_chain, xy_chain
 from sudoku_cp.human.engine import apply
-from sudoku_cp.human.fish import basic_fish
+from sudoku_cp.human.fish import basic_fish, finned_fish
 from sudoku_cp.human.intersections import claiming, locked_candidates, pointing
 from sudoku_cp.human.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from sudoku_cp.human.subsets import hidden_subset, naked_subset
@@ -142,6 +142,23 @@ def test_fish_of_every_size() -> None:
     board = board_with(remove={f"r{r}c1,3,5,7,9": "3" for r in (1, 3, 5, 7)})
     step = basic_fish(4)(board)
     assert step is not None and step.technique == "Jellyfish" and len(step.eliminations) == 20
+
+
+def test_finned_fish_eliminate_in_the_fins_box() -> None:
+    board = board_with(remove={"r1c1,3-6,8-9": "1", "r5c1,3-6,9": "1"})  # r5c8: a fin in box 6
+    assert basic_fish(2)(board) is None
+    step = finned_fish(2)(board)
+    assert step is not None and step.technique == "Finned X-wing" and step.difficulty == 6.6
+    assert names(step) == ([], ["r4c7<>1", "r6c7<>1"])
+    assert step.reason == "1 in row 1, row 5 lies in column 2, column 7 but for r5c8 in box 6"
+    sashimi = finned_fish(2)(board_with(remove={"r1c1,3-6,8-9": "1", "r5c1-6,9": "1"}))  # r5: c7 and c8 only
+    assert sashimi is not None and names(sashimi)[1] == ["r4c7<>1", "r6c7<>1"]
+    # rows 1, 5 and 8 hold 1 in columns 2, 5 and 7 but for r8c8 (box 9)
+    board = board_with(remove={"r1c1,3-4,6-9": "1", "r5c1-4,6,8-9": "1", "r8c1,3-6,9": "1"})
+    assert basic_fish(3)(board) is None
+    step = finned_fish(3)(board)
+    assert step is not None and step.technique == "Finned swordfish" and step.difficulty == 6.8
+    assert names(step)[1] == ["r7c7<>1", "r9c7<>1"]
 
 
 def test_xy_wing_and_xyz_wing() -> None:

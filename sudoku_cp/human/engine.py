@@ -21,7 +21,7 @@ from ..candidates import Candidates
 from ..grid import Puzzle
 from .board import Board
 from .chains import PATTERNS, aic, x_chain, xy_chain
-from .fish import basic_fish
+from .fish import FINNED, basic_fish, finned_fish
 from .forcing import contradiction_net, forcing_net, release
 from .intersections import claiming, locked_candidates, pointing
 from .singles import full_house, hidden_single_box, hidden_single_line, naked_single
@@ -67,7 +67,10 @@ TECHNIQUES: tuple[Technique, ...] = (
     hidden_subset(4),  # 5.4
     bug_plus_one,  # 5.6, on a puzzle of one solution
     x_chain,  # 6.5+
+    finned_fish(2),  # 6.6
     xy_chain,  # 6.6+
+    finned_fish(3),  # 6.8
+    finned_fish(4),  # 7.0
     aic,  # 7.0+
     forcing_net,  # 8.2+
     contradiction_net(1),  # 8.8+
@@ -85,6 +88,7 @@ FAMILIES: dict[str, frozenset[str]] = {
     ),
     "fish+wings": frozenset(
         {"X-wing", "Swordfish", "Jellyfish", "XY-wing", "XYZ-wing", "Unique rectangle", "BUG+1"}
+        | {name for name, _ in FINNED.values()}
     ),
     "chains": frozenset({"X-chain", "XY-chain", "AIC", *PATTERNS}),
     "nets": frozenset(

@@ -2,6 +2,9 @@
 each cover column's digit is in one of the base rows, so it leaves the columns' other cells. The same
 with rows and columns swapped. X-wing (k = 2, 3.2 on Sudoku Explainer's scale), swordfish (3, 3.8),
 jellyfish (4, 5.2). Rows and columns are houses under every ``Rules``, so fish work on variants too.
+
+Finned fish: the same, but for some places (the fins) inside one box; what sees every fin and lies in
+the cover lines goes (HoDoKu's finned and sashimi fish; rated beside the X-chains, see ``FINNED``).
 """
 
 from __future__ import annotations
@@ -9,10 +12,12 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..grid import symbol
+from ..rules.constraints import cell_name
+from ..wording import listing
 from .board import Board, cells_of, house_name
 from .step import Step, Technique
 
-__all__ = ["FISH", "basic_fish"]
+__all__ = ["FINNED", "FISH", "basic_fish", "finned_fish"]
 
 #: Size -> (name, difficulty).
 FISH = {2: ("X-wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
@@ -75,3 +80,113 @@ def basic_fish(size: int) -> Technique:
 def _cross(cell: int, n: int, base_first: int) -> int:
     """The index of the crossing line through ``cell``: its column for a row base, its row otherwise."""
     return cell % n if base_first == 0 else cell // n
+
+
+#: Size -> (name, difficulty) of the finned fish. Sudoku Explainer has none: its nearest are the X-chains
+#: (6.5 and up) that a fin's box turns the fish into, so they are rated just above them, by size.
+FINNED = {2: ("Finned X-wing", 6.6), 3: ("Finned swordfish", 6.8), 4: ("Finned jellyfish", 7.0)}
+
+
+def finned_fish(size: int) -> Technique:
+    """The technique finding finned fish of ``size`` base lines: the base lines' places lie in ``size``
+    cover lines but for some (the fins) inside one box. Either the fish holds, and the digit leaves the
+    cover lines, or a fin is true: a cell of the cover lines inside the fins' box loses the digit both
+    ways (sashimi fish, whose base lines keep one place outside the fins, are among them)."""
+    name, difficulty = FINNED[size]
+
+    def find(board: Board) -> Step | None:
+        rules, n = board.rules, board.n
+        house_bits = board.geometry.house_bits
+        boxes = range(len(rules.regions))
+        barren = board.memo.setdefault(f"no {name}", {})
+        for digit in range(1, n + 1):
+            where = board.candidate_cells[digit - 1]
+            if barren.get(digit) == where:
+                continue
+            for base_first in (0, n):
+                lines = []  # each base line: its places, and per box the lines crossing its places outside it
+                for line in range(base_first, base_first + n):
+                    places = where & house_bits[line]
+                    if places.bit_count() >= 2:
+                        outside = [0] * len(boxes)
+                        for cell in cells_of(places):
+                            bit = 1 << _cross(cell, n, base_first)
+                            for box in boxes:
+                                if box != rules.region_of[cell]:
+                                    outside[box] |= bit
+                        lines.append((line, places, outside))
+                for chosen in combinations(lines, size):
+                    body = 0
+                    for _, places, _ in chosen:
+                        body |= places
+                    for box in boxes:
+                        if not body & house_bits[2 * n + box]:
+                            continue  # no fin can lie there
+                        needed = 0
+                        for _, _, outside in chosen:
+                            needed |= outside[box]
+                        if needed.bit_count() > size:
+                            continue  # the places outside the box need more cover lines than there are
+                        found = _finned(board, digit, chosen, base_first, size, 2 * n + box, needed, body)
+                        if found is None:
+                            continue
+                        base, covers, fins, eliminations = found
+                        fin_names = listing([cell_name(c, n) for c in cells_of(fins)])
+                        reason = (
+                            f"{symbol(digit)} in {', '.join(house_name(rules, b) for b in base)} lies in "
+                            f"{', '.join(house_name(rules, c) for c in covers)} but for {fin_names} in "
+                            f"{house_name(rules, 2 * n + box)}"
+                        )
+                        houses = (*base, *covers, 2 * n + box)
+                        cells = cells_of(body)
+                        return Step(
+                            name, difficulty, rules, (), eliminations, cells, (digit,), houses, reason
+                        )
+            barren[digit] = where
+        return None
+
+    find.__name__ = name.lower().replace("-", "_").replace(" ", "_")
+    find.__doc__ = f"{name}: {size} lines whose places of a digit lie in {size} crossing lines, but for fins."
+    return find
+
+
+def _finned(
+    board: Board,
+    digit: int,
+    chosen: tuple[tuple[int, int, list[int]], ...],
+    base_first: int,
+    size: int,
+    box: int,
+    needed: int,
+    body: int,
+) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[tuple[int, int], ...]] | None:
+    """The first cover of ``size`` lines, the ``needed`` ones and some crossing the places in house ``box``,
+    that leaves fins (places outside it, all in ``box``) and something to eliminate: what sees every fin in
+    the cover lines and off the base lines. (base, covers, fins, eliminations), or None."""
+    n = board.n
+    house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
+    cover_first = n - base_first
+    base_bits = 0
+    for line, _, _ in chosen:
+        base_bits |= house_bits[line]
+    optional = 0
+    for cell in cells_of(body & house_bits[box]):
+        optional |= 1 << _cross(cell, n, base_first)
+    spare = [k for k in range(n) if (optional & ~needed) >> k & 1]
+    for extra in combinations(spare, size - needed.bit_count()):
+        cover = needed
+        for k in extra:
+            cover |= 1 << k
+        cover_bits = 0
+        for k in range(n):
+            if cover >> k & 1:
+                cover_bits |= house_bits[cover_first + k]
+        fins = body & ~cover_bits
+        if not fins:
+            continue  # a basic fish: that technique's
+        gone = where & cover_bits & house_bits[box] & ~base_bits
+        if gone:
+            base = tuple(line for line, _, _ in chosen)
+            covers = tuple(cover_first + k for k in range(n) if cover >> k & 1)
+            return base, covers, fins, tuple((cell, digit) for cell in cells_of(gone))
+    return None
