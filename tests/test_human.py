@@ -18,7 +18,7 @@ from sudoku_cp.human.fish import basic_fish, finned_fish
 from sudoku_cp.human.intersections import claiming, locked_candidates, pointing
 from sudoku_cp.human.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from sudoku_cp.human.subsets import hidden_subset, naked_subset
-from sudoku_cp.human.uniqueness import unique_rectangle
+from sudoku_cp.human.uniqueness import unique_rectangle, unique_rectangle_more
 from sudoku_cp.human.wings import xy_wing, xyz_wing
 from sudoku_cp.solving import true_candidates
 
@@ -262,6 +262,40 @@ def test_unique_rectangle_only_on_a_puzzle_of_one_solution_and_classic_rules() -
     extra_board, *_ = _rectangle_board(extra)
     assert extra_board.broken() is None
     assert unique_rectangle(extra_board) is None  # beyond rows, columns and boxes a swap may break a rule
+
+
+def test_unique_rectangles_of_types_2_and_4() -> None:
+    """From EASY's solution as single candidates: a floor r1c1/r1cX of {a, b} and a roof below it."""
+    solution = walk(Puzzle.from_string(EASY_CLASSIC)).board.values
+    bit = lambda *digits: sum(1 << (d - 1) for d in set(digits))  # noqa: E731 - a short local helper
+    a = solution[0]
+    # type 2: the roof r2c1 (b in the solution) and r2cX (x) both hold {a, b, x}; r2c5 gets x as well
+    c2 = next(c for c in range(3, 9) if solution[9] == solution[c] and solution[9 + c] != a and c != 4)
+    b, x = solution[c2], solution[9 + c2]
+    masks = [1 << (d - 1) for d in solution]
+    masks[0] = masks[c2] = bit(a, b)
+    masks[9] = masks[9 + c2] = bit(a, b, x)
+    masks[13] = bit(solution[13], x)
+    board = Board(Candidates(Puzzle(CLASSIC, (0,) * 81), tuple(masks)))
+    assert unique_rectangle(board) is None
+    step = unique_rectangle_more(board)
+    assert step is not None and step.technique == "Unique rectangle type 2" and step.difficulty == 4.6
+    assert names(step) == ([], [f"r2c5<>{x}"]) and "checked by the SAT solver" in step.reason
+    # type 4: a's only places in row 2 are the roof (a at r2cX in the solution): b leaves the roof
+    c2 = next(c for c in range(3, 9) if solution[9 + c] == a)
+    b, y = solution[c2], solution[9]
+    masks = [1 << (d - 1) for d in solution]
+    masks[0] = masks[c2] = bit(a, b)
+    masks[9] = masks[9 + c2] = bit(a, b, y)
+    board = Board(Candidates(Puzzle(CLASSIC, (0,) * 81), tuple(masks)))
+    step = unique_rectangle_more(board)
+    assert step is not None and step.technique == "Unique rectangle type 4"
+    assert names(step) == ([], [f"r2c1<>{b}", f"r2c{c2 + 1}<>{b}"])
+    assert [house_name(CLASSIC, h) for h in step.houses] == ["row 2"]
+    assert (
+        unique_rectangle_more(board_with(marks={"r1c1": "12", "r1c4": "12", "r2c1": "123", "r2c4": "123"}))
+        is None
+    )
 
 
 def test_bug_plus_one() -> None:

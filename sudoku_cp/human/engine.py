@@ -27,7 +27,7 @@ from .intersections import claiming, locked_candidates, pointing
 from .singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from .step import Step, Technique
 from .subsets import hidden_subset, naked_subset
-from .uniqueness import bug_plus_one, unique_rectangle
+from .uniqueness import bug_plus_one, unique_rectangle, unique_rectangle_more
 from .wings import xy_wing, xyz_wing
 
 __all__ = [
@@ -62,6 +62,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     xy_wing,  # 4.2
     xyz_wing,  # 4.4
     unique_rectangle,  # 4.5, on a puzzle of one solution
+    unique_rectangle_more,  # 4.6, types 2 and 4, on a puzzle of one solution
     naked_subset(4),  # 5.0
     basic_fish(4),  # 5.2
     hidden_subset(4),  # 5.4
@@ -88,6 +89,7 @@ FAMILIES: dict[str, frozenset[str]] = {
     ),
     "fish+wings": frozenset(
         {"X-wing", "Swordfish", "Jellyfish", "XY-wing", "XYZ-wing", "Unique rectangle", "BUG+1"}
+        | {"Unique rectangle type 2", "Unique rectangle type 4"}
         | {name for name, _ in FINNED.values()}
     ),
     "chains": frozenset({"X-chain", "XY-chain", "AIC", *PATTERNS}),
