@@ -13,6 +13,7 @@ from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.human import FAMILIES, TECHNIQUES, Board, Step, family, next_step, nth_step, walk
 from sudoku_cp.human.board import house_name
 from sudoku_cp.human.chains import aic, length_bonus, x_chain, xy_chain
+from sudoku_cp.human.colouring import simple_colouring
 from sudoku_cp.human.engine import apply
 from sudoku_cp.human.fish import basic_fish, finned_fish
 from sudoku_cp.human.intersections import claiming, locked_candidates, pointing
@@ -159,6 +160,25 @@ def test_finned_fish_eliminate_in_the_fins_box() -> None:
     step = finned_fish(3)(board)
     assert step is not None and step.technique == "Finned swordfish" and step.difficulty == 6.8
     assert names(step)[1] == ["r7c7<>1", "r9c7<>1"]
+
+
+def test_simple_colouring_wraps_and_traps() -> None:
+    # conjugate pairs on 1: r1c1-r1c5 (row 1), r1c5-r5c5 (column 5), r5c5-r5c2 (row 5), r5c2-r2c2 (column 2):
+    # r1c1, r5c5 and r2c2 share a colour, and r1c1 sees r2c2
+    board = board_with(
+        remove={"r1c2-4,6-9": "1", "r2-4,6-9c5": "1", "r5c1,3-4,6-9": "1", "r1,3-4,6-9c2": "1"}
+    )
+    step = simple_colouring(board)
+    assert step is not None and step.technique == "Simple colouring"
+    assert names(step) == ([], ["r1c1<>1", "r2c2<>1", "r5c5<>1"])
+    assert step.reason.startswith("colour wrap on 1: r1c1 and r2c2 have one colour and see each other")
+    assert len(step.links) == 4 and all(strong for *_, strong in step.links)
+    # r1c1-r1c5, r1c5-r5c5, r5c5-r5c1: r1c1 and r5c1 differ in colour, so column 1's other cells lose 1
+    board = board_with(remove={"r1c2-4,6-9": "1", "r2-4,6-9c5": "1", "r5c2-4,6-9": "1"})
+    step = simple_colouring(board)
+    assert step is not None and step.reason.startswith("colour trap on 1")
+    assert names(step)[1] == [f"r{r}c1<>1" for r in (2, 3, 4, 6, 7, 8, 9)]
+    assert simple_colouring(board_with()) is None
 
 
 def test_xy_wing_and_xyz_wing() -> None:

@@ -21,6 +21,7 @@ from ..candidates import Candidates
 from ..grid import Puzzle
 from .board import Board
 from .chains import PATTERNS, aic, x_chain, xy_chain
+from .colouring import simple_colouring
 from .fish import FINNED, basic_fish, finned_fish
 from .forcing import contradiction_net, forcing_net, release
 from .intersections import claiming, locked_candidates, pointing
@@ -68,6 +69,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     hidden_subset(4),  # 5.4
     bug_plus_one,  # 5.6, on a puzzle of one solution
     x_chain,  # 6.5+
+    simple_colouring,  # 6.5+ (SE has none: rated as an X-chain over its cluster)
     finned_fish(2),  # 6.6
     xy_chain,  # 6.6+
     finned_fish(3),  # 6.8
@@ -92,7 +94,7 @@ FAMILIES: dict[str, frozenset[str]] = {
         | {"Unique rectangle type 2", "Unique rectangle type 4"}
         | {name for name, _ in FINNED.values()}
     ),
-    "chains": frozenset({"X-chain", "XY-chain", "AIC", *PATTERNS}),
+    "chains": frozenset({"X-chain", "XY-chain", "AIC", "Simple colouring", *PATTERNS}),
     "nets": frozenset(
         {"Cell forcing net", "Region forcing net", "Contradiction net", "Nested contradiction net"}
         | {"Deep contradiction net"}
