@@ -445,3 +445,28 @@ def _a_solution(rules: Rules, data: st.DataObject) -> tuple[int, ...] | None:
 def test_every_technique_is_listed_easiest_first() -> None:
     board = board_with()
     assert all(t(board) is None for t in TECHNIQUES)  # nothing to find with every candidate open
+
+
+def test_the_sudoku_explainer_comparison_reads_serate_lines_and_scores_them(tmp_path) -> None:
+    """benchmarks/compare_se.py on a made-up reference: the engine's own ratings (rho 1, all within 0.2),
+    then the same puzzles with ER shifted by 1 on one of them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "compare_se.py"
+    puzzles = [
+        EASY_CLASSIC,
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    ]
+    walks = [walk(Puzzle.from_string(p)).rating for p in puzzles]
+    lines = [f"{p} ED={r.er}/{r.ep}/{r.ed}" for p, r in zip(puzzles, walks, strict=True)]
+    same, off = tmp_path / "same.txt", tmp_path / "off.txt"
+    same.write_text("\n".join(["# serate output", *lines]) + "\n")
+    off.write_text(lines[0] + "\n" + lines[1].replace(f"ED={walks[1].er}", f"ED={walks[1].er + 1}") + "\n")
+    proc = subprocess.run([sys.executable, str(script), str(same), str(off)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in proc.stdout.splitlines()[2:]}
+    same_row = [c.strip() for c in rows["same.txt"]]
+    assert same_row[:2] == ["2", "1.000"] and same_row[4:] == ["100%", "100%", "+0.0", "0%", "0%"]
+    assert [c.strip() for c in rows["off.txt"]][4:] == ["50%", "50%", "-0.5", "50%", "0%"]
