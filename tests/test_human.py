@@ -16,7 +16,13 @@ from sudoku_cp.human.chains import aic, length_bonus, x_chain, xy_chain
 from sudoku_cp.human.colouring import simple_colouring
 from sudoku_cp.human.engine import apply
 from sudoku_cp.human.fish import basic_fish, finned_fish
-from sudoku_cp.human.intersections import claiming, locked_candidates, pointing
+from sudoku_cp.human.intersections import (
+    claiming,
+    direct_claiming,
+    direct_pointing,
+    locked_candidates,
+    pointing,
+)
 from sudoku_cp.human.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from sudoku_cp.human.subsets import hidden_subset, naked_subset
 from sudoku_cp.human.uniqueness import unique_rectangle, unique_rectangle_more
@@ -112,6 +118,28 @@ def test_locked_candidates_on_a_diagonal_inside_one_box() -> None:
     assert step is not None and step.technique == "Locked candidates"
     assert step.reason == "the places of 6 in the diagonal lie in box 1"
     assert names(step)[1] == [f"r{r}c{c}<>6" for r in (1, 2, 3) for c in (1, 2, 3) if r != c]
+
+
+def test_direct_techniques_place_the_hidden_single_they_leave_as_sudoku_explainer_does() -> None:
+    # box 1 holds 1 in row 1 only: it leaves r1c4-9, and box 2 keeps only r2c5
+    board = board_with(remove={"r1c3": "1", "r2-3c1-3": "1", "r1c5-6": "1", "r2c4,6": "1", "r3c4-6": "1"})
+    step = direct_pointing(board)
+    assert step is not None and step.technique == "Direct pointing" and step.difficulty == 1.7
+    assert names(step) == (["r2c5=1"], ["r1c4<>1", "r1c7<>1", "r1c8<>1", "r1c9<>1"])
+    assert step.reason.endswith("so 1 has one place left in box 2")
+    # row 1 holds 1 in box 1 only: it leaves the rest of box 1, and row 2 keeps only r2c7
+    board = board_with(remove={"r1c3-9": "1", "r2c1-2,4-6,8-9": "1"})
+    step = direct_claiming(board)
+    assert step is not None and step.technique == "Direct claiming" and step.difficulty == 1.9
+    assert names(step)[0] == ["r2c7=1"] and "r2c3<>1" in names(step)[1]
+    # 1 and 2 only in r1c1 and r1c2: 3 leaves them, and keeps r1c5 alone in row 1
+    board = board_with(marks={"r1c1-2": "123"}, remove={"r1c3-9": "12", "r1c3-4,6-9": "3"})
+    step = hidden_subset(2, direct=True)(board)
+    assert step is not None and step.technique == "Direct hidden pair" and step.difficulty == 2.0
+    assert names(step) == (["r1c5=3"], ["r1c1<>3", "r1c2<>3"])
+    # a pointing whose single would lie in a line is not direct (SE: another box only)
+    board = board_with(remove={"r1c3": "1", "r2-3c1-3": "1", "r3-9c4": "1"})  # column 4 would keep r2c4
+    assert pointing(board) is not None and direct_pointing(board) is None
 
 
 def test_naked_and_hidden_pairs_triples_quads() -> None:

@@ -8,6 +8,7 @@ columns, boxes or regions, then extra houses such as diagonals and windows), so 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -114,6 +115,20 @@ class Board:
                 (d + 1, cells_of(where[d] & bits)) for d in range(self.n) if not placed[d] & bits
             ]
         return found
+
+    def single_after(self, digit: int, gone: int, houses: Iterable[int]) -> tuple[int, int] | None:
+        """The first of ``houses`` where ``digit`` would have one place left, from more, if it left the
+        cells of bit set ``gone``: ``(house, cell)``, or None (what SE's direct techniques place)."""
+        placed, where = self.placed_cells[digit - 1], self.candidate_cells[digit - 1]
+        house_bits = self.geometry.house_bits
+        for h in houses:
+            bits = house_bits[h]
+            if not gone & bits or placed & bits:
+                continue
+            places = where & ~gone & bits
+            if places and not places & (places - 1):
+                return h, places.bit_length() - 1
+        return None
 
     def placed_in(self, house: tuple[int, ...]) -> int:
         """The mask of the digits placed in ``house``."""

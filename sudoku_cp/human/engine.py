@@ -24,7 +24,7 @@ from .chains import PATTERNS, aic, x_chain, xy_chain
 from .colouring import simple_colouring
 from .fish import FINNED, basic_fish, finned_fish
 from .forcing import contradiction_net, forcing_net, release
-from .intersections import claiming, locked_candidates, pointing
+from .intersections import claiming, direct_claiming, direct_pointing, locked_candidates, pointing
 from .singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from .step import Step, Technique
 from .subsets import hidden_subset, naked_subset
@@ -50,7 +50,11 @@ TECHNIQUES: tuple[Technique, ...] = (
     full_house,  # 1.0
     hidden_single_box,  # 1.2
     hidden_single_line,  # 1.5
+    direct_pointing,  # 1.7
+    direct_claiming,  # 1.9
+    hidden_subset(2, direct=True),  # 2.0
     naked_single,  # 2.3
+    hidden_subset(3, direct=True),  # 2.5
     pointing,  # 2.6
     claiming,  # 2.8
     locked_candidates,  # 2.8
@@ -86,7 +90,8 @@ TECHNIQUES: tuple[Technique, ...] = (
 FAMILIES: dict[str, frozenset[str]] = {
     "singles": frozenset({"Full house", "Hidden single", "Naked single"}),
     "subsets": frozenset(
-        {"Pointing", "Claiming", "Locked candidates"}
+        {"Pointing", "Claiming", "Locked candidates", "Direct pointing", "Direct claiming"}
+        | {"Direct hidden pair", "Direct hidden triple"}
         | {f"{kind} {size}" for kind in ("Naked", "Hidden") for size in ("pair", "triple", "quad")}
     ),
     "fish+wings": frozenset(

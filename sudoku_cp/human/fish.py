@@ -60,7 +60,7 @@ def basic_fish(size: int) -> Technique:
                     )
                     if not eliminations:
                         continue
-                    base = tuple(line for line, _, _ in chosen)
+                    base = tuple(line for line, *_ in chosen)
                     reason = (
                         f"{symbol(digit)} in {', '.join(house_name(rules, b) for b in base)} lies in "
                         f"{', '.join(house_name(rules, c) for c in covers)}"
@@ -96,35 +96,25 @@ def finned_fish(size: int) -> Technique:
 
     def find(board: Board) -> Step | None:
         rules, n = board.rules, board.n
-        house_bits = board.geometry.house_bits
-        boxes = range(len(rules.regions))
+        width = max(rules.box) if rules.box is not None else n  # the most lines one box's fins can cross
         barren = board.memo.setdefault(f"no {name}", {})
         for digit in range(1, n + 1):
             where = board.candidate_cells[digit - 1]
             if barren.get(digit) == where:
                 continue
             for base_first in (0, n):
-                lines = []  # each base line: its places, and per box the lines crossing its places outside it
-                for line in range(base_first, base_first + n):
-                    places = where & house_bits[line]
-                    if places.bit_count() >= 2:
-                        outside = [0] * len(boxes)
-                        for cell in cells_of(places):
-                            bit = 1 << _cross(cell, n, base_first)
-                            for box in boxes:
-                                if box != rules.region_of[cell]:
-                                    outside[box] |= bit
-                        lines.append((line, places, outside))
+                lines = _base_lines(board, digit, base_first)
                 for chosen in combinations(lines, size):
-                    body = 0
-                    for _, places, _ in chosen:
+                    body = crossing = 0
+                    for _, places, _, across in chosen:
                         body |= places
-                    for box in boxes:
-                        if not body & house_bits[2 * n + box]:
-                            continue  # no fin can lie there
-                        needed = 0
-                        for _, _, outside in chosen:
-                            needed |= outside[box]
+                        crossing |= across
+                    if crossing.bit_count() > size + width:
+                        continue  # more crossing lines than a cover and one box's fins can span
+                    for box in sorted({box for _, _, outside, _ in chosen for box in outside}):
+                        needed = 0  # a fin box holds some place: the crossing lines of those outside it
+                        for _, _, outside, across in chosen:
+                            needed |= outside.get(box, across)
                         if needed.bit_count() > size:
                             continue  # the places outside the box need more cover lines than there are
                         found = _finned(board, digit, chosen, base_first, size, 2 * n + box, needed, body)
@@ -150,10 +140,39 @@ def finned_fish(size: int) -> Technique:
     return find
 
 
+def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, int, dict[int, int], int]]:
+    """The lines (rows from ``base_first`` 0, columns from n) holding ``digit`` twice or more: each with its
+    places, per box holding some of them the crossing lines of its places outside that box (for any other
+    box: all of its crossing lines), and all its crossing lines. Kept per board state: the three sizes of
+    finned fish ask the same."""
+    cache = board.memo.get("finned lines")
+    if cache is None or cache[0] != board.version:
+        cache = board.memo["finned lines"] = (board.version, {})
+    found = cache[1].get((digit, base_first))
+    if found is not None:
+        return found
+    n, rules = board.n, board.rules
+    house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
+    lines = []
+    for line in range(base_first, base_first + n):
+        places = where & house_bits[line]
+        if places.bit_count() >= 2:
+            across, inside = 0, {}  # the crossing lines of all places, and of those in each box
+            for cell in cells_of(places):
+                bit = 1 << _cross(cell, n, base_first)
+                across |= bit
+                box = rules.region_of[cell]
+                inside[box] = inside.get(box, 0) | bit
+            outside = {box: across & ~bits for box, bits in inside.items()}  # other boxes: all of them
+            lines.append((line, places, outside, across))
+    cache[1][(digit, base_first)] = lines
+    return lines
+
+
 def _finned(
     board: Board,
     digit: int,
-    chosen: tuple[tuple[int, int, list[int]], ...],
+    chosen: tuple[tuple[int, int, dict[int, int], int], ...],
     base_first: int,
     size: int,
     box: int,
@@ -167,7 +186,7 @@ def _finned(
     house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
     cover_first = n - base_first
     base_bits = 0
-    for line, _, _ in chosen:
+    for line, *_ in chosen:
         base_bits |= house_bits[line]
     optional = 0
     for cell in cells_of(body & house_bits[box]):
@@ -186,7 +205,7 @@ def _finned(
             continue  # a basic fish: that technique's
         gone = where & cover_bits & house_bits[box] & ~base_bits
         if gone:
-            base = tuple(line for line, _, _ in chosen)
+            base = tuple(line for line, *_ in chosen)
             covers = tuple(cover_first + k for k in range(n) if cover >> k & 1)
             return base, covers, fins, tuple((cell, digit) for cell in cells_of(gone))
     return None

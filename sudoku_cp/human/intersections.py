@@ -8,23 +8,39 @@ steps are named ``Locked candidates`` and rated as claiming.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import reduce
 
 from ..grid import symbol
 from .board import Board, cells_of, house_name, plain_layout
 from .step import Step
 
-__all__ = ["claiming", "locked_candidates", "pointing"]
+__all__ = [
+    "claiming",
+    "direct_claiming",
+    "direct_pointing",
+    "locked_candidates",
+    "pointing",
+]
 
 
 def _locked(board: Board, kind: str) -> Step | None:
     if kind == "other":
         return _locked_other(board)
+    return next(_pointing_or_claiming(board, kind, f"no {kind}"), None)
+
+
+def _pointing_or_claiming(board: Board, kind: str, memo: str, direct: bool = False) -> Iterator[Step]:
+    """Every pointing (places of a digit in a box on one line) or claiming (in a line, inside one box)
+    step, in house then digit order; with ``direct`` only those that leave a hidden single (in another box
+    for a pointing, another line of its kind for a claiming, as SE's direct intersections), as placements.
+
+    A digit's steps depend on its candidate cells alone: a digit with none is skipped until they change
+    (``memo`` names the record of such digits)."""
     rules, n = board.rules, board.n
     house_bits, region_of = board.geometry.house_bits, rules.region_of
     placed, where = board.placed_cells, board.candidate_cells
-    # a digit's steps depend on its candidate cells alone: one without any is skipped until they change
-    barren = board.memo.setdefault(f"no {kind}", {})
+    barren = board.memo.setdefault(memo, {})
     digits = [d for d in range(n) if barren.get(d) != where[d]]
     for h in range(2 * n, 3 * n) if kind == "pointing" else range(2 * n):
         bits = house_bits[h]
@@ -40,12 +56,17 @@ def _locked(board: Board, kind: str) -> Step | None:
             shared = next((g for g in lines if not places & ~house_bits[g]), None)
             if shared is None:
                 continue
-            targets = cells_of(where[d] & house_bits[shared] & ~places)
-            if targets:
-                return _step(board, kind, d + 1, h, shared, cells_of(places), targets)
+            gone = where[d] & house_bits[shared] & ~places
+            if not gone:
+                continue
+            # SE: a pointing's single is in another box, a claiming's in another line of the same kind
+            others = range(2 * n, 3 * n) if kind == "pointing" else range(h // n * n, h // n * n + n)
+            single = board.single_after(d + 1, gone, (g for g in others if g != h)) if direct else None
+            if direct and single is None:
+                continue
+            yield _step(board, kind, d + 1, h, shared, cells_of(places), cells_of(gone), single)
     for d in digits:
         barren[d] = where[d]
-    return None
 
 
 def _locked_other(board: Board) -> Step | None:
@@ -68,7 +89,14 @@ def _locked_other(board: Board) -> Step | None:
 
 
 def _step(
-    board: Board, kind: str, digit: int, h: int, shared: int | None, places: list[int], targets: list[int]
+    board: Board,
+    kind: str,
+    digit: int,
+    h: int,
+    shared: int | None,
+    places: Sequence[int],
+    targets: Sequence[int],
+    single: tuple[int, int] | None = None,
 ) -> Step:
     rules = board.rules
     places_of = f"the places of {symbol(digit)} in {house_name(rules, h)}"
@@ -81,7 +109,14 @@ def _step(
     eliminations = tuple((c, digit) for c in targets)
     houses = (h,) if shared is None else (h, shared)
     difficulty = 2.6 if kind == "pointing" else 2.8
-    return Step(name, difficulty, rules, (), eliminations, tuple(places), (digit,), houses, reason)
+    placements: tuple[tuple[int, int], ...] = ()
+    if single is not None:  # SE's direct pointing (1.7) and claiming (1.9): the hidden single it leaves
+        where, cell = single
+        name, difficulty = f"Direct {name.lower()}", 1.7 if kind == "pointing" else 1.9
+        placements = ((cell, digit),)
+        reason += f", so {symbol(digit)} has one place left in {house_name(rules, where)}"
+        houses += (where,)
+    return Step(name, difficulty, rules, placements, eliminations, tuple(places), (digit,), houses, reason)
 
 
 def _shared_house(board: Board, places: list[int], h: int) -> int | None:
@@ -94,6 +129,16 @@ def _shared_house(board: Board, places: list[int], h: int) -> int | None:
             return None
         common.intersection_update(houses_of[cell])
     return min(common) if common else None
+
+
+def direct_pointing(board: Board) -> Step | None:
+    """A pointing that leaves a digit one place in a house: the elimination and that hidden single."""
+    return next(_pointing_or_claiming(board, "pointing", "no direct pointing", direct=True), None)
+
+
+def direct_claiming(board: Board) -> Step | None:
+    """A claiming that leaves a digit one place in a house: the elimination and that hidden single."""
+    return next(_pointing_or_claiming(board, "claiming", "no direct claiming", direct=True), None)
 
 
 def pointing(board: Board) -> Step | None:

@@ -20,6 +20,8 @@ __all__ = ["SUBSETS", "hidden_subset", "naked_subset"]
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 #: (size, naked?) -> difficulty.
 SUBSETS = {(2, True): 3.0, (2, False): 3.4, (3, True): 3.6, (3, False): 4.0, (4, True): 5.0, (4, False): 5.4}
+#: Size -> difficulty of SE's direct hidden subsets (a hidden single follows at once).
+DIRECT = {2: 2.0, 3: 2.5}
 
 
 def house_key(board: Board, h: int) -> tuple[int, ...]:
@@ -75,13 +77,15 @@ def naked_subset(size: int) -> Technique:
     return find
 
 
-def hidden_subset(size: int) -> Technique:
-    """The technique finding hidden subsets of ``size`` digits."""
+def hidden_subset(size: int, direct: bool = False) -> Technique:
+    """The technique finding hidden subsets of ``size`` digits; with ``direct``, only those whose
+    eliminations leave a hidden single, which they place (SE's direct hidden pair 2.0 and triple 2.5)."""
 
     def find(board: Board) -> Step | None:
         rules = board.rules
         house_bits, placed, where = board.geometry.house_bits, board.placed_cells, board.candidate_cells
-        barren = board.memo.setdefault(f"no hidden {size}", {})
+        # a house's subsets, and the singles they leave there, depend on that house alone
+        barren = board.memo.setdefault(f"no {'direct ' if direct else ''}hidden {size}", {})
         for h, bits in enumerate(house_bits):
             key = house_key(board, h)
             if barren.get(h) == key:
@@ -105,11 +109,35 @@ def hidden_subset(size: int) -> Technique:
                     f"{listing([symbol(d) for d in digits])} have only "
                     f"{listing([cell_name(c, rules.n) for c in cells])} in {house_name(rules, h)}"
                 )
-                name = f"Hidden {_NAMES[size]}"
-                return Step(name, SUBSETS[size, False], rules, (), eliminations, cells, digits, (h,), reason)
+                name, difficulty, houses = f"Hidden {_NAMES[size]}", SUBSETS[size, False], (h,)
+                placements: tuple[tuple[int, int], ...] = ()
+                if direct:  # SE's direct hidden subsets: a hidden single in the same house
+                    single = _single_left(board, eliminations, h)
+                    if single is None:
+                        continue
+                    where_h, cell, digit = single
+                    name, difficulty = f"Direct hidden {_NAMES[size]}", DIRECT[size]
+                    placements, houses = ((cell, digit),), (h, where_h)
+                    reason += f", so {symbol(digit)} has one place left in {house_name(rules, where_h)}"
+                return Step(name, difficulty, rules, placements, eliminations, cells, digits, houses, reason)
             barren[h] = key
         return None
 
-    find.__name__ = f"hidden_{_NAMES[size]}"
+    find.__name__ = f"{'direct_' if direct else ''}hidden_{_NAMES[size]}"
     find.__doc__ = f"Hidden {_NAMES[size]}: {size} digits of a house with {size} places between them."
     return find
+
+
+def _single_left(
+    board: Board, eliminations: tuple[tuple[int, int], ...], h: int
+) -> tuple[int, int, int] | None:
+    """The first hidden single the eliminations leave in house ``h``, digit by digit: (house, cell,
+    digit), or None."""
+    gone: dict[int, int] = {}
+    for cell, digit in eliminations:
+        gone[digit] = gone.get(digit, 0) | 1 << cell
+    for digit in sorted(gone):
+        single = board.single_after(digit, gone[digit], (h,))
+        if single is not None:
+            return single[0], single[1], digit
+    return None
