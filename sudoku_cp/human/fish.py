@@ -9,9 +9,11 @@ the cover lines goes (HoDoKu's finned and sashimi fish; rated beside the X-chain
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
-from ..grid import symbol
+from ..grid import Rules, symbol
+from ..rules import RULES_KEPT
 from ..rules.constraints import cell_name
 from ..wording import listing
 from .board import Board, cells_of, house_name
@@ -104,6 +106,7 @@ def finned_fish(size: int) -> Technique:
                 continue
             for base_first in (0, n):
                 lines = _base_lines(board, digit, base_first)
+                spans = _box_spans(rules, base_first)
                 for chosen in combinations(lines, size):
                     body = crossing = 0
                     for _, places, _, across in chosen:
@@ -112,6 +115,8 @@ def finned_fish(size: int) -> Technique:
                     if crossing.bit_count() > size + width:
                         continue  # more crossing lines than a cover and one box's fins can span
                     for box in sorted({box for _, _, outside, _ in chosen for box in outside}):
+                        if (crossing & ~spans[box]).bit_count() > size:
+                            continue  # the places off the box's crossing lines alone need too many
                         needed = 0  # a fin box holds some place: the crossing lines of those outside it
                         for _, _, outside, across in chosen:
                             needed |= outside.get(box, across)
@@ -138,6 +143,18 @@ def finned_fish(size: int) -> Technique:
     find.__name__ = name.lower().replace("-", "_").replace(" ", "_")
     find.__doc__ = f"{name}: {size} lines whose places of a digit lie in {size} crossing lines, but for fins."
     return find
+
+
+@lru_cache(maxsize=RULES_KEPT)
+def _box_spans(rules: Rules, base_first: int) -> tuple[int, ...]:
+    """Per box (region), the crossing lines through its cells: columns for rows as the base (``base_first``
+    0), rows for columns."""
+    n = rules.n
+    spans = [0] * len(rules.regions)
+    for box, cells in enumerate(rules.regions):
+        for cell in cells:
+            spans[box] |= 1 << _cross(cell, n, base_first)
+    return tuple(spans)
 
 
 def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, int, dict[int, int], int]]:
