@@ -130,9 +130,9 @@ def _pattern(board: Board, nodes: list[tuple[int, int]]) -> tuple[str | None, tu
     """The name of a chain that is a known pattern, and the houses of its strong links between cells.
 
     Four candidates of one digit, strong in a house, weak, strong in a house: a skyscraper (both strong
-    links in rows, or both in columns), a two-string kite (one in a row, one in a column, the weak link
-    in a box), else a turbot fish. Four or more bivalue cells of one pair: a remote pair. Two bivalue cells
-    of one pair joined through a strong link of one of its digits: a W-wing.
+    links in rows, or both in columns, the weak one on a crossing line), a two-string kite (one in a row,
+    one in a column, the weak link in a box), else a turbot fish. Four or more bivalue cells of one pair: a
+    remote pair. Two bivalue cells of one pair joined through a strong link of one of its digits: a W-wing.
     """
     n, rules = board.n, board.rules
     cells = [cell for cell, _ in nodes]
@@ -144,7 +144,8 @@ def _pattern(board: Board, nodes: list[tuple[int, int]]) -> tuple[str | None, tu
             return None, ()
         kind = lambda h: h // n if h < 3 * n else 3  # noqa: E731 - row 0, column 1, box 2, other 3
         in_box = rules.region_of[cells[1]] == rules.region_of[cells[2]]
-        if kind(first) == kind(second) < 2:
+        across = cells[1] % n == cells[2] % n if kind(first) == 0 else cells[1] // n == cells[2] // n
+        if kind(first) == kind(second) < 2 and across:  # the bases aligned on a crossing line
             return "Skyscraper", (first, second)
         if {kind(first), kind(second)} == {0, 1} and in_box and rules.box is not None:
             return "Two-string kite", (first, second)
