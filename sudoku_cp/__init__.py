@@ -9,24 +9,77 @@ r"""sudoku-cp: Sudoku of any box shape reformulated for real constraint solvers.
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from .backends import Backend, backend_names, make_backend
-from .errors import (
-    BackendUnavailableError,
-    InvalidPuzzleError,
-    ParseError,
-    SudokuError,
-    UnknownBackendError,
-    UsageError,
-)
-from .explain import Explanation, explain
-from .formats import format_puzzle, open_records, parse, write_puzzles
-from .generate import Generated, generate
-from .grid import Puzzle, Rules
-from .rate import Rating, rate
-from .result import Enumeration, SolveResult, Status
-from .solving import count_solutions, is_unique, solve
-from .verify import is_solution
+
+#: Where each public name lives: the package imports a module when one of its names is first used, so
+#: that ``import sudoku_cp`` (and ``sudoku-cp --help``) pays for none of the solvers, parsers or numpy.
+_HOMES = {
+    "Backend": "backends",
+    "backend_names": "backends",
+    "make_backend": "backends",
+    "BackendUnavailableError": "errors",
+    "InvalidPuzzleError": "errors",
+    "ParseError": "errors",
+    "SudokuError": "errors",
+    "UnknownBackendError": "errors",
+    "UsageError": "errors",
+    "Explanation": "explain",
+    "explain": "explain",
+    "format_puzzle": "formats",
+    "open_records": "formats",
+    "parse": "formats",
+    "write_puzzles": "formats",
+    "Generated": "generate",
+    "generate": "generate",
+    "Puzzle": "grid",
+    "Rules": "grid",
+    "Rating": "rate",
+    "rate": "rate",
+    "Enumeration": "result",
+    "SolveResult": "result",
+    "Status": "result",
+    "count_solutions": "solving",
+    "is_unique": "solving",
+    "solve": "solving",
+    "is_solution": "verify",
+}
+
+if TYPE_CHECKING:
+    from .backends import Backend, backend_names, make_backend
+    from .errors import (
+        BackendUnavailableError,
+        InvalidPuzzleError,
+        ParseError,
+        SudokuError,
+        UnknownBackendError,
+        UsageError,
+    )
+    from .explain import Explanation, explain
+    from .formats import format_puzzle, open_records, parse, write_puzzles
+    from .generate import Generated, generate
+    from .grid import Puzzle, Rules
+    from .rate import Rating, rate
+    from .result import Enumeration, SolveResult, Status
+    from .solving import count_solutions, is_unique, solve
+    from .verify import is_solution
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'sudoku_cp' has no attribute {name!r}")
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value  # later uses find it at once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))
+
 
 __all__ = [
     "Backend",

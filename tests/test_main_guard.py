@@ -61,3 +61,36 @@ def test_a_guarded_script_whose_worker_dies_while_starting_is_told_the_worker_di
     assert proc.returncode != 0
     assert "WorkerError: a worker process died (exit code 1)" in proc.stderr
     assert MAIN_GUARD not in proc.stderr
+
+
+def test_the_top_level_help_imports_no_command_and_lists_them_all() -> None:
+    """``sudoku-cp --help`` names every command with its summary without importing any of them (nor the
+    solvers and parsers they import); ``import sudoku_cp`` loads a public name on first use."""
+    code = (
+        "import contextlib, io, sys\n"
+        "import sudoku_cp\n"
+        "assert 'sudoku_cp.formats' not in sys.modules and 'sudoku_cp.backends' not in sys.modules\n"
+        "from sudoku_cp.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    assert main(['--help']) == 0\n"
+        "heavy = [m for m in ('sudoku_cp.formats', 'sudoku_cp.cli.solve', 'numpy') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+        "print(out.getvalue())\n"
+        "assert sudoku_cp.solve('12343412214343..').solution.to_string() == '1234341221434321'\n"
+        "assert 'solve' in dir(sudoku_cp)\n"
+        "try:\n"
+        "    sudoku_cp.no_such_name\n"
+        "except AttributeError as exc:\n"
+        "    print('refused:', exc)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    from sudoku_cp.cli import COMMANDS, SUMMARIES, build_parser
+
+    for name in COMMANDS:
+        assert name in proc.stdout and SUMMARIES[name].split()[0] in proc.stdout
+    assert "refused: module 'sudoku_cp' has no attribute 'no_such_name'" in proc.stdout
+    lazy = " ".join(proc.stdout.split())
+    full = " ".join(build_parser().format_help().split())  # every command registered in full
+    assert full == lazy.split(" refused:")[0] and all(summary in full for summary in SUMMARIES.values())

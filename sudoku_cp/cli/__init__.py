@@ -28,6 +28,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "SUMMARIES",
     "build_parser",
     "exit_codes",
     "main",
@@ -50,22 +51,25 @@ def exit_codes(
 
 
 #: Command modules of sudoku_cp.cli, in the order ``--help`` lists them.
-COMMANDS = [
-    "solve",
-    "count",
-    "explain",
-    "encode",
-    "decode",
-    "generate",
-    "rate",
-    "hint",
-    "steps",
-    "prove",
-    "check",
-    "render",
-    "backends",
-    "compare",
-]
+#: Each command and its one line of help: the top-level help lists them without importing a command.
+SUMMARIES: dict[str, str] = {
+    "solve": "solve puzzles",
+    "count": "count each puzzle's solutions up to a limit",
+    "explain": "explain puzzles with no solution or several",
+    "encode": "write a puzzle as a DIMACS CNF formula",
+    "decode": "turn a SAT solver's model of an encoded puzzle back into its grid",
+    "generate": "generate puzzles with a proved unique solution",
+    "rate": "rate the difficulty of puzzles",
+    "hint": "the next logical step of each puzzle",
+    "steps": "solve puzzles step by step with named techniques, and rate them",
+    "prove": "write certificates of uniqueness (DRAT proofs) that `check` verifies",
+    "check": "verify certificates of uniqueness written by `prove`",
+    "render": "draw puzzles as SVG or PNG pictures",
+    "backends": "list the backends that can run here, and what the others need",
+    "compare": "compare backends and their options on the same puzzles",
+}
+#: The commands, in the order the help lists them.
+COMMANDS = list(SUMMARIES)
 
 
 class _PlainLiterals(argparse.HelpFormatter):
@@ -89,7 +93,10 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, *, lazy: bool = False) -> argparse.ArgumentParser:
+    """The ``sudoku-cp`` parser with every command. With ``lazy``, only the command ``only`` (if any) is
+    imported and registered in full; the others are named with their summary, which is all the top-level
+    help shows: ``sudoku-cp --help`` then imports no command, nor what they import."""
     parser = _Parser(
         prog="sudoku-cp",
         description="Sudoku of any box shape, solved by SAT, CP-SAT or a bitmask search.",
@@ -97,13 +104,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
-        importlib.import_module(f"{__name__}.{name}").register(sub)
+        if lazy and name != only:
+            sub.add_parser(name, help=SUMMARIES[name], add_help=False)
+        else:
+            importlib.import_module(f"{__name__}.{name}").register(sub)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (None when there is none, or it
+    is no command)."""
+    word = next((arg for arg in argv if not arg.startswith("-")), None)
+    return word if word in SUMMARIES else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``sudoku-cp`` with ``argv`` (default: the process's arguments); return the exit status."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command(argv), lazy=True)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 on --help / --version

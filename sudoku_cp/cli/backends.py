@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 
 from ..backends import backend_class, backend_names, missing_packages
-from . import EXIT_OK
+from . import EXIT_OK, SUMMARIES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "backends", help="list the backends that can run here, and what the others need", description=__doc__
-    )
+    p = sub.add_parser("backends", help=SUMMARIES["backends"], description=__doc__)
     p.set_defaults(run=run)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import EXIT_FAILED, EXIT_OK, exit_codes
+from . import EXIT_FAILED, EXIT_OK, SUMMARIES, exit_codes
 from .options import jobs_option
 
 __all__ = ["register", "run"]
@@ -20,7 +20,7 @@ __all__ = ["register", "run"]
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "check",
-        help="verify certificates of uniqueness written by `prove`",
+        help=SUMMARIES["check"],
         description=__doc__,
         epilog=exit_codes("every claim verified", "some claim failed"),
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -16,7 +16,7 @@ from ..backends import backend_names, missing_packages
 from ..compare import WARMUPS, compare, format_summary, parse_configs, summarize
 from ..grid import Puzzle
 from ..result import Status
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .common import _positive_float, _positive_int, add_input_options, output_stream, warn
 from .inputs import Inputs
 
@@ -28,7 +28,7 @@ def _available() -> str:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "compare",
-        help="compare backends and their options on the same puzzles",
+        help=SUMMARIES["compare"],
         description=__doc__,
         epilog=exit_codes("every configuration solved every puzzle", "some answer was not solved"),
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..backends import DEFAULT_BACKEND
 from ..wording import plural
-from . import exit_codes
+from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
 from .common import add_backend_options, add_input_options, backend_options
 from .options import EMPTY_INPUT, add_resume_option, add_run_options, positive_int
@@ -33,7 +33,7 @@ EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise") + EMPT
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "count",
-        help="count each puzzle's solutions up to a limit",
+        help=SUMMARIES["count"],
         description=__doc__,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -22,7 +22,7 @@ from ..encode.cnf import decode
 from ..errors import ParseError
 from ..formats import format_puzzle
 from ..verify import solution_problems
-from . import EXIT_FAILED, EXIT_OK, exit_codes
+from . import EXIT_FAILED, EXIT_OK, SUMMARIES, exit_codes
 from .common import output_stream, warn
 
 __all__ = ["register", "run"]
@@ -31,7 +31,7 @@ __all__ = ["register", "run"]
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "decode",
-        help="turn a SAT solver's model of an encoded puzzle back into its grid",
+        help=SUMMARIES["decode"],
         description=__doc__,
         epilog=exit_codes("the model is a solution of the puzzle", "no solution, or a model that is none"),
         formatter_class=argparse.RawDescriptionHelpFormatter,

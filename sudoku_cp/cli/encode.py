@@ -21,7 +21,7 @@ from ..encode.cnf import ENCODINGS
 from ..errors import UsageError
 from ..grid import Puzzle, Rules
 from ..wording import plural
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .common import add_input_options, output_stream, warn
 from .inputs import Inputs
 from .options import add_run_options
@@ -30,7 +30,7 @@ from .options import add_run_options
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "encode",
-        help="write a puzzle as a DIMACS CNF formula",
+        help=SUMMARIES["encode"],
         description=__doc__,
         epilog=exit_codes("every formula written", "some puzzle could not be read (with -o DIR/)"),
         formatter_class=argparse.RawDescriptionHelpFormatter,

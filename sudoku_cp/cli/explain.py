@@ -17,7 +17,7 @@ from ..backends import DEFAULT_BACKEND
 from ..explain import Explanation, render_givens
 from ..formats import Record
 from ..result import Status
-from . import exit_codes
+from . import SUMMARIES, exit_codes
 from .common import add_backend_options, add_input_options, backend_options
 from .options import EMPTY_INPUT, add_run_options
 
@@ -27,7 +27,7 @@ EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise") + EMPT
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "explain",
-        help="explain puzzles with no solution or several",
+        help=SUMMARIES["explain"],
         description=__doc__,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

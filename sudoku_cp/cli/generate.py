@@ -23,7 +23,7 @@ from ..generate.oracle import DEFAULT_SOLVER
 from ..grid import Rules
 from ..rate import LEVELS
 from ..rules import NAMED
-from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, exit_codes
+from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, SUMMARIES, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_note
 from .common import output_stream, rule_names, warn
 from .options import add_resume_option, add_run_options, progress_for, resume_skip
@@ -82,7 +82,7 @@ def _rules_key(text: str) -> Rules:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "generate",
-        help="generate puzzles with a proved unique solution",
+        help=SUMMARIES["generate"],
         description=__doc__,
         epilog=exit_codes("every puzzle generated", "some puzzle could not be generated"),
     )

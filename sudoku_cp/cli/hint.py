@@ -13,7 +13,7 @@ import functools
 import json
 from typing import TYPE_CHECKING
 
-from . import exit_codes
+from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
 from .common import add_input_options
 from .options import EMPTY_INPUT, add_resume_option, add_run_options
@@ -29,7 +29,7 @@ __all__ = ["register", "run"]
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "hint",
-        help="the next logical step of each puzzle",
+        help=SUMMARIES["hint"],
         description=__doc__,
         epilog=exit_codes(
             "every puzzle has a next step or is solved", "some puzzle stuck, contradictory or unreadable"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UnsupportedRuleError, UsageError
-from . import exit_codes
+from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
 from .common import add_input_options, warn
 from .options import EMPTY_INPUT, add_run_options
@@ -36,7 +36,7 @@ REFUSED = "refused"
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "prove",
-        help="write certificates of uniqueness (DRAT proofs) that `check` verifies",
+        help=SUMMARIES["prove"],
         description=__doc__,
         epilog=exit_codes("every puzzle has a certificate", "some puzzle refused or unreadable")
         + EMPTY_INPUT,

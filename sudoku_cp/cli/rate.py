@@ -15,7 +15,7 @@ import json
 from typing import TYPE_CHECKING, TextIO
 
 from ..rate import LEVELS
-from . import exit_codes
+from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
 from .common import add_input_options
 from .options import BASE_FORMATS, EMPTY_INPUT, add_resume_option, add_run_options
@@ -36,7 +36,7 @@ _FIELDS = ("level", "technique", "eliminations", "guesses", "backtracks", "confl
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "rate",
-        help="rate the difficulty of puzzles",
+        help=SUMMARIES["rate"],
         description=__doc__,
         epilog=exit_codes("every puzzle rated", "some puzzle unrated (not exactly one solution, or invalid)")
         + EMPTY_INPUT,

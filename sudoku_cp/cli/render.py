@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..grid import Puzzle
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_codes
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .common import add_backend_options, add_input_options, backend_options, warn
 from .inputs import Inputs
 from .options import positive_int
@@ -31,7 +31,7 @@ EPILOG = exit_codes("every puzzle drawn", "some puzzle unreadable or unsolved")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "render",
-        help="draw puzzles as SVG or PNG pictures",
+        help=SUMMARIES["render"],
         description=__doc__,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

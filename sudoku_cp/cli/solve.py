@@ -15,7 +15,7 @@ import sys
 
 from ..formats.sources import expand_inputs
 from ..result import Status
-from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, exit_codes
+from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_note
 from .common import add_backend_options, add_input_options, backend_options, input_names, output_stream
 from .common import warn as warn_user
@@ -27,7 +27,7 @@ EPILOG = exit_codes("every puzzle solved", "some puzzle unsolved, multiple, unkn
 def register(sub: argparse._SubParsersAction) -> None:
     from ..formats import OUTPUT_FORMATS
 
-    p = sub.add_parser("solve", help="solve puzzles", description=__doc__, epilog=EPILOG)
+    p = sub.add_parser("solve", help=SUMMARIES["solve"], description=__doc__, epilog=EPILOG)
     add_input_options(p)
     add_run_options(p, formats=OUTPUT_FORMATS, default_format=None)
     add_backend_options(p, time_limit=False)

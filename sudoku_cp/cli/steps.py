@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import exit_codes
+from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
 from .common import add_input_options
 from .options import EMPTY_INPUT, add_run_options
@@ -34,7 +34,7 @@ RESULTS = ["solved", "stuck", "contradiction"]
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "steps",
-        help="solve puzzles step by step with named techniques, and rate them",
+        help=SUMMARIES["steps"],
         description=__doc__,
         epilog=exit_codes("every puzzle solved by logic", "some puzzle stuck, contradictory or unreadable")
         + EMPTY_INPUT,
