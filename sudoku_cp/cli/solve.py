@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 #: Inputs of at most this many bytes (a 9x9 or 12x12 puzzle, or two 9x9) are searched by the reference
-#: dfs, in this process, when the compiled one is not asked for by name.
+#: dfs, in this process, when the backend is plain ``dfs`` (``dfs:compiled`` asks for the compiled one).
 TINY_INPUT = 256
 
 
