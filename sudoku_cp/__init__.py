@@ -9,6 +9,8 @@ r"""sudoku-cp: Sudoku of any box shape reformulated for real constraint solvers.
 
 from __future__ import annotations
 
+import sys
+import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +67,23 @@ if TYPE_CHECKING:
     from .result import Enumeration, SolveResult, Status
     from .solving import count_solutions, is_unique, solve
     from .verify import is_solution
+
+
+#: Submodules named after the function they export: the package's attribute stays the function.
+_SHADOWED = frozenset({"explain", "generate", "rate"})
+
+
+class _Package(types.ModuleType):
+    """The package's module type: importing a submodule such as ``sudoku_cp.rate`` (which the import
+    system records as an attribute of the package) leaves ``sudoku_cp.rate`` the function ``rate``."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:
