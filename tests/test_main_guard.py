@@ -120,3 +120,15 @@ def test_one_puzzle_from_the_command_line_is_solved_without_loading_the_compiled
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["dfs", "True", "True"]
+
+
+def test_submodules_named_after_their_function_leave_the_function_on_the_package() -> None:
+    code = (
+        "import sudoku_cp.rate, sudoku_cp.explain, sudoku_cp.generate\n"
+        "from sudoku_cp import explain, generate, rate\n"
+        "assert all(callable(f) for f in (explain, generate, rate)), (explain, generate, rate)\n"
+        "from sudoku_cp.rate import Rating\n"
+        "assert isinstance(rate('12343412214343..'), Rating)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
