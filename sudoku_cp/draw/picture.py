@@ -66,10 +66,15 @@ class Frame:
     def y(self, row: float) -> float:
         return self.m + row * self.s
 
+    @property
+    def per_side(self) -> int:
+        """k: a cell's candidates sit on a k x k mini grid (k = ceil(sqrt(n)))."""
+        return math.isqrt(self.n - 1) + 1
+
     def candidate(self, cell: int, digit: int) -> tuple[float, float]:
         """The centre of ``digit``'s place in ``cell``: row ``(d - 1) // k``, column ``(d - 1) % k`` of the
         cell's k x k mini grid."""
-        k = math.isqrt(self.n - 1) + 1
+        k = self.per_side
         row, col = divmod(cell, self.n)
         r, c = divmod(digit - 1, k)
         return self.x(col + (c + 0.5) / k), self.y(row + (r + 0.5) / k)
@@ -230,7 +235,7 @@ def _candidates(
     place centres it (renderers differ on centring glyphs of an x list, not on this).
     """
     n, s = frame.n, frame.s
-    k = math.isqrt(n - 1) + 1
+    k = frame.per_side
     step = s / k
     font = step * 0.8
     layer = dw.Group(fill=CANDIDATE, font_family=MONO, font_size=font, dominant_baseline="central")

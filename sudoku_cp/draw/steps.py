@@ -8,7 +8,6 @@ a strong link, a dashed one for a weak link.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
@@ -61,7 +60,7 @@ def draw_step(
     houses = {cell for h in step.houses for cell in step.rules.houses[h]}
 
     def under(dw: Any, frame: Frame) -> Any:
-        s, r = frame.s, frame.s / (2.6 * (_per_side(n)))
+        s, r = frame.s, _radius(frame)
         layer = dw.Group()
         for cells, colour in ((houses - set(step.cells), HOUSE), (set(step.cells), CELL)):
             shade = dw.Path(fill=colour)
@@ -77,7 +76,7 @@ def draw_step(
         return layer
 
     def over(dw: Any, frame: Frame) -> Any:
-        s, r = frame.s, frame.s / (2.6 * (_per_side(n)))
+        s, r = frame.s, _radius(frame)
         layer = dw.Group(fill="none", stroke_linecap="round")
         strikes = dw.Path(stroke="#d00000", stroke_width=max(1.0, s / 28))
         for cell, digit in sorted(eliminated):
@@ -102,6 +101,6 @@ def draw_step(
     return compose(givens, board, before, size=size, under=under, over=over)
 
 
-def _per_side(n: int) -> int:
-    """Candidates per side of a cell's mini grid."""
-    return math.isqrt(n - 1) + 1
+def _radius(frame: Frame) -> float:
+    """The radius of a candidate's disc: a little under half its place in the cell's mini grid."""
+    return frame.s / (2.6 * frame.per_side)

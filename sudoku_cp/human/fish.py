@@ -41,14 +41,11 @@ def basic_fish(size: int) -> Technique:
                 continue
             for base_first in (0, n):  # rows as the base, then columns
                 cover_first = n - base_first
-                lines = []
-                for line in range(base_first, base_first + n):
-                    places = where & house_bits[line]
-                    if 2 <= places.bit_count() <= size:
-                        cover = 0
-                        for cell in cells_of(places):
-                            cover |= 1 << _cross(cell, n, base_first)
-                        lines.append((line, places, cover))
+                lines = [  # the lines with 2 to size places, and the lines crossing them
+                    (line, places, across)
+                    for line, places, _, across in _base_lines(board, digit, base_first)
+                    if places.bit_count() <= size
+                ]
                 for chosen in combinations(lines, size):
                     cover = body = 0
                     for _, places, crossing in chosen:
@@ -160,8 +157,8 @@ def _box_spans(rules: Rules, base_first: int) -> tuple[int, ...]:
 def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, int, dict[int, int], int]]:
     """The lines (rows from ``base_first`` 0, columns from n) holding ``digit`` twice or more: each with its
     places, per box holding some of them the crossing lines of its places outside that box (for any other
-    box: all of its crossing lines), and all its crossing lines. Kept per board state: the three sizes of
-    finned fish ask the same."""
+    box: all of its crossing lines), and all its crossing lines. Kept per board state: basic and finned
+    fish of every size ask the same."""
     cache = board.memo.get("finned lines")
     if cache is None or cache[0] != board.version:
         cache = board.memo["finned lines"] = (board.version, {})
