@@ -84,6 +84,15 @@ def test_compare_backends_runs_on_generated_puzzles_without_the_shared_data(
     assert "data: puzzles generated here" in text
 
 
+def test_human_steps_walks_the_generators_levels_without_the_shared_data(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("SUDOKU_CP_DATA", str(tmp_path / "no such folder"))  # the kernel inherits it
+    notebook = _execute("human_steps.ipynb")
+    text = "".join(out.get("text", "") for c in notebook.cells if c.cell_type == "code" for out in c.outputs)
+    assert "stand in for the grades" in text and "easy: 12 puzzles" in text
+
+
 def _execute(name: str, extra: dict[str, object] | None = None) -> Any:
     """Run a notebook in memory with its small parameters (and ``extra``); fail on any error."""
     nbformat = pytest.importorskip("nbformat", reason=EXTRA)
