@@ -30,7 +30,7 @@ class Board:
         self.n = puzzle.n
         self.values = list(puzzle.cells)
         self.masks = list(candidates.masks)
-        #: What techniques keep between steps of one walk (a solver, links); ``forcing.release`` empties it.
+        #: What techniques keep between steps of one walk (a solver, links); ``probe.release`` empties it.
         self.memo: dict[str, Any] = {}
         #: Changes so far: what a technique keeps in ``memo`` for one state of the board is keyed by it.
         self.version = 0

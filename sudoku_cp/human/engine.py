@@ -23,8 +23,9 @@ from .board import Board
 from .chains import PATTERNS, aic, x_chain, xy_chain
 from .colouring import simple_colouring
 from .fish import FINNED, basic_fish, finned_fish
-from .forcing import contradiction_net, forcing_net, release
+from .forcing import contradiction_net, forcing_net
 from .intersections import claiming, direct_claiming, direct_pointing, locked_candidates, pointing
+from .probe import release
 from .singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from .step import Step, Technique
 from .subsets import hidden_subset, naked_subset

@@ -9,11 +9,10 @@ the cover lines goes (HoDoKu's finned and sashimi fish; rated beside the X-chain
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterator
 from itertools import combinations
 
-from ..grid import Rules, symbol
-from ..rules import RULES_KEPT
+from ..grid import symbol
 from ..rules.constraints import cell_name
 from ..wording import listing
 from .board import Board, cells_of, house_name
@@ -95,63 +94,32 @@ def finned_fish(size: int) -> Technique:
 
     def find(board: Board) -> Step | None:
         rules, n = board.rules, board.n
-        width = max(rules.box) if rules.box is not None else n  # the most lines one box's fins can cross
         barren = board.memo.setdefault(f"no {name}", {})
         for digit in range(1, n + 1):
             where = board.candidate_cells[digit - 1]
             if barren.get(digit) == where:
                 continue
             for base_first in (0, n):
-                lines = _base_lines(board, digit, base_first)
-                spans = _box_spans(rules, base_first)
-                for chosen in combinations(lines, size):
-                    body = crossing = 0
-                    for _, places, _, across in chosen:
-                        body |= places
-                        crossing |= across
-                    if crossing.bit_count() > size + width:
-                        continue  # more crossing lines than a cover and one box's fins can span
-                    for box in sorted({box for _, _, outside, _ in chosen for box in outside}):
-                        if (crossing & ~spans[box]).bit_count() > size:
-                            continue  # the places off the box's crossing lines alone need too many
-                        needed = 0  # a fin box holds some place: the crossing lines of those outside it
-                        for _, _, outside, across in chosen:
-                            needed |= outside.get(box, across)
-                        if needed.bit_count() > size:
-                            continue  # the places outside the box need more cover lines than there are
-                        found = _finned(board, digit, chosen, base_first, size, 2 * n + box, needed, body)
-                        if found is None:
-                            continue
-                        base, covers, fins, eliminations = found
-                        fin_names = listing([cell_name(c, n) for c in cells_of(fins)])
-                        reason = (
-                            f"{symbol(digit)} in {', '.join(house_name(rules, b) for b in base)} lies in "
-                            f"{', '.join(house_name(rules, c) for c in covers)} but for {fin_names} in "
-                            f"{house_name(rules, 2 * n + box)}"
-                        )
-                        houses = (*base, *covers, 2 * n + box)
-                        cells = cells_of(body)
-                        return Step(
-                            name, difficulty, rules, (), eliminations, cells, (digit,), houses, reason
-                        )
+                found = _first_finned(board, digit, base_first, size)
+                if found is None:
+                    continue
+                _, box, body, (base, covers, fins, eliminations) = found
+                fin_names = listing([cell_name(c, n) for c in cells_of(fins)])
+                reason = (
+                    f"{symbol(digit)} in {', '.join(house_name(rules, b) for b in base)} lies in "
+                    f"{', '.join(house_name(rules, c) for c in covers)} but for {fin_names} in "
+                    f"{house_name(rules, 2 * n + box)}"
+                )
+                houses = (*base, *covers, 2 * n + box)
+                return Step(
+                    name, difficulty, rules, (), eliminations, cells_of(body), (digit,), houses, reason
+                )
             barren[digit] = where
         return None
 
     find.__name__ = name.lower().replace("-", "_").replace(" ", "_")
     find.__doc__ = f"{name}: {size} lines whose places of a digit lie in {size} crossing lines, but for fins."
     return find
-
-
-@lru_cache(maxsize=RULES_KEPT)
-def _box_spans(rules: Rules, base_first: int) -> tuple[int, ...]:
-    """Per box (region), the crossing lines through its cells: columns for rows as the base (``base_first``
-    0), rows for columns."""
-    n = rules.n
-    spans = [0] * len(rules.regions)
-    for box, cells in enumerate(rules.regions):
-        for cell in cells:
-            spans[box] |= 1 << _cross(cell, n, base_first)
-    return tuple(spans)
 
 
 def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, int, dict[int, int], int]]:
@@ -181,6 +149,84 @@ def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, in
             lines.append((line, places, outside, across))
     cache[1][(digit, base_first)] = lines
     return lines
+
+
+def _first_finned(
+    board: Board, digit: int, base_first: int, size: int
+) -> tuple[tuple[int, ...], int, int, tuple] | None:
+    """The first finned fish of ``digit`` with ``size`` base lines (rows from ``base_first`` 0, columns
+    from n): its base lines the first in ``combinations`` order, then its fin box the first:
+    ``(base lines, box, places, _finned's answer)``, or None.
+
+    Searched box by box, among the lines whose places outside the box lie in ``size`` crossing lines or
+    fewer (only those can be base lines with their fins in that box), which is far fewer sets of lines
+    than all of them."""
+    targets = _fin_boxes(board, digit, base_first)
+    if not targets:
+        return None
+    lines = _base_lines(board, digit, base_first)
+    best: tuple[tuple[int, ...], int, int, tuple] | None = None
+    for box, spanned in targets.items():
+        fit = [line for line in lines if line[2].get(box, line[3]).bit_count() <= size]
+        for chosen, needed in _covered_sets(fit, box, size):
+            base = tuple(line for line, *_ in chosen)
+            if best is not None and base >= best[0]:
+                break  # later sets of this box come after the one found
+            body = used = 0
+            for line, places, *_ in chosen:
+                body |= places
+                used |= 1 << line
+            if not spanned & ~used or not any(box in outside for _, _, outside, _ in chosen):
+                continue  # nothing in the box off the base lines, or no fin in it
+            found = _finned(board, digit, chosen, base_first, size, 2 * board.n + box, needed, body)
+            if found is not None:
+                best = (base, box, body, found)
+                break
+    return best
+
+
+def _covered_sets(
+    lines: list[tuple[int, int, dict[int, int], int]], box: int, size: int
+) -> Iterator[tuple[tuple[tuple[int, int, dict[int, int], int], ...], int]]:
+    """The sets of ``size`` of ``lines`` (in ``combinations`` order) whose places outside ``box`` lie in
+    ``size`` crossing lines or fewer, each with those crossing lines: depth first, a set that needs too
+    many already is not extended."""
+    outer = [outside.get(box, across) for _, _, outside, across in lines]
+    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
+    while stack:
+        start, picked, needed = stack.pop()
+        if len(picked) == size:
+            yield tuple(lines[i] for i in picked), needed
+            continue
+        for i in range(len(lines) - size + len(picked), start - 1, -1):  # pushed last first: popped in order
+            grown = needed | outer[i]
+            if grown.bit_count() <= size:
+                stack.append((i + 1, (*picked, i), grown))
+
+
+def _fin_boxes(board: Board, digit: int, base_first: int) -> dict[int, int]:
+    """The boxes where a finned fish of ``digit`` (rows as the base from ``base_first`` 0, columns from n)
+    could eliminate: those whose places lie in two base lines or more (one for a fin, one off the base for
+    the elimination), each with the bit set of those lines (bit ``line``, as house indices). Kept per board
+    state, as ``_base_lines``."""
+    cache = board.memo.get("finned lines")
+    if cache is None or cache[0] != board.version:
+        cache = board.memo["finned lines"] = (board.version, {})
+    key = (digit, base_first, "boxes")
+    found = cache[1].get(key)
+    if found is not None:
+        return found
+    n, rules = board.n, board.rules
+    house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
+    found = {}
+    for box in range(len(rules.regions)):
+        spanned = 0
+        for cell in cells_of(where & house_bits[2 * n + box]):
+            spanned |= 1 << (cell // n if base_first == 0 else n + cell % n)
+        if spanned.bit_count() >= 2:
+            found[box] = spanned
+    cache[1][key] = found
+    return found
 
 
 def _finned(

@@ -21,14 +21,13 @@ from collections.abc import Iterable
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
-from .board import Board, digits_of, house_name
+from .board import Board, house_name
 from .chains import length_bonus
+from .probe import Probe, probe_of, unique_board
 from .step import Step, Technique
 
-__all__ = ["LEVELS", "PROBE_SOLVER", "contradiction_net", "forcing_net", "release", "unique_board"]
+__all__ = ["LEVELS", "contradiction_net", "forcing_net"]
 
-#: The solver whose ``propagate`` runs the nets (Glucose supports it).
-PROBE_SOLVER = "glucose4"
 #: Nesting level -> (name, base difficulty) of the contradiction nets.
 LEVELS = {
     1: ("Contradiction net", 8.8),
@@ -37,135 +36,33 @@ LEVELS = {
 }
 
 
-class _Probe:
-    """A solver of the board's rules holding the board's facts as unit clauses."""
-
-    def __init__(self, board: Board) -> None:
-        from ..backends.grid_solver import GridSolver
-
-        self.grid = GridSolver(board.rules, PROBE_SOLVER)
-        self.facts: set[int] = set()
-        self.n = board.n
-        self._unique: bool | None = None
-        #: One literal's propagation, kept for the board state it was asked in (``Board.version``):
-        #: the forcing nets and the first contradiction nets ask the same ones.
-        self._single: dict[int, tuple[bool, list[int]]] = {}
-        self._version = -1
-        self._candidates: list[int] = []
-        #: Each cell's (candidates, digit) when its facts were last added.
-        self._known: list[tuple[int, int] | None] = [None] * board.rules.ncells
-        #: The literals that eliminate an open candidate (kept with the candidates per board state).
-        self.eliminated: frozenset[int] = frozenset()
-
-    def unique(self) -> bool:
-        """Whether the board has exactly one solution. Sound steps keep every solution, so this holds for
-        the whole walk and is asked once, of a solver of its own: searching would leave learnt clauses in
-        the probe's solver, which slow its propagation a hundredfold."""
-        if self._unique is None:
-            from ..backends.grid_solver import GridSolver
-
-            with GridSolver(self.grid.rules) as grid:
-                facts = sorted(self.facts)
-                if not grid.solve(facts):
-                    self._unique = False
-                else:
-                    guard = grid.guard()
-                    grid.block(grid.solution(), guard)
-                    self._unique = not grid.solve([*facts, guard])
-        return self._unique
-
-    def update(self, board: Board) -> list[int]:
-        """Add the board's new facts; the open candidates' variables, cells in order (once per board
-        state, as ``eliminated``, the negative literals of those variables)."""
-        if board.version == self._version:
-            return self._candidates
-        self._single.clear()
-        self._version = board.version
-        n = self.n
-        solver, facts, known = self.grid.solver, self.facts, self._known
-        candidates = []
-        for cell, (mask, value) in enumerate(zip(board.masks, board.values, strict=True)):
-            base = cell * n
-            if value:
-                mask = 1 << (value - 1)
-            else:
-                candidates += [base + d for d in digits_of(mask)]
-            if known[cell] == (mask, value):
-                continue  # no new fact about this cell
-            known[cell] = (mask, value)
-            for d in range(1, n + 1):
-                if value:
-                    lit = base + d if value == d else -(base + d)
-                elif mask >> (d - 1) & 1:
-                    continue
-                else:
-                    lit = -(base + d)
-                if lit not in facts:
-                    facts.add(lit)
-                    solver.add_clause([lit])
-        self._candidates = candidates
-        self.eliminated = frozenset(-var for var in candidates)
-        return candidates
-
-    def propagate(self, assumptions: list[int]) -> tuple[bool, list[int]]:
-        return self.grid.propagate(assumptions)
-
-    def single(self, var: int) -> tuple[bool, list[int]]:
-        """``propagate([var])`` on the board's facts, once per board state."""
-        found = self._single.get(var)
-        if found is None:
-            found = self._single[var] = self.propagate([var])
-        return found
-
-    def fails(self, assumptions: list[int], level: int, candidates: list[int]) -> int:
-        """0 when the assumptions propagate without contradiction at nesting ``level`` (0: singles only),
-        else the size of the net that met it (literals propagated, at least 1)."""
-        ok, implied = self.single(assumptions[0]) if len(assumptions) == 1 else self.propagate(assumptions)
-        if not ok:
-            return max(1, len(implied))
-        if level == 0:
-            return 0
-        assumptions = list(assumptions)
-        assigned = {abs(lit) for lit in implied}
-        size = len(implied)
-        changed = True
-        while changed:
-            changed = False
-            for var in candidates:
-                if var in assigned:
-                    continue
-                inner = self.fails([*assumptions, var], level - 1, candidates)
-                if inner:
-                    size += inner
-                    assumptions.append(-var)
-                    ok, implied = self.propagate(assumptions)
-                    if not ok:
-                        return size + len(implied)
-                    assigned = {abs(lit) for lit in implied}
-                    changed = True
+def _fails(probe: Probe, assumptions: list[int], level: int, candidates: list[int]) -> int:
+    """0 when the assumptions propagate without contradiction at nesting ``level`` (0: singles only), else
+    the size of the net that met it (literals propagated, at least 1)."""
+    ok, implied = probe.single(assumptions[0]) if len(assumptions) == 1 else probe.propagate(assumptions)
+    if not ok:
+        return max(1, len(implied))
+    if level == 0:
         return 0
-
-
-def _probe(board: Board) -> _Probe:
-    probe = board.memo.get("probe")
-    if probe is None:
-        probe = board.memo["probe"] = _Probe(board)
-    return probe
-
-
-def unique_board(board: Board) -> bool:
-    """Whether ``board`` has exactly one solution (asked of a SAT solver once per walk)."""
-    probe = _probe(board)
-    probe.update(board)
-    return probe.unique()
-
-
-def release(board: Board) -> None:
-    """Drop what the walk kept (its solver, links, caches): a board kept or sent elsewhere holds none."""
-    probe = board.memo.pop("probe", None)
-    if probe is not None:
-        probe.grid.solver.delete()
-    board.memo.clear()
+    assumptions = list(assumptions)
+    assigned = {abs(lit) for lit in implied}
+    size = len(implied)
+    changed = True
+    while changed:
+        changed = False
+        for var in candidates:
+            if var in assigned:
+                continue
+            inner = _fails(probe, [*assumptions, var], level - 1, candidates)
+            if inner:
+                size += inner
+                assumptions.append(-var)
+                ok, implied = probe.propagate(assumptions)
+                if not ok:
+                    return size + len(implied)
+                assigned = {abs(lit) for lit in implied}
+                changed = True
+    return 0
 
 
 def _candidate(var: int, n: int) -> tuple[int, int]:
@@ -184,13 +81,13 @@ def contradiction_net(level: int) -> Technique:
     name, base = LEVELS[level]
 
     def find(board: Board) -> Step | None:
-        probe = _probe(board)
+        probe = probe_of(board)
         candidates = probe.update(board)
-        if level > 1 and not probe.unique():
+        if level > 1 and not unique_board(board):
             return None  # with several solutions no net closes; nesting would only cost (n^3)^level trials
         n = board.n
         for var in _order(board, candidates):
-            size = probe.fails([var], level - 1, candidates)
+            size = _fails(probe, [var], level - 1, candidates)
             if size:
                 cell, digit = _candidate(var, n)
                 inside = (
@@ -219,8 +116,7 @@ def _order(board: Board, candidates: list[int]) -> list[int]:
 
 def forcing_net(board: Board) -> Step | None:
     """Cell and region forcing nets: every way a cell (or a house's digit) can go forces one elimination."""
-    probe = _probe(board)
-    probe.update(board)
+    probe = probe_of(board)
     n, rules = board.n, board.rules
     for cell in sorted(board.open_cells(), key=lambda c: (bin(board.masks[c]).count("1"), c)):
         options = [cell * n + d for d in range(1, n + 1) if board.masks[cell] >> (d - 1) & 1]
@@ -240,7 +136,7 @@ def forcing_net(board: Board) -> Step | None:
     return None
 
 
-def _common(probe: _Probe, options: list[int]) -> tuple[list[int], int] | None:
+def _common(probe: Probe, options: list[int]) -> tuple[list[int], int] | None:
     """The open candidates every option eliminates, and the nets' size; None if there are none (or an
     option contradicts: that is a contradiction net's to find)."""
     common: set[int] | frozenset[int] = probe.eliminated

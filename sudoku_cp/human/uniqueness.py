@@ -25,7 +25,7 @@ from ..grid import symbol
 from ..rules.constraints import cell_name
 from ..wording import listing
 from .board import Board, cells_of, digits_of, house_name, plain_layout
-from .forcing import unique_board
+from .probe import unique_board
 from .step import Step
 
 __all__ = ["bug_plus_one", "unique_rectangle", "unique_rectangle_more"]
