@@ -38,6 +38,10 @@ class Board:
         self._more = bool(self.rules.constraints) or any(
             p.relation != "differ" or p.negated for p in self.rules.pairs
         )
+        self._houses_of = self.rules.houses_of
+        #: Per house (index in ``Rules.houses``), how often one of its cells has changed: what a technique
+        #: keeps about one house (such as "no subset here") holds while the count stays.
+        self.house_changes = [0] * len(self.rules.houses)
         for cell, digit in enumerate(self.values):
             if digit:
                 self._clear_peers(cell, 1 << (digit - 1))
@@ -70,6 +74,7 @@ class Board:
                 self.candidate_cells[d - 1] &= here
         self.values[cell] = digit
         self.masks[cell] = bit
+        self._changed(cell)
         self.placed_cells[digit - 1] |= 1 << cell
         self.open_bits &= here
         self._clear_peers(cell, bit)
@@ -79,10 +84,18 @@ class Board:
     def _clear_peers(self, cell: int, bit: int) -> None:
         masks = self.masks
         for peer in self.rules.peers[cell]:
-            masks[peer] &= ~bit
+            if masks[peer] & bit:
+                masks[peer] &= ~bit
+                self._changed(peer)
+
+    def _changed(self, cell: int) -> None:
+        changes = self.house_changes
+        for h in self._houses_of[cell]:
+            changes[h] += 1
 
     def eliminate(self, cell: int, digit: int) -> None:
         self.masks[cell] &= ~(1 << (digit - 1))
+        self._changed(cell)
         if not self.values[cell]:
             self.candidate_cells[digit - 1] &= ~(1 << cell)
         self.version += 1

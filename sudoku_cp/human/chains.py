@@ -87,7 +87,10 @@ def _chain(kind: str) -> Technique:
             onward = links.get(f"{kind} onward")
             if onward is None:
                 onward = links[f"{kind} onward"] = onward_links(links[kind], links["weak"])
-            best = _shortest(board, links[kind], links["weak"], onward)
+            sees = links.get("sees")
+            if sees is None:
+                sees = links["sees"] = node_bits(links["weak"])
+            best = _shortest(board, links[kind], onward, sees)
         if best is None:
             return None
         path, eliminations, placements = best
@@ -180,13 +183,13 @@ Found = tuple[list[int], list[tuple[int, int]], tuple[tuple[int, int], ...]]
 
 
 def _shortest(
-    board: Board, strong: dict[int, list[int]], weak: dict[int, list[int]], onward: dict[int, list[int]]
+    board: Board, strong: dict[int, list[int]], onward: dict[int, list[int]], sees: dict[int, int]
 ) -> Found | None:
     """The shortest chain, from the first start node (in node order) among the shortest."""
     best: tuple[int, Found] | None = None
     for start in sorted(strong):
         limit = best[0] if best is not None else MAX_NODES
-        found = _search(start, strong, weak, limit, board, onward)
+        found = _search(start, strong, limit, board, onward, sees)
         if found is not None and (best is None or len(found[0]) < best[0]):
             best = (len(found[0]), found)
     return best[1] if best is not None else None
@@ -215,10 +218,11 @@ def _shortest_x(board: Board) -> Found | None:
             node: [p * n + digit - 1 for p in cells_of(where & peer_bits[node // n])] for node in strong
         }
         complete = best is None  # searched without a bound: finding nothing then means there is nothing
-        onward = onward_links(strong, weak)
+        onward, sees = onward_links(strong, weak), node_bits(weak)
         for start in sorted(strong):
-            limit = MAX_NODES if best is None else best[0] + 1  # a tie may win: a later digit's start
-            found = _search(start, strong, weak, limit, board, onward)  # can come before an earlier one's
+            # a tie may win: a later digit's start can come before an earlier one's
+            limit = MAX_NODES if best is None else best[0] + 1
+            found = _search(start, strong, limit, board, onward, sees)
             if found is not None and (best is None or (len(found[0]), start) < best[:2]):
                 best = (len(found[0]), start, found)
         if complete and best is None:
@@ -233,26 +237,27 @@ def _node(node: int, n: int) -> str:
 def _search(
     start: int,
     strong: dict[int, list[int]],
-    weak: dict[int, list[int]],
     limit: int,
     board: Board,
-    onward: dict[int, list[int]] | None = None,
+    onward: dict[int, list[int]],
+    sees: dict[int, int],
 ) -> Found | None:
     """The shortest chain from ``start`` (assumed false) of fewer than ``limit`` nodes that proves
     something: (path, eliminations, placements). Breadth first, a level at a time: the nodes reached
     off (by a weak link) and on (by a strong link) each keep the node they were reached from. ``onward``
-    is ``weak`` without the links to nodes that have no strong link (``onward_links``): a chain cannot
-    go on from them, and the search need not visit them."""
+    holds the weak links to nodes that have a strong link (``onward_links``): a chain cannot go on from
+    the others, and the search need not visit them. ``sees`` holds every weak link, as bit sets of nodes
+    (``node_bits``): what sees both ends of a chain goes."""
     n = board.n
     reached_off: dict[int, int] = {start: -1}
     reached_on: dict[int, int] = {}
-    start_sees = set(weak.get(start, ()))
+    start_sees = sees.get(start, 0)
     frontier, on, size = [start], False, 1
     while frontier and size < limit:
         following = []
         if on:
             for node in frontier:
-                for nxt in (onward or weak).get(node, ()):
+                for nxt in onward.get(node, ()):
                     if nxt not in reached_off:
                         reached_off[nxt] = node
                         following.append(nxt)
@@ -264,13 +269,24 @@ def _search(
                     reached_on[nxt] = node
                     if nxt == start:  # not start implies start: start is true
                         return _path(nxt, reached_on, reached_off), [], ((start // n, start % n + 1),)
-                    seen = weak.get(nxt)  # start or nxt is true: what sees both goes
-                    if seen and not start_sees.isdisjoint(seen):
-                        eliminations = sorted((w // n, w % n + 1) for w in start_sees.intersection(seen))
+                    both = sees.get(nxt, 0) & start_sees  # start or nxt is true: what sees both goes
+                    if both:
+                        eliminations = [(w // n, w % n + 1) for w in cells_of(both)]
                         return _path(nxt, reached_on, reached_off), eliminations, ()
                     following.append(nxt)
         frontier, on, size = following, not on, size + 1
     return None
+
+
+def node_bits(weak: dict[int, list[int]]) -> dict[int, int]:
+    """Each node's weak links as a bit set of nodes (bit ``node``)."""
+    found = {}
+    for node, others in weak.items():
+        bits = 0
+        for w in others:
+            bits |= 1 << w
+        found[node] = bits
+    return found
 
 
 def onward_links(strong: dict[int, list[int]], weak: dict[int, list[int]]) -> dict[int, list[int]]:

@@ -9,7 +9,6 @@ the cover lines goes (HoDoKu's finned and sashimi fish; rated beside the X-chain
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
 
 from ..grid import symbol
@@ -168,40 +167,33 @@ def _first_finned(
     best: tuple[tuple[int, ...], int, int, tuple] | None = None
     for box, spanned in targets.items():
         fit = [line for line in lines if line[2].get(box, line[3]).bit_count() <= size]
-        for chosen, needed in _covered_sets(fit, box, size):
-            base = tuple(line for line, *_ in chosen)
+        if len(fit) < size or not any(box in line[2] for line in fit):
+            continue  # too few lines, or none with a fin in the box
+        outer = [line[2].get(box, line[3]) for line in fit]
+        stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]  # depth first, in combinations order
+        while stack:
+            start, picked, needed = stack.pop()
+            if len(picked) < size:
+                for i in range(len(fit) - size + len(picked), start - 1, -1):  # pushed last first
+                    grown = needed | outer[i]
+                    if grown.bit_count() <= size:  # else no cover holds them: not extended
+                        stack.append((i + 1, (*picked, i), grown))
+                continue
+            chosen = tuple(fit[i] for i in picked)
+            base = tuple(line[0] for line in chosen)
             if best is not None and base >= best[0]:
                 break  # later sets of this box come after the one found
             body = used = 0
             for line, places, *_ in chosen:
                 body |= places
                 used |= 1 << line
-            if not spanned & ~used or not any(box in outside for _, _, outside, _ in chosen):
+            if not spanned & ~used or not any(box in line[2] for line in chosen):
                 continue  # nothing in the box off the base lines, or no fin in it
             found = _finned(board, digit, chosen, base_first, size, 2 * board.n + box, needed, body)
             if found is not None:
                 best = (base, box, body, found)
                 break
     return best
-
-
-def _covered_sets(
-    lines: list[tuple[int, int, dict[int, int], int]], box: int, size: int
-) -> Iterator[tuple[tuple[tuple[int, int, dict[int, int], int], ...], int]]:
-    """The sets of ``size`` of ``lines`` (in ``combinations`` order) whose places outside ``box`` lie in
-    ``size`` crossing lines or fewer, each with those crossing lines: depth first, a set that needs too
-    many already is not extended."""
-    outer = [outside.get(box, across) for _, _, outside, across in lines]
-    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
-    while stack:
-        start, picked, needed = stack.pop()
-        if len(picked) == size:
-            yield tuple(lines[i] for i in picked), needed
-            continue
-        for i in range(len(lines) - size + len(picked), start - 1, -1):  # pushed last first: popped in order
-            grown = needed | outer[i]
-            if grown.bit_count() <= size:
-                stack.append((i + 1, (*picked, i), grown))
 
 
 def _fin_boxes(board: Board, digit: int, base_first: int) -> dict[int, int]:

@@ -24,19 +24,6 @@ SUBSETS = {(2, True): 3.0, (2, False): 3.4, (3, True): 3.6, (3, False): 4.0, (4,
 DIRECT = {2: 2.0, 3: 2.5}
 
 
-def house_key(board: Board, h: int) -> tuple[int, ...]:
-    """What a subset in house ``h`` depends on: its open cells' candidates (0 for a placed cell), kept per
-    board state. A house whose key has not changed since it held no subset is not searched again."""
-    keys = board.memo.get("house keys")
-    if keys is None or keys[0] != board.version:
-        keys = board.memo["house keys"] = (board.version, {})
-    key = keys[1].get(h)
-    if key is None:
-        values, masks = board.values, board.masks
-        key = keys[1][h] = tuple(0 if values[c] else masks[c] for c in board.rules.houses[h])
-    return key
-
-
 def naked_subset(size: int) -> Technique:
     """The technique finding naked subsets of ``size`` cells."""
 
@@ -44,7 +31,7 @@ def naked_subset(size: int) -> Technique:
         rules = board.rules
         barren = board.memo.setdefault(f"no naked {size}", {})
         for h, house in enumerate(rules.houses):
-            key = house_key(board, h)
+            key = board.house_changes[h]  # a subset depends on the house's candidates alone
             if barren.get(h) == key:
                 continue
             open_ = [c for c in house if not board.values[c]]
@@ -87,7 +74,7 @@ def hidden_subset(size: int, direct: bool = False) -> Technique:
         # a house's subsets, and the singles they leave there, depend on that house alone
         barren = board.memo.setdefault(f"no {'direct ' if direct else ''}hidden {size}", {})
         for h, bits in enumerate(house_bits):
-            key = house_key(board, h)
+            key = board.house_changes[h]  # a subset depends on the house's candidates alone
             if barren.get(h) == key:
                 continue
             places = {d + 1: where[d] & bits for d in range(board.n) if not placed[d] & bits}
