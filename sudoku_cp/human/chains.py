@@ -13,7 +13,9 @@ use one digit's links only, XY-chains only bivalue cells' strong links, the AIC 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import pairwise
+from typing import Any
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
@@ -39,12 +41,13 @@ def length_bonus(nodes: int) -> float:
     return round(bonus, 1)
 
 
-def _links(board: Board) -> dict[str, dict[int, list[int]]]:
+def _links(board: Board) -> dict[str, Any]:
     """The links between candidates (node ``cell * n + digit - 1``) as adjacency lists: ``xy`` the strong
     links of XY-chains (the two candidates of a bivalue cell), ``aic`` those and the strong links in a
     house (a digit's two places there), ``weak`` the weak links of the nodes with a strong link (the other
     candidates of the cell, then the peers holding the digit): a chain starts, turns and ends at such
-    nodes only. Built once per state of the board (``Board.version``)."""
+    nodes only; ``sees`` the weak links as bit sets of nodes. Built once per state of the board
+    (``Board.version``)."""
     cached = board.memo.get("links")
     if cached is not None and cached[0] == board.version:
         return cached[1]
@@ -58,19 +61,35 @@ def _links(board: Board) -> dict[str, dict[int, list[int]]]:
             in_cell[a] = [b]
             in_cell[b] = [a]
     aic = {node: list(others) for node, others in in_cell.items()}
-    for bits in house_bits:
-        for d in range(n):
-            places = where[d] & bits
-            if places.bit_count() == 2:
-                a, b = (c * n + d for c in cells_of(places))
-                aic.setdefault(a, []).append(b)
-                aic.setdefault(b, []).append(a)
+    # a digit's strong links in houses, and what its nodes see of it, depend on its candidate cells
+    # alone: kept from state to state while they stay
+    kept = board.memo.setdefault("chain digits", {})
+    digit_of: list[dict[int, tuple[list[int], int]]] = []
+    for d in range(n):
+        entry = kept.get(d)
+        if entry is None or entry[0] != where[d]:
+            pairs = []
+            for bits in house_bits:
+                places = where[d] & bits
+                if places.bit_count() == 2:
+                    pairs.append(tuple(c * n + d for c in cells_of(places)))
+            entry = kept[d] = (where[d], pairs, {})
+        for a, b in entry[1]:
+            aic.setdefault(a, []).append(b)
+            aic.setdefault(b, []).append(a)
+        digit_of.append(entry[2])
     weak: dict[int, list[int]] = {}
+    sees: dict[int, int] = {}
     for node in aic:
         cell, d = divmod(node, n)
-        same = [cell * n + e - 1 for e in digits_of(masks[cell]) if e != d + 1]
-        weak[node] = same + [p * n + d for p in cells_of(where[d] & peer_bits[cell])]
-    links = {"xy": in_cell, "aic": aic, "weak": weak}
+        seen = digit_of[d].get(node)
+        if seen is None:
+            peers = where[d] & peer_bits[cell]
+            seen = digit_of[d][node] = (list(_nodes(peers, d, n)), _node_bits(peers, d, n))
+        others = masks[cell] & ~(1 << d)
+        weak[node] = [cell * n + e for e in cells_of(others)] + seen[0]
+        sees[node] = others << cell * n | seen[1]
+    links = {"xy": in_cell, "aic": aic, "weak": weak, "sees": sees}
     board.memo["links"] = (board.version, links)
     return links
 
@@ -87,10 +106,7 @@ def _chain(kind: str) -> Technique:
             onward = links.get(f"{kind} onward")
             if onward is None:
                 onward = links[f"{kind} onward"] = onward_links(links[kind], links["weak"])
-            sees = links.get("sees")
-            if sees is None:
-                sees = links["sees"] = node_bits(links["weak"])
-            best = _shortest(board, links[kind], onward, sees)
+            best = _shortest(board, links[kind], onward, links["sees"])
         if best is None:
             return None
         path, eliminations, placements = best
@@ -185,14 +201,20 @@ Found = tuple[list[int], list[tuple[int, int]], tuple[tuple[int, int], ...]]
 def _shortest(
     board: Board, strong: dict[int, list[int]], onward: dict[int, list[int]], sees: dict[int, int]
 ) -> Found | None:
-    """The shortest chain, from the first start node (in node order) among the shortest."""
-    best: tuple[int, Found] | None = None
-    for start in sorted(strong):
-        limit = best[0] if best is not None else MAX_NODES
-        found = _search(start, strong, limit, board, onward, sees)
-        if found is not None and (best is None or len(found[0]) < best[0]):
-            best = (len(found[0]), found)
-    return best[1] if best is not None else None
+    """The shortest chain, from the first start node (in node order) among the shortest. The searches
+    from every start go a level at a time together, so none goes deeper than the shortest chain."""
+    searches = [_Search(start, strong, onward, sees, board.n) for start in sorted(strong)]
+    on, size = False, 1
+    while searches and size < MAX_NODES:
+        going = []
+        for search in searches:
+            found = search.level(on)
+            if found is not None:
+                return found
+            if search.frontier:
+                going.append(search)
+        searches, on, size = going, not on, size + 1
+    return None
 
 
 def _shortest_x(board: Board) -> Found | None:
@@ -214,11 +236,12 @@ def _shortest_x(board: Board) -> Found | None:
                 a, b = (c * n + digit - 1 for c in cells_of(places))
                 strong.setdefault(a, []).append(b)
                 strong.setdefault(b, []).append(a)
-        weak = {  # for the nodes with a strong link: a chain starts, turns and ends there
-            node: [p * n + digit - 1 for p in cells_of(where & peer_bits[node // n])] for node in strong
-        }
+        weak, sees = {}, {}  # for the nodes with a strong link: a chain starts, turns and ends there
+        for node in strong:
+            peers = where & peer_bits[node // n]
+            weak[node], sees[node] = list(_nodes(peers, digit - 1, n)), _node_bits(peers, digit - 1, n)
         complete = best is None  # searched without a bound: finding nothing then means there is nothing
-        onward, sees = onward_links(strong, weak), node_bits(weak)
+        onward = onward_links(strong, weak)
         for start in sorted(strong):
             # a tie may win: a later digit's start can come before an earlier one's
             limit = MAX_NODES if best is None else best[0] + 1
@@ -243,27 +266,66 @@ def _search(
     sees: dict[int, int],
 ) -> Found | None:
     """The shortest chain from ``start`` (assumed false) of fewer than ``limit`` nodes that proves
-    something: (path, eliminations, placements). Breadth first, a level at a time: the nodes reached
-    off (by a weak link) and on (by a strong link) each keep the node they were reached from. ``onward``
-    holds the weak links to nodes that have a strong link (``onward_links``): a chain cannot go on from
-    the others, and the search need not visit them. ``sees`` holds every weak link, as bit sets of nodes
-    (``node_bits``): what sees both ends of a chain goes."""
-    n = board.n
-    reached_off: dict[int, int] = {start: -1}
-    reached_on: dict[int, int] = {}
-    start_sees = sees.get(start, 0)
-    frontier, on, size = [start], False, 1
-    while frontier and size < limit:
+    something: (path, eliminations, placements)."""
+    search = _Search(start, strong, onward, sees, board.n)
+    on, size = False, 1
+    while search.frontier and size < limit:
+        found = search.level(on)
+        if found is not None:
+            return found
+        on, size = not on, size + 1
+    return None
+
+
+class _Search:
+    """A breadth-first search for a chain from ``start`` (assumed false), a level at a time: the nodes
+    reached off (by a weak link) and on (by a strong link) each keep the node they were reached from.
+    ``onward`` holds the weak links to nodes that have a strong link (``onward_links``): a chain cannot go
+    on from the others, and the search need not visit them. ``sees`` holds every weak link, as bit sets
+    of nodes (bit ``node``): what sees both ends of a chain goes."""
+
+    __slots__ = (
+        "frontier",
+        "n",
+        "onward",
+        "reached_off",
+        "reached_on",
+        "sees",
+        "start",
+        "start_sees",
+        "strong",
+    )
+
+    def __init__(
+        self,
+        start: int,
+        strong: dict[int, list[int]],
+        onward: dict[int, list[int]],
+        sees: dict[int, int],
+        n: int,
+    ) -> None:
+        self.start, self.strong, self.onward, self.sees, self.n = start, strong, onward, sees, n
+        self.start_sees = sees.get(start, 0)
+        self.reached_off: dict[int, int] = {start: -1}
+        self.reached_on: dict[int, int] = {}
+        self.frontier = [start]
+
+    def level(self, on: bool) -> Found | None:
+        """Go one level further (from nodes reached ``on`` by weak links, else by strong ones); the chain
+        it closes, if any: (path, eliminations, placements)."""
         following = []
+        reached_off, reached_on = self.reached_off, self.reached_on
         if on:
-            for node in frontier:
+            onward = self.onward
+            for node in self.frontier:
                 for nxt in onward.get(node, ()):
                     if nxt not in reached_off:
                         reached_off[nxt] = node
                         following.append(nxt)
         else:
-            for node in frontier:
-                for nxt in strong.get(node, ()):
+            start, start_sees, sees, n = self.start, self.start_sees, self.sees, self.n
+            for node in self.frontier:
+                for nxt in self.strong.get(node, ()):
                     if nxt in reached_on:
                         continue
                     reached_on[nxt] = node
@@ -274,24 +336,30 @@ def _search(
                         eliminations = [(w // n, w % n + 1) for w in cells_of(both)]
                         return _path(nxt, reached_on, reached_off), eliminations, ()
                     following.append(nxt)
-        frontier, on, size = following, not on, size + 1
-    return None
+        self.frontier = following
+        return None
 
 
-def node_bits(weak: dict[int, list[int]]) -> dict[int, int]:
-    """Each node's weak links as a bit set of nodes (bit ``node``)."""
-    found = {}
-    for node, others in weak.items():
-        bits = 0
-        for w in others:
-            bits |= 1 << w
-        found[node] = bits
-    return found
+@lru_cache(maxsize=1 << 16)
+def _nodes(cells: int, d: int, n: int) -> tuple[int, ...]:
+    """The nodes of digit index ``d`` in the cells of bit set ``cells``, in order (kept: a walk asks the
+    same ones at every state)."""
+    return tuple(cell * n + d for cell in cells_of(cells))
+
+
+@lru_cache(maxsize=1 << 16)
+def _node_bits(cells: int, d: int, n: int) -> int:
+    """``_nodes`` as a bit set of nodes."""
+    bits = 0
+    for node in _nodes(cells, d, n):
+        bits |= 1 << node
+    return bits
 
 
 def onward_links(strong: dict[int, list[int]], weak: dict[int, list[int]]) -> dict[int, list[int]]:
-    """``weak`` with only the links that end at a node with a strong link (in the same order)."""
-    return {node: [w for w in others if w in strong] for node, others in weak.items()}
+    """The weak links of the nodes with a strong link (``weak`` holds them all) that end at a node with a
+    strong link, in their order: the only ones a chain goes on by."""
+    return {node: [w for w in weak[node] if w in strong] for node in strong}
 
 
 def _path(end: int, reached_on: dict[int, int], reached_off: dict[int, int]) -> list[int]:
