@@ -9,9 +9,11 @@ the cover lines goes (HoDoKu's finned and sashimi fish; rated beside the X-chain
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
-from ..grid import symbol
+from ..grid import Rules, symbol
+from ..rules import RULES_KEPT
 from ..rules.constraints import cell_name
 from ..wording import listing
 from .board import Board, cells_of, house_name
@@ -74,9 +76,14 @@ def basic_fish(size: int) -> Technique:
     return find
 
 
-def _cross(cell: int, n: int, base_first: int) -> int:
-    """The index of the crossing line through ``cell``: its column for a row base, its row otherwise."""
-    return cell % n if base_first == 0 else cell // n
+@lru_cache(maxsize=RULES_KEPT)
+def _cell_bits(rules: Rules, base_first: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per cell, for rows as the base (``base_first`` 0) or columns: the bit of its crossing line (bit
+    ``column`` for a row base, ``row`` otherwise), and the bit of its base line (as a house index)."""
+    n = rules.n
+    if base_first == 0:
+        return tuple(1 << c % n for c in range(rules.ncells)), tuple(1 << c // n for c in range(rules.ncells))
+    return tuple(1 << c // n for c in range(rules.ncells)), tuple(1 << n + c % n for c in range(rules.ncells))
 
 
 #: Size -> (name, difficulty) of the finned fish. Sudoku Explainer has none: its nearest are the X-chains
@@ -135,14 +142,15 @@ def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, in
     n, rules = board.n, board.rules
     house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
     lines = []
+    cross, region_of = _cell_bits(rules, base_first)[0], rules.region_of
     for line in range(base_first, base_first + n):
         places = where & house_bits[line]
         if places.bit_count() >= 2:
             across, inside = 0, {}  # the crossing lines of all places, and of those in each box
             for cell in cells_of(places):
-                bit = 1 << _cross(cell, n, base_first)
+                bit = cross[cell]
                 across |= bit
-                box = rules.region_of[cell]
+                box = region_of[cell]
                 inside[box] = inside.get(box, 0) | bit
             outside = {box: across & ~bits for box, bits in inside.items()}  # other boxes: all of them
             lines.append((line, places, outside, across))
@@ -210,11 +218,11 @@ def _fin_boxes(board: Board, digit: int, base_first: int) -> dict[int, int]:
         return found
     n, rules = board.n, board.rules
     house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
-    found = {}
+    found, line_bit = {}, _cell_bits(rules, base_first)[1]
     for box in range(len(rules.regions)):
         spanned = 0
         for cell in cells_of(where & house_bits[2 * n + box]):
-            spanned |= 1 << (cell // n if base_first == 0 else n + cell % n)
+            spanned |= line_bit[cell]
         if spanned.bit_count() >= 2:
             found[box] = spanned
     cache[1][key] = found
@@ -240,9 +248,9 @@ def _finned(
     base_bits = 0
     for line, *_ in chosen:
         base_bits |= house_bits[line]
-    optional = 0
+    optional, cross = 0, _cell_bits(board.rules, base_first)[0]
     for cell in cells_of(body & house_bits[box]):
-        optional |= 1 << _cross(cell, n, base_first)
+        optional |= cross[cell]
     spare = [k for k in range(n) if (optional & ~needed) >> k & 1]
     for extra in combinations(spare, size - needed.bit_count()):
         cover = needed

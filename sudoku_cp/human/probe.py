@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..rules import RULES_KEPT, Rules
-from .board import Board, digits_of
+from .board import Board, cells_of, digits_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,8 +35,8 @@ class Probe:
 
         self.n = board.n
         self.solver: Any = new_solver(PROBE_SOLVER, _simplified(board), incremental=True)
-        #: Each cell's (candidates, digit) when its facts were last given to the solver.
-        self._known: list[tuple[int, int] | None] = list(zip(board.masks, board.values, strict=True))
+        #: Each cell's candidates and digit when its facts were last given to the solver.
+        self._masks, self._values = list(board.masks), list(board.values)
         #: One literal's propagation, kept for the board state it was asked in (``Board.version``):
         #: the forcing nets and the first contradiction nets ask the same ones.
         self._single: dict[int, tuple[bool, list[int]]] = {}
@@ -52,20 +52,18 @@ class Probe:
             return self._candidates
         self._single.clear()
         self._version = board.version
-        n, known, solver = self.n, self._known, self.solver
-        candidates = []
-        for cell, (mask, value) in enumerate(zip(board.masks, board.values, strict=True)):
-            base = cell * n
-            if not value:
-                candidates += [base + d for d in digits_of(mask)]
-            if known[cell] == (mask, value):
-                continue  # no new fact about this cell
-            old_mask, old_value = known[cell] or (0, 0)
-            known[cell] = (mask, value)
+        n, solver = self.n, self.solver
+        masks, values, known_masks, known_values = board.masks, board.values, self._masks, self._values
+        # a digit placed where it was the last candidate changes no mask: its cell's clause is then a unit
+        for cell in [c for c, (a, b) in enumerate(zip(masks, known_masks, strict=True)) if a != b]:
+            base, mask, value = cell * n, masks[cell], values[cell]
+            old_mask, old_value = known_masks[cell], known_values[cell]
+            known_masks[cell], known_values[cell] = mask, value
             if value and not old_value:
                 solver.add_clause([base + value])
             for d in digits_of(old_mask & ~(1 << (value - 1) if value else mask)):
                 solver.add_clause([-(base + d)])
+        candidates = [var for cell in cells_of(board.open_bits) for var in _variables(cell * n, masks[cell])]
         self._candidates = candidates
         self.eliminated = frozenset(-var for var in candidates)
         return candidates
@@ -84,6 +82,12 @@ class Probe:
 
     def close(self) -> None:
         self.solver.delete()
+
+
+@lru_cache(maxsize=1 << 14)
+def _variables(base: int, mask: int) -> tuple[int, ...]:
+    """The variables ``base + d`` of the digits d of ``mask``."""
+    return tuple(base + d for d in digits_of(mask))
 
 
 def probe_of(board: Board) -> Probe:

@@ -70,17 +70,17 @@ def hidden_subset(size: int, direct: bool = False) -> Technique:
 
     def find(board: Board) -> Step | None:
         rules = board.rules
-        house_bits, placed, where = board.geometry.house_bits, board.placed_cells, board.candidate_cells
         # a house's subsets, and the singles they leave there, depend on that house alone
         barren = board.memo.setdefault(f"no {'direct ' if direct else ''}hidden {size}", {})
-        for h, bits in enumerate(house_bits):
+        for h in range(len(rules.houses)):
             key = board.house_changes[h]  # a subset depends on the house's candidates alone
             if barren.get(h) == key:
                 continue
-            places = {d + 1: where[d] & bits for d in range(board.n) if not placed[d] & bits}
-            if len(places) <= size:
-                continue
-            few = [d for d, cells in places.items() if 2 <= cells.bit_count() <= size]
+            places = _places(board, h)
+            if len(places) > size:
+                few = [d for d, cells in places.items() if 2 <= cells.bit_count() <= size]
+            else:
+                few = []
             for digits in combinations(few, size):
                 union = 0
                 for d in digits:
@@ -113,6 +113,19 @@ def hidden_subset(size: int, direct: bool = False) -> Technique:
     find.__name__ = f"{'direct_' if direct else ''}hidden_{_NAMES[size]}"
     find.__doc__ = f"Hidden {_NAMES[size]}: {size} digits of a house with {size} places between them."
     return find
+
+
+def _places(board: Board, h: int) -> dict[int, int]:
+    """Each digit not placed in house ``h``, with its places there as a bit set: kept while the house's
+    cells stay (every hidden subset technique asks it)."""
+    kept = board.memo.setdefault("house places", {})
+    found = kept.get(h)
+    if found is not None and found[0] == board.house_changes[h]:
+        return found[1]
+    bits, placed, where = board.geometry.house_bits[h], board.placed_cells, board.candidate_cells
+    places = {d + 1: where[d] & bits for d in range(board.n) if not placed[d] & bits}
+    kept[h] = (board.house_changes[h], places)
+    return places
 
 
 def _single_left(
