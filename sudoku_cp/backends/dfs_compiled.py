@@ -38,7 +38,7 @@ from numba import njit, types
 from ..encode.rules_cnf import digit_sets
 from ..rules import RULES_KEPT, Rules
 from ..signals import signals_held
-from .dfs_reference import HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
+from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
 from .dfs_rules import intersections
 
 __all__ = [
@@ -91,11 +91,23 @@ else:  # pragma: no cover - platforms without clock_gettime
 
 
 def heuristic_code(heuristic: str) -> int:
-    """The integer the kernels take for a heuristic name (its index in ``HEURISTICS``)."""
+    """The integer the general kernels take for a heuristic name (its index in ``HEURISTICS``); ``auto``
+    is ``mrv`` there (see ``takes_bands`` for where it is not)."""
     try:
-        return HEURISTICS.index(heuristic)
+        return HEURISTICS.index("mrv" if heuristic == AUTO else heuristic)
     except ValueError:
-        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join(HEURISTICS)}") from None
+        valid = ", ".join((AUTO, *HEURISTICS))
+        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {valid}") from None
+
+
+#: The one rules value the band search (``dfs_bands``) serves: only rows, columns and 3x3 boxes.
+BANDS_RULES = Rules.classic(3, 3)
+
+
+def takes_bands(rules: Rules, heuristic: str) -> bool:
+    """Whether a search goes to the band search of ``dfs_bands``: heuristic ``auto`` on the classic 9x9
+    rules. Every other rules value, and every named heuristic, keeps the general kernels."""
+    return heuristic == AUTO and rules == BANDS_RULES
 
 
 # Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
@@ -721,43 +733,22 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
             cands = stack[level]
             cell = _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums)
             if cell < 0:  # a solution
-                nout = ctr[_NOUT]
-                if nout < out.shape[0]:
+                if ctr[_NOUT] < out.shape[0]:
                     for c in range(ncells):
-                        out[nout, c] = _highest(cands[c])
-                    ctr[_NOUT] = nout + 1
-                ctr[_COUNT] += 1
-                if ctr[_COUNT] >= limit:
-                    state = _DONE
-                    status = LIMIT_REACHED
-                    break
-                if level == 0:
-                    state = _DONE
-                    status = EXHAUSTED
-                    break
-                level -= 1
-                state = _NEXT
-                if pause_when_full and ctr[_NOUT] == out.shape[0]:
-                    status = _BUFFER_FULL
+                        out[ctr[_NOUT], c] = _highest(cands[c])
+                untried[level] = 0  # nothing left to try here: step back
+                state, status = _solved(ctr, out, limit, pause_when_full)
+                if status != OUT_OF_NODES:
                     break
             else:
                 branch[level] = cell
                 untried[level] = cands[cell]
                 state = _NEXT
         else:  # try the next value of the branch point at ``level``
-            rest = untried[level]
-            if rest == 0:
-                if level == 0:
-                    state = _DONE
-                    status = EXHAUSTED
-                    break
-                level -= 1
-                continue
-            if ctr[_NODES] >= node_end:
-                status = OUT_OF_NODES
+            level, bit = _take(untried, level, ctr, node_end)
+            if bit <= 0:
+                state, status = (_DONE, EXHAUSTED) if bit == 0 else (_NEXT, OUT_OF_NODES)
                 break
-            bit = rest & -rest
-            untried[level] = rest ^ bit
             child = stack[level + 1]
             child[:] = stack[level]
             cell = branch[level]
@@ -774,11 +765,48 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
                 state = _EXPAND
             else:
                 ctr[_BACKTRACKS] += 1
+    return _keep(ctr, level, state, status)
+
+
+@njit(cache=True)
+def _keep(ctr, level, state, status):
+    """Keep where a search stopped in its counters, for the next call; its status."""
     ctr[_LEVEL] = level
     ctr[_STATE] = state
     if state == _DONE:
         ctr[_FINAL] = status
     return status
+
+
+@njit(cache=True)
+def _take(untried, level, ctr, node_end):
+    """The next value to try: back to the deepest level from ``level`` up whose branch point has one
+    left, then its lowest bit, taken off ``untried``. Returns (level, bit), with bit 0 when no level has
+    a value left (the search is exhausted) and -1 when the node budget is spent."""
+    while untried[level] == 0:
+        if level == 0:
+            return level, 0
+        level -= 1
+    if ctr[_NODES] >= node_end:
+        return level, -1
+    rest = untried[level]
+    bit = rest & -rest
+    untried[level] = rest ^ bit
+    return level, bit
+
+
+@njit(cache=True)
+def _solved(ctr, out, limit, pause_when_full):
+    """Count the solution just written to ``out[ctr[_NOUT]]`` (when that row exists): the search's next
+    state and its status, OUT_OF_NODES to go on (LIMIT_REACHED at the limit, _BUFFER_FULL to hand over)."""
+    if ctr[_NOUT] < out.shape[0]:
+        ctr[_NOUT] += 1
+    ctr[_COUNT] += 1
+    if ctr[_COUNT] >= limit:
+        return _DONE, LIMIT_REACHED
+    if pause_when_full and ctr[_NOUT] == out.shape[0]:
+        return _NEXT, _BUFFER_FULL
+    return _NEXT, OUT_OF_NODES
 
 
 @njit(cache=True)
@@ -797,16 +825,23 @@ def _solve_batch(grids, limit, heuristic, max_nodes, t, w, result):
         started = _now_ns(timespec)
         _start(grids[i], stack, ctr, t, w)
         status = _run(stack, branch, untried, ctr, out, False, limit, max_nodes, heuristic, t, w)
-        result.counts[i] = ctr[_COUNT]
-        if ctr[_NOUT] > 0:
-            result.solutions[i, :] = out[0]
-        if ctr[_NOUT] > 1:
-            result.second[i, :] = out[1]
-        result.guesses[i] = ctr[_GUESSES]
-        result.backtracks[i] = ctr[_BACKTRACKS]
-        result.nodes[i] = ctr[_NODES]
-        result.status[i] = status
-        result.seconds[i] = (_now_ns(timespec) - started) * 1e-9
+        _record(result, i, ctr, out, status, started, timespec)
+
+
+@njit(cache=True)
+def _record(result, i, ctr, out, status, started, timespec):
+    """Puzzle i's answer into ``result``: what the counters and ``out`` hold, and its seconds since
+    ``started`` (nanoseconds)."""
+    result.counts[i] = ctr[_COUNT]
+    if ctr[_NOUT] > 0:
+        result.solutions[i, :] = out[0]
+    if ctr[_NOUT] > 1:
+        result.second[i, :] = out[1]
+    result.guesses[i] = ctr[_GUESSES]
+    result.backtracks[i] = ctr[_BACKTRACKS]
+    result.nodes[i] = ctr[_NODES]
+    result.status[i] = status
+    result.seconds[i] = (_now_ns(timespec) - started) * 1e-9
 
 
 class BatchResult(NamedTuple):
@@ -895,7 +930,12 @@ def solve_array(
     if budget <= 0:  # never one long compiled call: Python must get control back to stop on a signal
         budget = _nodes_within(time_limit / 4 if time_limit is not None else SLICE_SECONDS, rules)
     called = time.perf_counter()
-    _solve_batch(grids, limit, code, budget, t, _work(t, ncells), result)
+    if takes_bands(rules, heuristic):
+        from . import dfs_bands
+
+        dfs_bands.solve_batch(grids, limit, budget, result)
+    else:
+        _solve_batch(grids, limit, code, budget, t, _work(t, ncells), result)
     if CLOCK is None and m:  # no clock in the kernel: the call's time shared out in proportion to nodes
         result.seconds[:] = (time.perf_counter() - called) * result.nodes / max(1, result.nodes.sum())
     if max_nodes <= 0:
@@ -945,6 +985,7 @@ class CompiledSearch:
         self._ctr = np.zeros(_NCTR, np.int64)
         self._work = _work(self.tables, ncells)
         self._buffers: dict[int, np.ndarray] = {}
+        self._bands: tuple[np.ndarray, ...] | None = None  # the band search's stack, made when first used
 
     def _buffer(self, rows: int) -> np.ndarray:
         """The solution buffer of ``rows`` rows, kept between calls (the kernel overwrites what it uses)."""
@@ -980,16 +1021,40 @@ class CompiledSearch:
         t = self.tables
         ctr = self._ctr
         out = self._buffer(min(limit, 256))
-        _start(grid, self._stack, ctr, t, self._work)
+        if takes_bands(self.rules, heuristic):
+            from . import dfs_bands
+
+            if self._bands is None:
+                self._bands = dfs_bands.stack()
+            dfs_bands.start(grid, self._bands[0], ctr)
+
+            def run(budget: int) -> int:
+                return dfs_bands.run(*self._bands, ctr, out, True, limit, budget)
+        else:
+            _start(grid, self._stack, ctr, t, self._work)
+
+            def run(budget: int) -> int:
+                return _run(
+                    self._stack,
+                    self._branch,
+                    self._untried,
+                    ctr,
+                    out,
+                    True,
+                    limit,
+                    budget,
+                    code,
+                    t,
+                    self._work,
+                )
+
         deadline = None if time_limit is None else started + time_limit
         budget = 256  # slices, even without a deadline: signal handlers run between them
         solutions: list[tuple[int, ...]] = []
         timed_out = False
         while True:
             sliced = time.perf_counter()
-            status = _run(
-                self._stack, self._branch, self._untried, ctr, out, True, limit, budget, code, t, self._work
-            )
+            status = run(budget)
             solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
             ctr[_NOUT] = 0
             if status in (EXHAUSTED, LIMIT_REACHED):
@@ -1055,4 +1120,6 @@ def warm_up() -> float:
     for heuristic in HEURISTICS:
         solve_array(np.zeros((1, rules.ncells), np.uint8), rules, 2, heuristic)
         CompiledSearch(rules).search((0,) * rules.ncells, 2, heuristic, time_limit=10.0)
+    solve_array(np.zeros((1, 81), np.uint8), BANDS_RULES, 2, AUTO)  # the band search
+    CompiledSearch(BANDS_RULES).search((0,) * 81, 2, AUTO, time_limit=10.0)
     return time.perf_counter() - started
