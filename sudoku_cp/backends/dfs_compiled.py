@@ -986,6 +986,7 @@ class CompiledSearch:
         self._work = _work(self.tables, ncells)
         self._buffers: dict[int, np.ndarray] = {}
         self._bands: tuple[np.ndarray, ...] | None = None  # the band search's stack, made when first used
+        self._band_rules = takes_bands(rules, AUTO)
 
     def _buffer(self, rows: int) -> np.ndarray:
         """The solution buffer of ``rows`` rows, kept between calls (the kernel overwrites what it uses)."""
@@ -1021,7 +1022,7 @@ class CompiledSearch:
         t = self.tables
         ctr = self._ctr
         out = self._buffer(min(limit, 256))
-        if takes_bands(self.rules, heuristic):
+        if self._band_rules and heuristic == AUTO:
             from . import dfs_bands
 
             if self._bands is None:
