@@ -6,7 +6,9 @@ increasing order), so both engines explore the same search tree and report the s
 order with the same statistics. On any other rules it adds the propagators of ``dfs_rules`` (pairs,
 thermometers, cage sums, arrows; the extra houses and the differ pairs are houses and peers), and with the
 ``mrv`` heuristic explores the same tree as that module. The search is iterative over an explicit stack
-of candidate-state copies, one row per depth.
+of candidate-state copies, one row per depth. With the heuristic ``auto`` (the default) on the classic
+9x9 rules, both entry points hand the search to the band search of ``dfs_bands`` instead (``takes_bands``);
+``auto`` is ``mrv`` everywhere else.
 
 Two entry points:
 
@@ -887,7 +889,7 @@ def solve_array(
     grids: np.ndarray,
     rules: Rules,
     limit: int = 1,
-    heuristic: str = "mrv",
+    heuristic: str = AUTO,
     max_nodes: int = 0,
     time_limit: float | None = None,
 ) -> BatchResult:
@@ -999,10 +1001,11 @@ class CompiledSearch:
         self,
         cells: tuple[int, ...] | list[int] | np.ndarray,
         limit: int = 1,
-        heuristic: str = "mrv",
+        heuristic: str = AUTO,
         time_limit: float | None = None,
     ) -> SearchOutcome:
-        """Enumerate up to ``limit`` solutions, like ``dfs_reference.search`` (same order, same statistics).
+        """Enumerate up to ``limit`` solutions, like ``dfs_reference.search`` (with a named heuristic: same
+        order, same statistics; ``auto`` on 9x9 takes the band search).
 
         The kernel runs in slices of nodes (doubling while a slice takes under 2 ms); between slices the
         clock is read, so a ``time_limit`` is overshot by a few milliseconds at most, and Python runs its
