@@ -1079,7 +1079,7 @@ class CompiledSearch:
 
 
 #: A first compile that takes longer than this is announced on standard error (a first compile takes about
-#: 30 s on this project's machine, once).
+#: 40 s on this project's machine, once; the band search of dfs_bands adds about a third).
 NOTICE_AFTER = 1.5
 _READY = False
 
@@ -1098,7 +1098,7 @@ def _ensure_compiled() -> None:
     notice = threading.Timer(
         NOTICE_AFTER,
         lambda: print(
-            "sudoku-cp: compiling the dfs search for this machine, once (about 30 s; Ctrl-C waits for it)...",
+            "sudoku-cp: compiling the dfs search for this machine, once (about 40 s; Ctrl-C waits for it)...",
             file=sys.stderr,
             flush=True,
         ),
