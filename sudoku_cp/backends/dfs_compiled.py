@@ -913,7 +913,7 @@ def solve_array(
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
-    _ensure_compiled()
+    _ensure_compiled(takes_bands(rules, heuristic))
     code = heuristic_code(heuristic)
     grids = _as_grids(grids, rules)
     t = _tables(rules)
@@ -1015,7 +1015,7 @@ class CompiledSearch:
         code = heuristic_code(heuristic)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
-        _ensure_compiled()
+        _ensure_compiled(self._band_rules and heuristic == AUTO)
         if isinstance(cells, np.ndarray):
             grid = _as_grids(cells.reshape(1, -1), self.rules)[0]
         else:  # a tuple of digits, as a Puzzle holds them: the quick way into an array
@@ -1081,20 +1081,23 @@ class CompiledSearch:
 #: A first compile that takes longer than this is announced on standard error (a first compile takes about
 #: 40 s on this project's machine, once; the band search of dfs_bands adds about a third).
 NOTICE_AFTER = 1.5
-_READY = False
+_READY = False  # the general kernels are loaded
+_BANDS_READY = False  # the band search's kernels are loaded
 
 
-def _ensure_compiled() -> None:
-    """Compile or load every kernel once per process, with Ctrl-C and SIGTERM held meanwhile.
+def _ensure_compiled(bands: bool = False) -> None:
+    """Compile or load the general kernels once per process, and with ``bands`` the band search's, with
+    Ctrl-C and SIGTERM held meanwhile.
 
     A signal that cut numba's compiling short would be lost and leave it broken, so it is delivered when
     the kernels are ready instead; on a warm cache that is a fraction of a second. A first compile on a
     machine is slow, so after ``NOTICE_AFTER`` seconds a line on standard error says what is happening.
+    The band search's kernels load only for a search that takes them (a 9x9 one), so other shapes start
+    no later than before they existed.
     """
-    global _READY
-    if _READY:
+    global _READY, _BANDS_READY
+    if _READY and (_BANDS_READY or not bands):
         return
-    _READY = True
     notice = threading.Timer(
         NOTICE_AFTER,
         lambda: print(
@@ -1107,23 +1110,37 @@ def _ensure_compiled() -> None:
     notice.start()
     try:
         with signals_held():
-            warm_up()
+            if not _READY:
+                _warm_general()
+            if bands and not _BANDS_READY:
+                _warm_bands()
     except BaseException:
-        _READY = False
+        _READY = _BANDS_READY = False
         raise
     finally:
         notice.cancel()
 
 
-def warm_up() -> float:
-    """Compile (or load from numba's cache) every kernel on a tiny puzzle; the seconds it took."""
+def _warm_general() -> None:
     global _READY
     _READY = True  # the calls below must not start another warm-up
-    started = time.perf_counter()
     rules = Rules.classic(2, 2)
     for heuristic in HEURISTICS:
         solve_array(np.zeros((1, rules.ncells), np.uint8), rules, 2, heuristic)
         CompiledSearch(rules).search((0,) * rules.ncells, 2, heuristic, time_limit=10.0)
-    solve_array(np.zeros((1, 81), np.uint8), BANDS_RULES, 2, AUTO)  # the band search
+
+
+def _warm_bands() -> None:
+    global _BANDS_READY
+    _BANDS_READY = True
+    solve_array(np.zeros((1, 81), np.uint8), BANDS_RULES, 2, AUTO)
     CompiledSearch(BANDS_RULES).search((0,) * 81, 2, AUTO, time_limit=10.0)
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every kernel, the band search's too, on tiny puzzles; the
+    seconds it took."""
+    started = time.perf_counter()
+    _warm_general()
+    _warm_bands()
     return time.perf_counter() - started
