@@ -114,7 +114,9 @@ def rate(puzzle: Puzzle | str) -> Rating:
 def _dfs() -> Any:
     from .backends import make_backend
 
-    return make_backend("dfs")
+    # mrv, named: the levels' thresholds were set on its counts, which both dfs engines share (the default,
+    # auto, takes the compiled engine's band search on 9x9, whose counts are its own)
+    return make_backend("dfs", heuristic="mrv")
 
 
 @cache

@@ -6,7 +6,9 @@ increasing order), so both engines explore the same search tree and report the s
 order with the same statistics. On any other rules it adds the propagators of ``dfs_rules`` (pairs,
 thermometers, cage sums, arrows; the extra houses and the differ pairs are houses and peers), and with the
 ``mrv`` heuristic explores the same tree as that module. The search is iterative over an explicit stack
-of candidate-state copies, one row per depth.
+of candidate-state copies, one row per depth. With the heuristic ``auto`` (the default) on the classic
+9x9 rules, both entry points hand the search to the band search of ``dfs_bands`` instead (``takes_bands``);
+``auto`` is ``mrv`` everywhere else.
 
 Two entry points:
 
@@ -38,7 +40,7 @@ from numba import njit, types
 from ..encode.rules_cnf import digit_sets
 from ..rules import RULES_KEPT, Rules
 from ..signals import signals_held
-from .dfs_reference import HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
+from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
 from .dfs_rules import intersections
 
 __all__ = [
@@ -91,11 +93,23 @@ else:  # pragma: no cover - platforms without clock_gettime
 
 
 def heuristic_code(heuristic: str) -> int:
-    """The integer the kernels take for a heuristic name (its index in ``HEURISTICS``)."""
+    """The integer the general kernels take for a heuristic name (its index in ``HEURISTICS``); ``auto``
+    is ``mrv`` there (see ``takes_bands`` for where it is not)."""
     try:
-        return HEURISTICS.index(heuristic)
+        return HEURISTICS.index("mrv" if heuristic == AUTO else heuristic)
     except ValueError:
-        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join(HEURISTICS)}") from None
+        valid = ", ".join((AUTO, *HEURISTICS))
+        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {valid}") from None
+
+
+#: The one rules value the band search (``dfs_bands``) serves: only rows, columns and 3x3 boxes.
+BANDS_RULES = Rules.classic(3, 3)
+
+
+def takes_bands(rules: Rules, heuristic: str) -> bool:
+    """Whether a search goes to the band search of ``dfs_bands``: heuristic ``auto`` on the classic 9x9
+    rules. Every other rules value, and every named heuristic, keeps the general kernels."""
+    return heuristic == AUTO and rules == BANDS_RULES
 
 
 # Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
@@ -721,43 +735,22 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
             cands = stack[level]
             cell = _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums)
             if cell < 0:  # a solution
-                nout = ctr[_NOUT]
-                if nout < out.shape[0]:
+                if ctr[_NOUT] < out.shape[0]:
                     for c in range(ncells):
-                        out[nout, c] = _highest(cands[c])
-                    ctr[_NOUT] = nout + 1
-                ctr[_COUNT] += 1
-                if ctr[_COUNT] >= limit:
-                    state = _DONE
-                    status = LIMIT_REACHED
-                    break
-                if level == 0:
-                    state = _DONE
-                    status = EXHAUSTED
-                    break
-                level -= 1
-                state = _NEXT
-                if pause_when_full and ctr[_NOUT] == out.shape[0]:
-                    status = _BUFFER_FULL
+                        out[ctr[_NOUT], c] = _highest(cands[c])
+                untried[level] = 0  # nothing left to try here: step back
+                state, status = _solved(ctr, out, limit, pause_when_full)
+                if status != OUT_OF_NODES:
                     break
             else:
                 branch[level] = cell
                 untried[level] = cands[cell]
                 state = _NEXT
         else:  # try the next value of the branch point at ``level``
-            rest = untried[level]
-            if rest == 0:
-                if level == 0:
-                    state = _DONE
-                    status = EXHAUSTED
-                    break
-                level -= 1
-                continue
-            if ctr[_NODES] >= node_end:
-                status = OUT_OF_NODES
+            level, bit = _take(untried, level, ctr, node_end)
+            if bit <= 0:
+                state, status = (_DONE, EXHAUSTED) if bit == 0 else (_NEXT, OUT_OF_NODES)
                 break
-            bit = rest & -rest
-            untried[level] = rest ^ bit
             child = stack[level + 1]
             child[:] = stack[level]
             cell = branch[level]
@@ -774,11 +767,48 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
                 state = _EXPAND
             else:
                 ctr[_BACKTRACKS] += 1
+    return _keep(ctr, level, state, status)
+
+
+@njit(cache=True)
+def _keep(ctr, level, state, status):
+    """Keep where a search stopped in its counters, for the next call; its status."""
     ctr[_LEVEL] = level
     ctr[_STATE] = state
     if state == _DONE:
         ctr[_FINAL] = status
     return status
+
+
+@njit(cache=True)
+def _take(untried, level, ctr, node_end):
+    """The next value to try: back to the deepest level from ``level`` up whose branch point has one
+    left, then its lowest bit, taken off ``untried``. Returns (level, bit), with bit 0 when no level has
+    a value left (the search is exhausted) and -1 when the node budget is spent."""
+    while untried[level] == 0:
+        if level == 0:
+            return level, 0
+        level -= 1
+    if ctr[_NODES] >= node_end:
+        return level, -1
+    rest = untried[level]
+    bit = rest & -rest
+    untried[level] = rest ^ bit
+    return level, bit
+
+
+@njit(cache=True)
+def _solved(ctr, out, limit, pause_when_full):
+    """Count the solution just written to ``out[ctr[_NOUT]]`` (when that row exists): the search's next
+    state and its status, OUT_OF_NODES to go on (LIMIT_REACHED at the limit, _BUFFER_FULL to hand over)."""
+    if ctr[_NOUT] < out.shape[0]:
+        ctr[_NOUT] += 1
+    ctr[_COUNT] += 1
+    if ctr[_COUNT] >= limit:
+        return _DONE, LIMIT_REACHED
+    if pause_when_full and ctr[_NOUT] == out.shape[0]:
+        return _NEXT, _BUFFER_FULL
+    return _NEXT, OUT_OF_NODES
 
 
 @njit(cache=True)
@@ -797,16 +827,23 @@ def _solve_batch(grids, limit, heuristic, max_nodes, t, w, result):
         started = _now_ns(timespec)
         _start(grids[i], stack, ctr, t, w)
         status = _run(stack, branch, untried, ctr, out, False, limit, max_nodes, heuristic, t, w)
-        result.counts[i] = ctr[_COUNT]
-        if ctr[_NOUT] > 0:
-            result.solutions[i, :] = out[0]
-        if ctr[_NOUT] > 1:
-            result.second[i, :] = out[1]
-        result.guesses[i] = ctr[_GUESSES]
-        result.backtracks[i] = ctr[_BACKTRACKS]
-        result.nodes[i] = ctr[_NODES]
-        result.status[i] = status
-        result.seconds[i] = (_now_ns(timespec) - started) * 1e-9
+        _record(result, i, ctr, out, status, started, timespec)
+
+
+@njit(cache=True)
+def _record(result, i, ctr, out, status, started, timespec):
+    """Puzzle i's answer into ``result``: what the counters and ``out`` hold, and its seconds since
+    ``started`` (nanoseconds)."""
+    result.counts[i] = ctr[_COUNT]
+    if ctr[_NOUT] > 0:
+        result.solutions[i, :] = out[0]
+    if ctr[_NOUT] > 1:
+        result.second[i, :] = out[1]
+    result.guesses[i] = ctr[_GUESSES]
+    result.backtracks[i] = ctr[_BACKTRACKS]
+    result.nodes[i] = ctr[_NODES]
+    result.status[i] = status
+    result.seconds[i] = (_now_ns(timespec) - started) * 1e-9
 
 
 class BatchResult(NamedTuple):
@@ -852,7 +889,7 @@ def solve_array(
     grids: np.ndarray,
     rules: Rules,
     limit: int = 1,
-    heuristic: str = "mrv",
+    heuristic: str = AUTO,
     max_nodes: int = 0,
     time_limit: float | None = None,
 ) -> BatchResult:
@@ -876,7 +913,7 @@ def solve_array(
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
-    _ensure_compiled()
+    _ensure_compiled(takes_bands(rules, heuristic))
     code = heuristic_code(heuristic)
     grids = _as_grids(grids, rules)
     t = _tables(rules)
@@ -895,7 +932,12 @@ def solve_array(
     if budget <= 0:  # never one long compiled call: Python must get control back to stop on a signal
         budget = _nodes_within(time_limit / 4 if time_limit is not None else SLICE_SECONDS, rules)
     called = time.perf_counter()
-    _solve_batch(grids, limit, code, budget, t, _work(t, ncells), result)
+    if takes_bands(rules, heuristic):
+        from . import dfs_bands
+
+        dfs_bands.solve_batch(grids, limit, budget, result)
+    else:
+        _solve_batch(grids, limit, code, budget, t, _work(t, ncells), result)
     if CLOCK is None and m:  # no clock in the kernel: the call's time shared out in proportion to nodes
         result.seconds[:] = (time.perf_counter() - called) * result.nodes / max(1, result.nodes.sum())
     if max_nodes <= 0:
@@ -945,6 +987,8 @@ class CompiledSearch:
         self._ctr = np.zeros(_NCTR, np.int64)
         self._work = _work(self.tables, ncells)
         self._buffers: dict[int, np.ndarray] = {}
+        self._bands: tuple[np.ndarray, ...] | None = None  # the band search's stack, made when first used
+        self._band_rules = takes_bands(rules, AUTO)
 
     def _buffer(self, rows: int) -> np.ndarray:
         """The solution buffer of ``rows`` rows, kept between calls (the kernel overwrites what it uses)."""
@@ -957,10 +1001,11 @@ class CompiledSearch:
         self,
         cells: tuple[int, ...] | list[int] | np.ndarray,
         limit: int = 1,
-        heuristic: str = "mrv",
+        heuristic: str = AUTO,
         time_limit: float | None = None,
     ) -> SearchOutcome:
-        """Enumerate up to ``limit`` solutions, like ``dfs_reference.search`` (same order, same statistics).
+        """Enumerate up to ``limit`` solutions, like ``dfs_reference.search`` (with a named heuristic: same
+        order, same statistics; ``auto`` on 9x9 takes the band search).
 
         The kernel runs in slices of nodes (doubling while a slice takes under 2 ms); between slices the
         clock is read, so a ``time_limit`` is overshot by a few milliseconds at most, and Python runs its
@@ -970,7 +1015,7 @@ class CompiledSearch:
         code = heuristic_code(heuristic)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
-        _ensure_compiled()
+        _ensure_compiled(self._band_rules and heuristic == AUTO)
         if isinstance(cells, np.ndarray):
             grid = _as_grids(cells.reshape(1, -1), self.rules)[0]
         else:  # a tuple of digits, as a Puzzle holds them: the quick way into an array
@@ -980,16 +1025,40 @@ class CompiledSearch:
         t = self.tables
         ctr = self._ctr
         out = self._buffer(min(limit, 256))
-        _start(grid, self._stack, ctr, t, self._work)
+        if self._band_rules and heuristic == AUTO:
+            from . import dfs_bands
+
+            if self._bands is None:
+                self._bands = dfs_bands.stack()
+            dfs_bands.start(grid, self._bands[0], ctr)
+
+            def run(budget: int) -> int:
+                return dfs_bands.run(*self._bands, ctr, out, True, limit, budget)
+        else:
+            _start(grid, self._stack, ctr, t, self._work)
+
+            def run(budget: int) -> int:
+                return _run(
+                    self._stack,
+                    self._branch,
+                    self._untried,
+                    ctr,
+                    out,
+                    True,
+                    limit,
+                    budget,
+                    code,
+                    t,
+                    self._work,
+                )
+
         deadline = None if time_limit is None else started + time_limit
         budget = 256  # slices, even without a deadline: signal handlers run between them
         solutions: list[tuple[int, ...]] = []
         timed_out = False
         while True:
             sliced = time.perf_counter()
-            status = _run(
-                self._stack, self._branch, self._untried, ctr, out, True, limit, budget, code, t, self._work
-            )
+            status = run(budget)
             solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
             ctr[_NOUT] = 0
             if status in (EXHAUSTED, LIMIT_REACHED):
@@ -1010,26 +1079,29 @@ class CompiledSearch:
 
 
 #: A first compile that takes longer than this is announced on standard error (a first compile takes about
-#: 30 s on this project's machine, once).
+#: 40 s on this project's machine, once; the band search of dfs_bands adds about a third).
 NOTICE_AFTER = 1.5
-_READY = False
+_READY = False  # the general kernels are loaded
+_BANDS_READY = False  # the band search's kernels are loaded
 
 
-def _ensure_compiled() -> None:
-    """Compile or load every kernel once per process, with Ctrl-C and SIGTERM held meanwhile.
+def _ensure_compiled(bands: bool = False) -> None:
+    """Compile or load the general kernels once per process, and with ``bands`` the band search's, with
+    Ctrl-C and SIGTERM held meanwhile.
 
     A signal that cut numba's compiling short would be lost and leave it broken, so it is delivered when
     the kernels are ready instead; on a warm cache that is a fraction of a second. A first compile on a
     machine is slow, so after ``NOTICE_AFTER`` seconds a line on standard error says what is happening.
+    The band search's kernels load only for a search that takes them (a 9x9 one), so other shapes start
+    no later than before they existed.
     """
-    global _READY
-    if _READY:
+    global _READY, _BANDS_READY
+    if _READY and (_BANDS_READY or not bands):
         return
-    _READY = True
     notice = threading.Timer(
         NOTICE_AFTER,
         lambda: print(
-            "sudoku-cp: compiling the dfs search for this machine, once (about 30 s; Ctrl-C waits for it)...",
+            "sudoku-cp: compiling the dfs search for this machine, once (about 40 s; Ctrl-C waits for it)...",
             file=sys.stderr,
             flush=True,
         ),
@@ -1038,21 +1110,37 @@ def _ensure_compiled() -> None:
     notice.start()
     try:
         with signals_held():
-            warm_up()
+            if not _READY:
+                _warm_general()
+            if bands and not _BANDS_READY:
+                _warm_bands()
     except BaseException:
-        _READY = False
+        _READY = _BANDS_READY = False
         raise
     finally:
         notice.cancel()
 
 
-def warm_up() -> float:
-    """Compile (or load from numba's cache) every kernel on a tiny puzzle; the seconds it took."""
+def _warm_general() -> None:
     global _READY
     _READY = True  # the calls below must not start another warm-up
-    started = time.perf_counter()
     rules = Rules.classic(2, 2)
     for heuristic in HEURISTICS:
         solve_array(np.zeros((1, rules.ncells), np.uint8), rules, 2, heuristic)
         CompiledSearch(rules).search((0,) * rules.ncells, 2, heuristic, time_limit=10.0)
+
+
+def _warm_bands() -> None:
+    global _BANDS_READY
+    _BANDS_READY = True
+    solve_array(np.zeros((1, 81), np.uint8), BANDS_RULES, 2, AUTO)
+    CompiledSearch(BANDS_RULES).search((0,) * 81, 2, AUTO, time_limit=10.0)
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every kernel, the band search's too, on tiny puzzles; the
+    seconds it took."""
+    started = time.perf_counter()
+    _warm_general()
+    _warm_bands()
     return time.perf_counter() - started

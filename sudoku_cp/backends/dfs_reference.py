@@ -38,6 +38,7 @@ from functools import lru_cache
 from ..rules import RULES_KEPT, Rules
 
 __all__ = [
+    "AUTO",
     "HEURISTICS",
     "SearchOutcome",
     "geometry",
@@ -47,6 +48,10 @@ __all__ = [
 
 #: The branching heuristics by name; their index is the code the compiled kernel takes.
 HEURISTICS = ("mrv", "first", "weighted")
+#: The default of the ``dfs`` backend: the fastest search an engine has for the rules. The compiled engine
+#: takes its band search on the classic 9x9 rules (``dfs_bands``: its own tree, not this module's) and
+#: ``mrv`` elsewhere; this module takes ``mrv``.
+AUTO = "auto"
 #: Weight of a cell's own candidates in the ``weighted`` heuristic (the classic article's 10).
 OWN_WEIGHT = 10
 
@@ -192,10 +197,12 @@ def search(
 
     With ``time_limit`` (seconds) the search stops before a guess once the time has passed, with
     ``timed_out`` set and ``complete`` False. The clock is read before every guess: a guess costs tens of
-    microseconds here, a clock read a few tens of nanoseconds.
+    microseconds here, a clock read a few tens of nanoseconds. ``auto`` is ``mrv`` here.
     """
+    if heuristic == AUTO:
+        heuristic = "mrv"
     if heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join(HEURISTICS)}")
+        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join((AUTO, *HEURISTICS))}")
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     geo = _geometry(rules)

@@ -15,3 +15,4 @@ from ..grid import Rules
 from . import dfs_compiled
 
 dfs_compiled.solve_array(np.zeros((1, 16), np.uint8), Rules.classic(2, 2), 2)
+dfs_compiled.solve_array(np.zeros((1, 81), np.uint8), Rules.classic(3, 3), 2)  # the band search, for 9x9

@@ -121,7 +121,10 @@ def add_backend_options(
         metavar="NAME[:VARIANT]",
         help=f"{', '.join(backend_names())} (default: {default}); `sudoku-cp backends` lists them",
     )
-    group.add_argument("--heuristic", help="dfs: branch cell choice: mrv (default), first, weighted")
+    group.add_argument(
+        "--heuristic",
+        help="dfs: search: auto (default: the band search on classic 9x9, else mrv), mrv, first, weighted",
+    )
     group.add_argument("--encoding", help="sat: CNF encoding: minimal, extended (default), reduced")
     group.add_argument("--amo", help="sat: at-most-one scheme, such as pairwise, seqcounter, ladder, bitwise")
     group.add_argument("--workers", type=_positive_int, help="cpsat: search workers")
