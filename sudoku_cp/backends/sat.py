@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sys
 import threading
 import time
 from collections import deque
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from pysat.solvers import Solver
 
     from ..candidates import Candidates
+    from ..encode.propagated import PropagatedEncoder
     from ..encode.reduced_fast import ReducedTemplate
     from .grid_solver import GridSolver
 
@@ -62,6 +64,12 @@ PROOF_SOLVERS: tuple[str, ...] = (
 #: Glucose), on 17_clue (1.2 times) and on 36x36 grids (4 s against Glucose's 150 s); 1.5.3 and 1.9.5 are
 #: as fast, 1.5.3 up to 5% ahead on 17_clue (benchmarks/bench_sat.py, encodings/README.md).
 DEFAULT_SOLVER = "cadical153"
+#: The solver of a puzzle's propagated formula (``encode.propagated``) under plain ``sat``.
+PROPAGATED_SOLVER = "glucose4"
+#: The start-up of the propagated way, once per process: importing numba (about 0.6 s), its first kernel
+#: call (0.85 s: LLVM and numba's own set-up) and the kernels (0.1 s), measured; puzzles go the other ways
+#: until they have taken as long, unless the kernels are loaded already (``encode.propagated.ready``).
+STARTUP_SECONDS = 1.5
 #: The solver of a formula built for one puzzle under plain ``sat``, by grid side (others: DEFAULT_SOLVER).
 PER_PUZZLE_SOLVER: dict[int, str] = {9: "glucose4"}
 #: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
@@ -136,13 +144,28 @@ def new_solver(name: str, clauses: list[list[int]], incremental: bool = False) -
     try:
         solver = Solver(name=name)
     except NoSuchSolverError:
-        why = " (it needs pycryptosat)" if name == "cryptosat" else ""
-        raise BackendUnavailableError(f"this python-sat build has no solver {name}{why}") from None
+        raise _unavailable(name) from None
     options = {**SOLVER_OPTIONS.get(name, {}), **(INCREMENTAL_OPTIONS.get(name, {}) if incremental else {})}
     if options:
         solver.configure(options)  # CaDiCaL takes options only before its first clause
     add_clauses(solver, name, clauses)
     return solver
+
+
+def _unavailable(name: str) -> BackendUnavailableError:
+    why = " (it needs pycryptosat)" if name == "cryptosat" else ""
+    return BackendUnavailableError(f"this python-sat build has no solver {name}{why}")
+
+
+@functools.cache
+def _check_available(name: str) -> None:
+    """BackendUnavailableError when this python-sat build lacks solver ``name`` (a success is kept)."""
+    from pysat.solvers import NoSuchSolverError, Solver
+
+    try:
+        Solver(name=name).delete()
+    except NoSuchSolverError:
+        raise _unavailable(name) from None
 
 
 def add_clauses(solver: Solver, name: str, clauses: list[list[int]]) -> None:
@@ -328,6 +351,7 @@ class _RulesState:
     the measured seconds per puzzle of each way (``True``: incremental) that choose between them."""
 
     engine: GridSolver | None = None
+    encoder: PropagatedEncoder | None = None  # the shape's propagated formulas are built by it
     rent: float = 0.0  # seconds spent on per-puzzle solvers of this shape
     clause_seconds: list[float] = field(default_factory=list)  # build seconds per clause, per-puzzle builds
     cost: dict[bool, float] = field(default_factory=dict)  # mean seconds per puzzle, recent ones weigh more
@@ -406,11 +430,15 @@ class SatBackend(Backend):
         encoding: str = "extended",
         amo: str | None = None,
         incremental: bool | str | None = None,
+        propagate: bool | str | None = None,
     ) -> None:
         super().__init__(None)
         incremental = _tristate(incremental)
+        propagate = _tristate(propagate, "propagate")
         self.solver_name = canonical_solver(variant) if variant is not None else DEFAULT_SOLVER
         self.variant = None if variant is None else self.solver_name
+        if self.variant is not None:
+            _check_available(self.variant)  # now, not at the first puzzle propagation cannot finish
         try:
             self.encoding = check_encoding(encoding)
             self.amo = check_scheme(amo) if amo is not None else None
@@ -424,6 +452,17 @@ class SatBackend(Backend):
         elif encoding == "minimal" and incremental is None:
             incremental = True
         self.incremental = incremental
+        fits = encoding == "extended" and amo in (None, "pairwise") and not incremental
+        if propagate and not fits:
+            raise UsageError(
+                "propagate needs the extended encoding with pairwise at-most-one and no incremental solver"
+            )
+        #: Whether puzzles are propagated and solved as their propagated formulas (``encode.propagated``):
+        #: from the first one when asked (``propagate=True``), else once the compiled kernels are loaded
+        #: in this process or the puzzles solved meanwhile have taken STARTUP_SECONDS (``_propagating``)
+        self.propagate = fits if propagate is None else propagate
+        self._propagate_asked = bool(propagate)
+        self._waited = 0.0  # seconds of puzzles solved the other ways while the compiled start-up waits
         self._rules: dict[Rules, _RulesState] = {}
 
     # -- the Backend interface -------------------------------------------------------------------------
@@ -440,6 +479,8 @@ class SatBackend(Backend):
         state = self._rules.get(puzzle.rules)
         if state is None:
             state = self._rules[puzzle.rules] = _RulesState()
+        if self._propagating():
+            return self._enumerate_propagated(puzzle, limit, deadline, state)
         incremental = self._use_incremental(puzzle.rules, state)
         if incremental:
             try:
@@ -454,6 +495,8 @@ class SatBackend(Backend):
             state.rent += found.stats["time"]
             if found.stats["clauses"]:
                 state.clause_seconds.append(found.stats["build_time"] / found.stats["clauses"])
+        if self.propagate:
+            self._waited += found.stats["time"]
         return found
 
     takes_candidates: ClassVar[bool] = True
@@ -473,6 +516,8 @@ class SatBackend(Backend):
         puzzle = candidates.puzzle
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         state = self._rules.setdefault(puzzle.rules, _RulesState())
+        if self._propagating():
+            return self._enumerate_propagated(puzzle, limit, deadline, state, candidates.masks)
         n = puzzle.n
         excluded = [
             -(cell * n + d)
@@ -521,6 +566,17 @@ class SatBackend(Backend):
         return sorted(((lit - 1) // n, (lit - 1) % n + 1) for lit in engine.core() if lit > 0)
 
     # -- internals ---------------------------------------------------------------------------------------
+
+    def _propagating(self) -> bool:
+        """Whether this puzzle goes the propagated way: asked for, or allowed and its start-up paid for
+        (the compiled kernels are loaded in this process, or as much time went to puzzles solved the other
+        ways while waiting: the ski-rental rule again, so that a few puzzles never pay for numba)."""
+        if not self.propagate:
+            return False
+        if self._propagate_asked or self._waited >= STARTUP_SECONDS:
+            return True
+        module = sys.modules.get("sudoku_cp.encode.propagated")
+        return module is not None and module.ready()
 
     def _template(self, rules: Rules) -> ReducedTemplate | None:
         """The template of reduced formulas of classic rules where every group is pairwise, else None (the
@@ -607,6 +663,73 @@ class SatBackend(Backend):
         stats["forced"] = int(forced)
         return Enumeration(tuple(solutions), complete, timed_out, stats)
 
+    def _enumerate_propagated(
+        self, puzzle: Puzzle, limit: int, deadline: float | None, state: _RulesState, masks: Any = None
+    ) -> Enumeration:
+        """The puzzle propagated, then its propagated formula on a solver of its own (``encode.propagated``):
+        no solver at all when propagation decides every cell or meets a contradiction."""
+        from ..encode.propagated import PropagatedEncoder
+        from .sat_native import Direct, load
+
+        start = time.perf_counter()
+        rules = puzzle.rules
+        encoder = state.encoder
+        if encoder is None:
+            encoder = state.encoder = PropagatedEncoder(rules)
+        formula = encoder.encode(puzzle.cells, masks)
+        stats: Stats = {"variables": formula.variables, "clauses": formula.clauses, "incremental": 0}
+        if formula.status != "open":  # decided by propagation: one solution (unique) or none
+            found = () if formula.status == "contradiction" else (Puzzle(rules, formula.solution()),)
+            stats.update(decisions=0, conflicts=0, propagations=0, forced=int(bool(found)))
+            stats["time"] = stats["build_time"] = time.perf_counter() - start
+            return Enumeration(found, True, False, stats)
+        name = self.variant or PROPAGATED_SOLVER
+        stoppable = puzzle.n >= STOPPABLE_FROM_N
+        direct = deadline is None and not stoppable and Direct.available(name)
+        solver: Any = Direct(name, SOLVER_OPTIONS.get(name)) if direct else new_solver(name, [])
+        solutions: list[Puzzle] = []
+        complete = timed_out = False
+        totals: dict[str, int] = {}
+        blocks: list[list[int]] = []
+        try:
+            if direct:
+                satisfiable = solver.load(formula.variables, formula.lits, formula.ends)
+            else:
+                satisfiable = load(solver, name, formula.variables, formula.lits, formula.ends)
+            build_time = time.perf_counter() - start
+            complete = not satisfiable
+            while satisfiable:
+                status = solver.solve() if direct else solve_call(solver, name, [], deadline, stoppable)
+                if not status:  # None: the deadline passed
+                    timed_out, complete = status is None, status is False
+                    break
+                cells, block = formula.decode(solver.get_model())
+                solutions.append(Puzzle(rules, cells))
+                if not block:  # no open cell, only auxiliaries: no other grid
+                    complete = True
+                    break
+                if len(solutions) >= limit:
+                    break
+                if name in NON_INCREMENTAL:  # a new solver with the blocking clauses so far
+                    blocks.append(block)
+                    _add_totals(totals, solver)
+                    solver.delete()
+                    solver = new_solver(name, blocks)
+                    load(solver, name, formula.variables, formula.lits, formula.ends)
+                else:
+                    solver.add_clause(block)
+        except KeyboardInterrupt:
+            solver = None  # python-sat left it mid-search: dropped untouched (see _enumerate_per_puzzle)
+            raise
+        finally:
+            if solver is not None:
+                _add_totals(totals, solver)
+                solver.delete()
+        stats.update(totals, forced=0)
+        stats["time"] = time.perf_counter() - start
+        stats["build_time"] = build_time
+        return Enumeration(tuple(solutions), complete, timed_out, stats)
+
     def _enumerate_per_puzzle(self, puzzle: Puzzle, limit: int, deadline: float | None) -> Enumeration:
         """A solver for this puzzle alone: the reduced formula, or the full one with the givens as units."""
         encoding = "reduced" if self.encoding == "extended" else self.encoding
@@ -678,8 +801,15 @@ class SatBackend(Backend):
         return Enumeration(tuple(solutions), complete, timed_out, stats)
 
 
-def _tristate(value: bool | str | None) -> bool | None:
-    """``incremental`` as None, True or False, from a bool or its text (``auto``, ``true``, ``false``)."""
+def _add_totals(totals: dict[str, int], solver: Any) -> None:
+    """Add a solver's counters (they start at 0 with each solver) to ``totals``."""
+    for k, v in counters(solver).items():
+        totals[k] = totals.get(k, 0) + v
+
+
+def _tristate(value: bool | str | None, option: str = "incremental") -> bool | None:
+    """An option (``incremental``, ``propagate``) as None, True or False, from a bool or its text
+    (``auto``, ``true``, ``false``)."""
     if value is None or isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -689,7 +819,7 @@ def _tristate(value: bool | str | None) -> bool | None:
         return True
     if text in ("false", "no", "0"):
         return False
-    raise UsageError(f"incremental must be auto, true or false, not {value!r}")
+    raise UsageError(f"{option} must be auto, true or false, not {value!r}")
 
 
 def _full_clauses(rules: Rules, encoding: str, amo: str | None) -> int:
