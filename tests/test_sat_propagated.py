@@ -11,12 +11,10 @@ import json
 import random
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from sudoku_cp import Puzzle, is_solution
 from sudoku_cp.backends import make_backend, sat_native
-from sudoku_cp.backends import sat as sat_module
 from sudoku_cp.backends.sat import SatBackend
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.encode.propagated import PropagatedEncoder, ready, warm_up
@@ -238,14 +236,19 @@ def test_a_time_limit_stops_the_propagated_search_without_a_wrong_answer() -> No
 
 def test_by_default_the_compiled_start_up_is_rented_until_paid(monkeypatch: pytest.MonkeyPatch) -> None:
     import sudoku_cp.encode.propagated as propagated
+    from sudoku_cp.backends import propagation
 
     monkeypatch.setattr(propagated, "_READY", False)  # as in a fresh process
     backend = SatBackend()
-    ways = [backend._propagating()]
-    monkeypatch.setattr(sat_module, "STARTUP_SECONDS", 0.0)
-    ways.append(backend._propagating())
-    assert ways == [False, True]
-    monkeypatch.setattr(sat_module, "STARTUP_SECONDS", 1e9)
+    first = backend.enumerate(HARD, 2)
+    assert first.stats["incremental"] == 0 and "forced" not in first.stats  # the old per-puzzle way
+    assert not backend._rental.propagating() and backend._rental.waited > 0
+    monkeypatch.setattr(propagation, "STARTUP_SECONDS", backend._rental.waited)
+    assert backend._rental.propagating()  # paid for
+    assert backend.enumerate(HARD, 2).stats["forced"] == 0  # the propagated way (it has a "forced" count)
+    monkeypatch.setattr(propagation, "STARTUP_SECONDS", 1e9)
+    monkeypatch.setattr(propagated, "_READY", False)  # (the propagated way loaded the kernels)
+    assert not SatBackend()._rental.propagating()
     monkeypatch.setattr(propagated, "_READY", True)  # the kernels are loaded: nothing to rent
-    assert backend._propagating() and not SatBackend(propagate=False)._propagating()
-    assert np.all(SatBackend(propagate=True).enumerate(HARD, 2).solutions[0].cells)
+    assert SatBackend()._rental.propagating() and not SatBackend(propagate=False)._rental.propagating()
+    assert SatBackend(propagate=True, incremental=False)._rental.asked

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import sys
 import threading
 import time
 from collections import deque
@@ -38,6 +37,7 @@ from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
 from ..signals import stopping
 from .base import Backend
+from .propagation import Rental
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver
@@ -66,10 +66,6 @@ PROOF_SOLVERS: tuple[str, ...] = (
 DEFAULT_SOLVER = "cadical153"
 #: The solver of a puzzle's propagated formula (``encode.propagated``) under plain ``sat``.
 PROPAGATED_SOLVER = "glucose4"
-#: The start-up of the propagated way, once per process: importing numba (about 0.6 s), its first kernel
-#: call (0.85 s: LLVM and numba's own set-up) and the kernels (0.1 s), measured; puzzles go the other ways
-#: until they have taken as long, unless the kernels are loaded already (``encode.propagated.ready``).
-STARTUP_SECONDS = 1.5
 #: The solver of a formula built for one puzzle under plain ``sat``, by grid side (others: DEFAULT_SOLVER).
 PER_PUZZLE_SOLVER: dict[int, str] = {9: "glucose4"}
 #: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
@@ -458,11 +454,10 @@ class SatBackend(Backend):
                 "propagate needs the extended encoding with pairwise at-most-one and no incremental solver"
             )
         #: Whether puzzles are propagated and solved as their propagated formulas (``encode.propagated``):
-        #: from the first one when asked (``propagate=True``), else once the compiled kernels are loaded
-        #: in this process or the puzzles solved meanwhile have taken STARTUP_SECONDS (``_propagating``)
+        #: from the first one when asked (``propagate=True``), else once the compiled start-up is paid for
+        #: (``propagation.Rental``)
         self.propagate = fits if propagate is None else propagate
-        self._propagate_asked = bool(propagate)
-        self._waited = 0.0  # seconds of puzzles solved the other ways while the compiled start-up waits
+        self._rental = Rental(self.propagate, asked=bool(propagate))
         self._rules: dict[Rules, _RulesState] = {}
 
     # -- the Backend interface -------------------------------------------------------------------------
@@ -479,7 +474,7 @@ class SatBackend(Backend):
         state = self._rules.get(puzzle.rules)
         if state is None:
             state = self._rules[puzzle.rules] = _RulesState()
-        if self._propagating():
+        if self._rental.propagating():
             return self._enumerate_propagated(puzzle, limit, deadline, state)
         incremental = self._use_incremental(puzzle.rules, state)
         if incremental:
@@ -495,8 +490,7 @@ class SatBackend(Backend):
             state.rent += found.stats["time"]
             if found.stats["clauses"]:
                 state.clause_seconds.append(found.stats["build_time"] / found.stats["clauses"])
-        if self.propagate:
-            self._waited += found.stats["time"]
+        self._rental.paid(found.stats["time"])
         return found
 
     takes_candidates: ClassVar[bool] = True
@@ -516,7 +510,7 @@ class SatBackend(Backend):
         puzzle = candidates.puzzle
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         state = self._rules.setdefault(puzzle.rules, _RulesState())
-        if self._propagating():
+        if self._rental.propagating():
             return self._enumerate_propagated(puzzle, limit, deadline, state, candidates.masks)
         n = puzzle.n
         excluded = [
@@ -566,17 +560,6 @@ class SatBackend(Backend):
         return sorted(((lit - 1) // n, (lit - 1) % n + 1) for lit in engine.core() if lit > 0)
 
     # -- internals ---------------------------------------------------------------------------------------
-
-    def _propagating(self) -> bool:
-        """Whether this puzzle goes the propagated way: asked for, or allowed and its start-up paid for
-        (the compiled kernels are loaded in this process, or as much time went to puzzles solved the other
-        ways while waiting: the ski-rental rule again, so that a few puzzles never pay for numba)."""
-        if not self.propagate:
-            return False
-        if self._propagate_asked or self._waited >= STARTUP_SECONDS:
-            return True
-        module = sys.modules.get("sudoku_cp.encode.propagated")
-        return module is not None and module.ready()
 
     def _template(self, rules: Rules) -> ReducedTemplate | None:
         """The template of reduced formulas of classic rules where every group is pairwise, else None (the
