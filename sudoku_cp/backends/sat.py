@@ -651,13 +651,12 @@ class SatBackend(Backend):
     ) -> Enumeration:
         """The puzzle propagated, then its propagated formula on a solver of its own (``encode.propagated``):
         no solver at all when propagation decides every cell or meets a contradiction."""
-        from ..encode.propagated import PropagatedEncoder
-        from .sat_native import Direct, load
-
         start = time.perf_counter()
         rules = puzzle.rules
         encoder = state.encoder
         if encoder is None:
+            from ..encode.propagated import PropagatedEncoder
+
             encoder = state.encoder = PropagatedEncoder(rules)
         formula = encoder.encode(puzzle.cells, masks)
         stats: Stats = {"variables": formula.variables, "clauses": formula.clauses, "incremental": 0}
@@ -668,8 +667,10 @@ class SatBackend(Backend):
             return Enumeration(found, True, False, stats)
         name = self.variant or PROPAGATED_SOLVER
         stoppable = puzzle.n >= STOPPABLE_FROM_N
-        direct = deadline is None and not stoppable and Direct.available(name)
-        solver: Any = Direct(name, SOLVER_OPTIONS.get(name)) if direct else new_solver(name, [])
+        native = _sat_native()
+        direct = deadline is None and not stoppable and native.Direct.available(name)
+        solver: Any = native.Direct(name, SOLVER_OPTIONS.get(name)) if direct else new_solver(name, [])
+        load = native.load
         solutions: list[Puzzle] = []
         complete = timed_out = False
         totals: dict[str, int] = {}
@@ -782,6 +783,14 @@ class SatBackend(Backend):
         stats["build_time"] = build_time
         stats["incremental"] = 0
         return Enumeration(tuple(solutions), complete, timed_out, stats)
+
+
+@functools.cache
+def _sat_native() -> Any:
+    """The module ``sat_native``, imported at the first propagated puzzle (it imports numba)."""
+    from . import sat_native
+
+    return sat_native
 
 
 def _add_totals(totals: dict[str, int], solver: Any) -> None:

@@ -80,18 +80,11 @@ class Direct:
     __slots__ = ("_add", "_delete", "_model", "_solve", "_stats", "handle", "name")
 
     def __init__(self, name: str, options: dict[str, int] | None = None) -> None:
-        import pysolvers
-
-        prefix = _C_PREFIX[name]
+        new, self._solve, self._model, self._add, self._stats, self._delete, configure = _c_functions(name)
         self.name = name
-        self.handle = getattr(pysolvers, f"{prefix}_new")()
-        self._solve = getattr(pysolvers, f"{prefix}_solve")
-        self._model = getattr(pysolvers, f"{prefix}_model")
-        self._add = getattr(pysolvers, f"{prefix}_add_cl")
-        self._stats = getattr(pysolvers, f"{prefix}_acc_stats")
-        self._delete = getattr(pysolvers, f"{prefix}_del")
+        self.handle = new()
         for option, value in (options or {}).items():
-            getattr(pysolvers, f"{prefix}_set")(self.handle, option, value)
+            configure(self.handle, option, value)
 
     @staticmethod
     def available(name: str) -> bool:
@@ -121,6 +114,16 @@ class Direct:
             else:
                 self._delete(self.handle)
             self.handle = None
+
+
+@functools.cache
+def _c_functions(name: str) -> tuple[Any, ...]:
+    """python-sat's C functions of solver ``name``: new, solve, model, add_cl, acc_stats, del, set."""
+    import pysolvers
+
+    prefix = _C_PREFIX[name]
+    kinds = ("new", "solve", "model", "add_cl", "acc_stats", "del", "set")
+    return tuple(getattr(pysolvers, f"{prefix}_{kind}", None) for kind in kinds)
 
 
 @functools.cache
