@@ -261,14 +261,8 @@ def test_a_puzzle_that_singles_solve_is_proved_unique_by_unit_propagation_alone(
     assert glucose.complete and glucose.stats["forced"] == 0
 
 
-def test_a_9x9_formula_per_puzzle_goes_to_the_measured_solver(monkeypatch: pytest.MonkeyPatch) -> None:
-    built: list[str] = []
-    original = sat_module.new_solver
-    monkeypatch.setattr(
-        sat_module,
-        "new_solver",
-        lambda name, clauses, **kw: built.append(name) or original(name, clauses, **kw),
-    )
+def test_a_9x9_formula_per_puzzle_goes_to_the_measured_solver(solvers_built: list[str]) -> None:
+    built = solvers_built
     per_puzzle = SatBackend(incremental=False, propagate=False)
     assert per_puzzle.enumerate(CLASSIC, 2).solutions[0].to_string() == CLASSIC_SOLUTION
     assert SatBackend("cadical153", incremental=False, propagate=False).enumerate(CLASSIC, 2).solutions

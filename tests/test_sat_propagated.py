@@ -252,3 +252,17 @@ def test_by_default_the_compiled_start_up_is_rented_until_paid(monkeypatch: pyte
     monkeypatch.setattr(propagated, "_READY", True)  # the kernels are loaded: nothing to rent
     assert SatBackend()._rental.propagating() and not SatBackend(propagate=False)._rental.propagating()
     assert SatBackend(propagate=True, incremental=False)._rental.asked
+
+
+def test_grids_beyond_25x25_go_to_cadical(solvers_built: list[str]) -> None:
+    from sudoku_cp.backends import sat as sat_module
+
+    built = solvers_built
+    backend = SatBackend(propagate=True)
+    for box, blank in [((4, 4), 0.6), ((6, 6), 0.4)]:  # both leave candidates open (36x36: 134)
+        built.append("-")
+        puzzle = blanked(pattern_grid(Rules.classic(*box), 2), blank, 2)
+        found = backend.enumerate(puzzle, 2)
+        assert found.solutions and all(is_solution(puzzle, s) for s in found.solutions)
+    # grids of 16 digits and more go through python-sat's Solver (they stop on a signal at once)
+    assert built == ["-", sat_module.PROPAGATED_SOLVER, "-", sat_module.DEFAULT_SOLVER]

@@ -5,6 +5,13 @@ counting up to 2 solutions, 300-500-puzzle samples; a shared 2-core machine, so 
 up to 2x with the load: the per-CPU-second rates of ``benchmarks/bench_cpsat.py`` are the steadier ones)
 and chosen:
 
+- Propagate first (``propagate``, on by default once its compiled start-up is paid for, as in ``sat``:
+  ``propagation.Rental``): the dfs engine's kernels (singles, locked candidates, the variant rules'
+  propagators, ``encode.propagated``) decide 76 to 79% of 17_clue with no CP-SAT call, unique, and find
+  contradictions; for the rest the int model's every cell takes its candidates as its domain and CP-SAT
+  runs without presolve or probing (nothing is left for them). Measured with uniqueness, per CPU second:
+  17_clue int 4.3 times as fast, bool 3.7 times; top1465 int 1.4 times. The bool model keeps its
+  givens-only solve for the puzzles left open (fixing its literals cost more than it saved).
 - Reuse one model per shape and set only the givens' domains in ``model.proto`` (undone before the next
   puzzle) instead of building a model per puzzle. Building costs 1.0 ms (int: 81 variables, 27
   AllDifferent) or 5.8 ms (bool: 729 literals, 324 ExactlyOne) in Python against 1-2 ms of CP-SAT: on
@@ -83,7 +90,8 @@ class CpSatBackend(Backend):
     """OR-tools CP-SAT with one model per shape; the givens are set as variable domains for each puzzle.
 
     Options: ``workers`` (CP-SAT search workers, default 1),
-    ``presolve`` (True/False; default: on for the int model, off for the bool model, as measured),
+    ``presolve`` (True/False; default: on for the int model, off for the bool model and for a propagated
+    puzzle, as measured), ``propagate`` (None: once its start-up is paid for; True, False),
     ``reuse`` (keep one model per shape, the default; False rebuilds it per puzzle, for the benchmark),
     ``enumeration`` (``callback`` or ``block``; default callback with one worker, block with more).
 

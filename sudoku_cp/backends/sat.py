@@ -1,6 +1,19 @@
 """The ``sat`` backend: a Sudoku CNF on a python-sat solver, with uniqueness by a guarded blocking clause.
 
-Two ways to give a puzzle to a solver, and the backend measures which is cheaper:
+The default way, **propagated**: each puzzle is propagated first by the compiled kernels of the dfs
+engine (naked and hidden singles, locked candidates, the variant rules' propagators), and what is left
+goes to a solver of its own as the propagated formula (``encode.propagated``: only the open cells'
+candidates, renumbered, only the clauses not yet satisfied), loaded from compiled code
+(``sat_native``). Propagation alone decides 76 to 79% of 17_clue, unique, with no solver at all.
+Measured (benchmarks/bench_sat.py, CPU time, uniqueness included, against the two ways below as chosen
+by measurement): 17_clue 3.4 times as fast, top1465 2.0 times, forum_hardest_11plus 2.7 times; faster on
+12x12 to 25x25 grids too. Glucose 4 (``PROPAGATED_SOLVER``) builds and solves these small formulas
+fastest of the solvers that can log a proof (MiniSat is 8 to 14% faster, CaDiCaL a third slower).
+
+Its start-up, numba's, takes about 1.5 s once per process, so unless ``propagate=True`` a backend rents
+(``propagation.Rental``): its first puzzles go the two older ways until they have taken as long, unless
+the kernels are loaded already. ``propagate=False`` keeps to the older ways, which the backend measures
+against each other:
 
 - incremental: one solver per grid shape holds the empty grid's encoding and a puzzle's givens are
   assumptions, so the next puzzle costs no rebuild. A found solution is blocked by a clause guarded by a
@@ -9,13 +22,14 @@ Two ways to give a puzzle to a solver, and the backend measures which is cheaper
   Jain, LPAR 2006), cut from a per-shape template (``encode.reduced_fast``). Its search is about twice as
   fast, but every puzzle pays for a formula and a solver.
 
-Measured (benchmarks/bench_sat.py, encodings/README.md): easy 9x9 puzzles (17_clue) run 5 times faster on
-the incremental solver, the hardest ones (forum_hardest_11plus, ~90 conflicts each) a third faster per
-puzzle, where Glucose 4 builds and solves the small formulas fastest; from 25x25 on a formula per puzzle is
-faster even against a built solver. So by default a shape's first puzzles are solved per puzzle until
-their time pays for building the incremental solver (the ski-rental rule); from then on each puzzle goes
-the way with the lower measured mean time, the other way getting short trials that cost at most 1% more.
-Grids beyond 16x16 are always solved per puzzle.
+Measured (encodings/README.md): easy 9x9 puzzles (17_clue) run 5 times faster on the incremental solver,
+the hardest ones (forum_hardest_11plus, ~90 conflicts each) a third faster per puzzle, where Glucose 4
+builds and solves the small formulas fastest; from 25x25 on a formula per puzzle is faster even against a
+built solver. So without propagation a shape's first puzzles are solved per puzzle until their time pays
+for building the incremental solver (the ski-rental rule); from then on each puzzle goes the way with the
+lower measured mean time, the other way getting short trials that cost at most 1% more. Grids beyond
+16x16 are always solved per puzzle. The minimal and reduced encodings, another at-most-one scheme and
+``incremental=True`` take these ways too.
 """
 
 from __future__ import annotations
@@ -64,8 +78,12 @@ PROOF_SOLVERS: tuple[str, ...] = (
 #: Glucose), on 17_clue (1.2 times) and on 36x36 grids (4 s against Glucose's 150 s); 1.5.3 and 1.9.5 are
 #: as fast, 1.5.3 up to 5% ahead on 17_clue (benchmarks/bench_sat.py, encodings/README.md).
 DEFAULT_SOLVER = "cadical153"
-#: The solver of a puzzle's propagated formula (``encode.propagated``) under plain ``sat``.
+#: The solver of a puzzle's propagated formula (``encode.propagated``) under plain ``sat``, up to
+#: PROPAGATED_SOLVER_UP_TO digits; larger grids take DEFAULT_SOLVER, CaDiCaL (measured, with uniqueness:
+#: 25x25 with 45% givens, Glucose 4 0.02 to 0.08 s, CaDiCaL 0.03 to 0.15 s; 36x36, CaDiCaL 10 s, Glucose
+#: 4 not done in 60 s).
 PROPAGATED_SOLVER = "glucose4"
+PROPAGATED_SOLVER_UP_TO = 25
 #: The solver of a formula built for one puzzle under plain ``sat``, by grid side (others: DEFAULT_SOLVER).
 PER_PUZZLE_SOLVER: dict[int, str] = {9: "glucose4"}
 #: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
@@ -400,15 +418,18 @@ class SatBackend(Backend):
 
     Options: ``encoding`` (``minimal``, ``extended`` default, ``reduced``), ``amo`` (an at-most-one scheme
     of ``sudoku_cp.encode.amo.AMO_SCHEMES``; None: pairwise for groups up to 16 literals, else the
-    sequential counter) and ``incremental`` (None decides by measurement, True always one solver per
-    shape with givens as assumptions, False a solver per puzzle; the strings ``auto``, ``true`` and
-    ``false`` are read too, as configurations written as text give them).
+    sequential counter), ``incremental`` (None decides by measurement, True always one solver per
+    shape with givens as assumptions, False a solver per puzzle) and ``propagate`` (None: the propagated
+    way once its start-up is paid for, where the encoding is extended and the scheme pairwise; True from
+    the first puzzle; False never). The strings ``auto``, ``true`` and ``false`` are read too, as
+    configurations written as text give them.
 
     A time limit interrupts the search (CaDiCaL: between conflict slices); Lingeling and Kissat take
     none. Statistics per puzzle: ``variables`` and ``clauses`` of the formula, the solver's
     ``decisions``, ``conflicts`` and ``propagations``, ``time`` and ``build_time`` in seconds, and
-    ``incremental`` (1 when the shape's incremental solver answered) and, from the incremental solver,
-    ``forced`` (1 when unit propagation alone decided every cell, which proves the solution unique).
+    ``incremental`` (1 when the shape's incremental solver answered) and, from the propagated way and the
+    incremental solver, ``forced`` (1 when propagation alone decided every cell, which proves the
+    solution unique).
 
     >>> from sudoku_cp.grid import Puzzle
     >>> SatBackend().enumerate(Puzzle.from_string("1234341221434..."), limit=2).solutions[0].to_string()
@@ -665,7 +686,7 @@ class SatBackend(Backend):
             stats.update(decisions=0, conflicts=0, propagations=0, forced=int(bool(found)))
             stats["time"] = stats["build_time"] = time.perf_counter() - start
             return Enumeration(found, True, False, stats)
-        name = self.variant or PROPAGATED_SOLVER
+        name = self.variant or (PROPAGATED_SOLVER if puzzle.n <= PROPAGATED_SOLVER_UP_TO else DEFAULT_SOLVER)
         stoppable = puzzle.n >= STOPPABLE_FROM_N
         native = _sat_native()
         direct = deadline is None and not stoppable and native.Direct.available(name)
