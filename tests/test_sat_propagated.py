@@ -11,6 +11,7 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sudoku_cp import Puzzle, is_solution
@@ -266,3 +267,14 @@ def test_grids_beyond_25x25_go_to_cadical(solvers_built: list[str]) -> None:
         assert found.solutions and all(is_solution(puzzle, s) for s in found.solutions)
     # grids of 16 digits and more go through python-sat's Solver (they stop on a signal at once)
     assert built == ["-", sat_module.PROPAGATED_SOLVER, "-", sat_module.DEFAULT_SOLVER]
+
+
+def test_a_clause_longer_than_the_loaders_buffer_goes_in_whole() -> None:
+    from pysat.solvers import Solver
+
+    lits = np.array([*range(1, 101), *range(-1, -100, -1)], np.int32)  # one of 1..100, and none of 1..99
+    ends = np.array([100, *range(101, 200)], np.int32)
+    for name in sat_native.NATIVE:
+        with Solver(name=name) as solver:
+            assert sat_native.load(solver, name, 100, lits, ends)
+            assert solver.solve() and solver.get_model()[99] == 100

@@ -189,14 +189,14 @@ def _loader(name: str) -> Any:
         return None
     if kind == "vec":
         which = _VEC.index(name)
-        vec = np.zeros(2, np.int64)  # the vec<Lit> handed to addClause_: data pointer, size | capacity << 32
-        buffer = np.zeros(64, np.int32)
 
         def loader(pointer: int, variables: int, lits: np.ndarray, ends: np.ndarray) -> bool:
-            nonlocal buffer
+            # the vec<Lit> handed to addClause_ (data pointer, size | capacity << 32) and the literals it
+            # points at: each call's own, so that threads loading at once never share them
+            vec, buffer = np.empty(2, np.int64), np.empty(64, np.int32)
             status = _load_vec(which, pointer, variables, lits, ends, vec, buffer)
             if status < 0:  # a clause longer than the buffer: nothing was added yet
-                buffer = np.zeros(-2 * status, np.int32)
+                buffer = np.empty(-status, np.int32)
                 status = _load_vec(which, pointer, variables, lits, ends, vec, buffer)
             return status == 1
     else:
