@@ -1,9 +1,13 @@
 """Benchmark of the cpsat backend: model (int/bool) x reuse or rebuild x workers x data set, and large grids.
 
-Prints Markdown tables: puzzles per second for solving alone and for solving with the uniqueness proof on
-samples of 17_clue and top1465; callback against solve-block-solve enumeration; seconds per puzzle on
-16x16 and 25x25 grids (full grids made by a pattern, 55% of their cells blanked) and an empty 36x36 grid.
-Every answer is checked by the verifier and against the data set's promise (one solution each).
+Prints Markdown tables: first each model with and without propagation before CP-SAT (``propagate``), in
+CPU time per puzzle with uniqueness, the configurations alternating in chunks of puzzles so that a shared
+machine's load falls on all alike; then puzzles per second for solving alone and for solving with the
+uniqueness proof on samples of 17_clue and top1465 (as the backend comes); callback against
+solve-block-solve enumeration; seconds per puzzle on 16x16 and 25x25 grids (full grids made by a pattern,
+55% of their cells blanked) and an empty 36x36 grid. Every answer is checked by the verifier and against
+the data set's promise (one solution each). The compiled kernels of the propagation are loaded before any
+timing (``encode.propagated.warm_up``), as a long batch would have them.
 
     python benchmarks/bench_cpsat.py --quick        # a minute or so
     python benchmarks/bench_cpsat.py                # the full tables (several minutes)
@@ -100,6 +104,39 @@ def table_9x9(sets: dict[str, list[Puzzle]], models: list[str], workers: list[in
                     )
 
 
+CHUNK = 50
+
+
+def table_propagation(sets: dict[str, list[Puzzle]], models: list[str]) -> None:
+    print("\n## Propagation first or not (1 worker, solve + uniqueness, per CPU second)\n")
+    print("| data set | puzzles | model | propagate | puzzles/CPU s | against no propagation | check |")
+    print("|---|---:|---|---|---:|---:|---|")
+    for name, puzzles in sets.items():
+        backends = {(m, p): CpSatBackend(m, propagate=p) for m in models for p in (False, True)}
+        cpu = dict.fromkeys(backends, 0.0)
+        wrong = dict.fromkeys(backends, 0)
+        for backend in backends.values():
+            backend.enumerate(puzzles[0])
+        for start in range(0, len(puzzles), CHUNK):
+            chunk = puzzles[start : start + CHUNK]
+            order = list(backends) if start // CHUNK % 2 == 0 else list(backends)[::-1]
+            for key in order:
+                began = time.process_time()
+                answers = [backends[key].enumerate(puzzle, 2) for puzzle in chunk]
+                cpu[key] += time.process_time() - began
+                wrong[key] += sum(
+                    not (f.complete and len(f.solutions) == 1 and is_solution(p, f.solutions[0]))
+                    for p, f in zip(chunk, answers, strict=True)
+                )
+        for (model, propagate), seconds in cpu.items():
+            check = "ok" if not wrong[model, propagate] else f"{wrong[model, propagate]} WRONG"
+            print(
+                f"| {name} | {len(puzzles)} | {model} | {'yes' if propagate else 'no'} | "
+                f"{len(puzzles) / seconds:,.0f} | {cpu[model, False] / seconds:.2f}x | {check} |",
+                flush=True,
+            )
+
+
 def table_enumeration(sets: dict[str, list[Puzzle]], models: list[str], multi: list[Puzzle]) -> None:
     print("\n## Counting to 2: one solve with a callback, or solve, block, solve (1 worker)\n")
     print("| data set | model | enumeration | puzzles | puzzles/s | per CPU s | solves/puzzle | check |")
@@ -158,7 +195,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", default="1,2", help="worker counts to compare (default 1,2)")
     parser.add_argument("--models", default="int,bool", help="models to compare (default int,bool)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip", default="", help="tables to skip, comma separated: 9x9, enumeration, large")
+    parser.add_argument(
+        "--skip", default="", help="tables to skip, comma separated: propagation, 9x9, enumeration, large"
+    )
     args = parser.parse_args(argv)
     sample = args.sample or (200 if args.quick else 2000)
     parallel = args.parallel or (20 if args.quick else 100)
@@ -176,6 +215,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     multi = datasets.load("serg_multi_solution.txt", sample=min(sample, 500), seed=args.seed)
     print(f"# cpsat benchmark (samples of {sample} puzzles, seed {args.seed}; every answer verified)")
+    from sudoku_cp.encode.propagated import warm_up
+
+    print(f"\n(compiled kernels loaded in {warm_up():.2f} s, before any timing)")
+    if "propagation" not in skip:
+        table_propagation(sets, models)
     if "9x9" not in skip:
         table_9x9(sets, models, workers, parallel)
     if "enumeration" not in skip:

@@ -1,11 +1,15 @@
-"""Benchmark of the sat backend: solver x encoding x at-most-one scheme x data set, modes, large grids.
+"""Benchmark of the sat backend: propagation, solver x encoding x at-most-one scheme x data set, modes, grids.
 
-Prints Markdown tables of puzzles per second, single core, for solving alone and for solving with the
-uniqueness proof (a second SAT call under the blocking clause), on samples of 17_clue and
+Prints Markdown tables of puzzles per second, single core: first the default way (each puzzle propagated,
+then its propagated formula on a solver of its own) against the backend without propagation, in CPU time
+per puzzle with uniqueness, the configurations alternating in chunks of puzzles so that a shared
+machine's load falls on all alike; then solving alone and with the uniqueness proof (a second SAT call
+under the blocking clause) for every solver on the incremental way, on samples of 17_clue, top1465 and
 forum_hardest_11plus; then the incremental solver against a reduced formula per puzzle (9x9, 16x16); then
 seconds per 16x16, 25x25 and 36x36 puzzle with about 45% givens. Rates are given in wall time and in
 process CPU time (steadier on a shared machine). Every answer is checked by the verifier and against the
-data set's promise (one solution each), outside the timed loop.
+data set's promise (one solution each), outside the timed loop. The compiled kernels are loaded before
+any timing (``encode.propagated.warm_up``), as a long batch would have them.
 
     python benchmarks/bench_sat.py --quick          # a couple of minutes
     python benchmarks/bench_sat.py                  # the tables of encodings/README.md
@@ -23,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sudoku_cp import datasets
-from sudoku_cp.backends.sat import DEFAULT_SOLVER, PROOF_SOLVERS, SatBackend
+from sudoku_cp.backends.sat import DEFAULT_SOLVER, PROOF_SOLVERS, PROPAGATED_SOLVER, SatBackend
 from sudoku_cp.encode.amo import AMO_SCHEMES
 from sudoku_cp.encode.cnf import ENCODINGS
 from sudoku_cp.grid import Puzzle, Rules
@@ -31,7 +35,16 @@ from sudoku_cp.verify import is_solution
 
 warnings.simplefilter("ignore", RuntimeWarning)  # python-sat warns that Kissat ignores assumptions
 
-SETS = {"17_clue": "17_clue.txt", "hardest": "forum_hardest_11plus.txt"}
+SETS = {"17_clue": "17_clue.txt", "top1465": "top1465.txt", "hardest": "forum_hardest_11plus.txt"}
+#: The configurations of the propagation table: label -> SatBackend arguments; the first is the reference.
+PROPAGATION_ROWS: dict[str, dict] = {
+    "without propagation (sat as before: auto)": {"propagate": False},
+    f"propagated, {PROPAGATED_SOLVER} (sat as it comes)": {},
+    "propagated, minisat22 (logs no proof)": {"variant": "minisat22"},
+    "propagated, glucose3": {"variant": "glucose3"},
+    "propagated, cadical153": {"variant": "cadical153"},
+}
+CHUNK = 50
 
 
 @dataclass
@@ -71,6 +84,41 @@ def run(backend: SatBackend, puzzles: Sequence[Puzzle], limit: int, expect_one: 
             ok = ok and len(found.solutions) == 1 and (found.complete or limit == 1)
         wrong += not ok
     return Run(wall, cpu, len(puzzles), conflicts / max(1, len(puzzles)), wrong, timed_out)
+
+
+def table_propagation(sets: dict[str, list[Puzzle]]) -> None:
+    print("\n## Propagated formulas against the backend without propagation (unique, per CPU second)\n")
+    print("| set | n | configuration | puzzles/CPU s | against the first | decided by propagation | check |")
+    print("|---|---:|---|---:|---:|---:|---|")
+    for name, puzzles in sets.items():
+        backends = {label: SatBackend(**kwargs) for label, kwargs in PROPAGATION_ROWS.items()}
+        cpu = dict.fromkeys(backends, 0.0)
+        wrong = dict.fromkeys(backends, 0)
+        forced = dict.fromkeys(backends, 0)
+        for backend in backends.values():  # the way without propagation builds its incremental solver
+            for puzzle in puzzles[:40]:
+                backend.enumerate(puzzle, 2)
+        for start in range(0, len(puzzles), CHUNK):
+            chunk = puzzles[start : start + CHUNK]
+            order = list(backends) if start // CHUNK % 2 == 0 else list(backends)[::-1]
+            for label in order:
+                backend = backends[label]
+                began = time.process_time()
+                answers = [backend.enumerate(puzzle, 2) for puzzle in chunk]
+                cpu[label] += time.process_time() - began
+                for puzzle, found in zip(chunk, answers, strict=True):
+                    forced[label] += found.stats.get("forced", 0) if "propagated" in label else 0
+                    one = found.complete and len(found.solutions) == 1
+                    wrong[label] += not (one and is_solution(puzzle, found.solutions[0]))
+        first = cpu[next(iter(cpu))]
+        for label in backends:
+            share = f"{forced[label] / len(puzzles):.0%}" if "propagated" in label else ""
+            check = "ok" if not wrong[label] else f"{wrong[label]} WRONG"
+            print(
+                f"| {name} | {len(puzzles)} | {label} | {len(puzzles) / cpu[label]:,.0f} | "
+                f"{first / cpu[label]:.2f}x | {share} | {check} |",
+                flush=True,
+            )
 
 
 def _check(*runs: Run) -> str:
@@ -203,7 +251,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, help="puzzles per 9x9 data set (default 2000, quick 300)")
     parser.add_argument("--large", type=int, help="puzzles per large grid size (default 5, quick 2)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip", default="", help="tables to skip, comma separated: 9x9, modes, large")
+    parser.add_argument(
+        "--skip", default="", help="tables to skip, comma separated: propagation, 9x9, modes, large"
+    )
     args = parser.parse_args(argv)
     sample = args.sample or (300 if args.quick else 2000)
     large = args.large or (2 if args.quick else 5)
@@ -213,6 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     sets = {name: datasets.load(file, sample=sample, seed=args.seed) for name, file in SETS.items()}
     print(f"# sat benchmark (samples of {sample} puzzles, seed {args.seed}; every answer verified)")
+    from sudoku_cp.encode.propagated import warm_up
+
+    print(f"\n(compiled kernels loaded in {warm_up():.2f} s, before any timing)")
+    if "propagation" not in skip:
+        table_propagation(sets)
     if "9x9" not in skip:
         table_9x9(sets, configurations(args.full, args.quick), incremental=True)
     if "modes" not in skip:

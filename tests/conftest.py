@@ -57,3 +57,16 @@ def classic_grid_solution() -> str:
     return (
         "514927386\n967831524\n283456179\n659182743\n321574968\n478369215\n892615437\n135748692\n746293851\n"
     )
+
+
+@pytest.fixture
+def solvers_built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the python-sat solvers the sat backend builds (``sat.new_solver``), in order."""
+    from sudoku_cp.backends import sat
+
+    built: list[str] = []
+    original = sat.new_solver
+    monkeypatch.setattr(
+        sat, "new_solver", lambda name, clauses, **kw: built.append(name) or original(name, clauses, **kw)
+    )
+    return built

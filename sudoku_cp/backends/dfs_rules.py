@@ -201,11 +201,17 @@ LOCKED_FROM = 16
 
 
 def intersections(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
-    """(shared cells, the rest of one house, the rest of the other) for every two houses that share two
-    cells or more, where locked candidates reason; none for the classic rules (their search stays the
-    singles alone: the reference of the classic engines and their benchmarks) or below ``LOCKED_FROM``."""
+    """``house_intersections`` where the search reasons with locked candidates: none for the classic rules
+    (their search stays the singles alone: the reference of the classic engines and their benchmarks) or
+    below ``LOCKED_FROM``."""
     if rules.is_classic or rules.n < LOCKED_FROM:
         return []
+    return house_intersections(rules)
+
+
+def house_intersections(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+    """(shared cells, the rest of one house, the rest of the other) for every two houses that share two
+    cells or more: where locked candidates reason."""
     houses = rules.houses
     found = []
     for i, a in enumerate(houses):

@@ -1,6 +1,19 @@
 """The ``sat`` backend: a Sudoku CNF on a python-sat solver, with uniqueness by a guarded blocking clause.
 
-Two ways to give a puzzle to a solver, and the backend measures which is cheaper:
+The default way, **propagated**: each puzzle is propagated first by the compiled kernels of the dfs
+engine (naked and hidden singles, locked candidates, the variant rules' propagators), and what is left
+goes to a solver of its own as the propagated formula (``encode.propagated``: only the open cells'
+candidates, renumbered, only the clauses not yet satisfied), loaded from compiled code
+(``sat_native``). Propagation alone decides 76 to 79% of 17_clue, unique, with no solver at all.
+Measured (benchmarks/bench_sat.py, CPU time, uniqueness included, against the two ways below as chosen
+by measurement): 17_clue 3.4 times as fast, top1465 2.0 times, forum_hardest_11plus 2.7 times; faster on
+12x12 to 25x25 grids too. Glucose 4 (``PROPAGATED_SOLVER``) builds and solves these small formulas
+fastest of the solvers that can log a proof (MiniSat is 8 to 14% faster, CaDiCaL a third slower).
+
+Its start-up, numba's, takes about 1.5 s once per process, so unless ``propagate=True`` a backend rents
+(``propagation.Rental``): its first puzzles go the two older ways until they have taken as long, unless
+the kernels are loaded already. ``propagate=False`` keeps to the older ways, which the backend measures
+against each other:
 
 - incremental: one solver per grid shape holds the empty grid's encoding and a puzzle's givens are
   assumptions, so the next puzzle costs no rebuild. A found solution is blocked by a clause guarded by a
@@ -9,13 +22,14 @@ Two ways to give a puzzle to a solver, and the backend measures which is cheaper
   Jain, LPAR 2006), cut from a per-shape template (``encode.reduced_fast``). Its search is about twice as
   fast, but every puzzle pays for a formula and a solver.
 
-Measured (benchmarks/bench_sat.py, encodings/README.md): easy 9x9 puzzles (17_clue) run 5 times faster on
-the incremental solver, the hardest ones (forum_hardest_11plus, ~90 conflicts each) a third faster per
-puzzle, where Glucose 4 builds and solves the small formulas fastest; from 25x25 on a formula per puzzle is
-faster even against a built solver. So by default a shape's first puzzles are solved per puzzle until
-their time pays for building the incremental solver (the ski-rental rule); from then on each puzzle goes
-the way with the lower measured mean time, the other way getting short trials that cost at most 1% more.
-Grids beyond 16x16 are always solved per puzzle.
+Measured (encodings/README.md): easy 9x9 puzzles (17_clue) run 5 times faster on the incremental solver,
+the hardest ones (forum_hardest_11plus, ~90 conflicts each) a third faster per puzzle, where Glucose 4
+builds and solves the small formulas fastest; from 25x25 on a formula per puzzle is faster even against a
+built solver. So without propagation a shape's first puzzles are solved per puzzle until their time pays
+for building the incremental solver (the ski-rental rule); from then on each puzzle goes the way with the
+lower measured mean time, the other way getting short trials that cost at most 1% more. Grids beyond
+16x16 are always solved per puzzle. The minimal and reduced encodings, another at-most-one scheme and
+``incremental=True`` take these ways too.
 """
 
 from __future__ import annotations
@@ -37,11 +51,13 @@ from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
 from ..signals import stopping
 from .base import Backend
+from .propagation import Rental
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver
 
     from ..candidates import Candidates
+    from ..encode.propagated import PropagatedEncoder
     from ..encode.reduced_fast import ReducedTemplate
     from .grid_solver import GridSolver
 
@@ -62,6 +78,12 @@ PROOF_SOLVERS: tuple[str, ...] = (
 #: Glucose), on 17_clue (1.2 times) and on 36x36 grids (4 s against Glucose's 150 s); 1.5.3 and 1.9.5 are
 #: as fast, 1.5.3 up to 5% ahead on 17_clue (benchmarks/bench_sat.py, encodings/README.md).
 DEFAULT_SOLVER = "cadical153"
+#: The solver of a puzzle's propagated formula (``encode.propagated``) under plain ``sat``, up to
+#: PROPAGATED_SOLVER_UP_TO digits; larger grids take DEFAULT_SOLVER, CaDiCaL (measured, with uniqueness:
+#: 25x25 with 45% givens, Glucose 4 0.02 to 0.08 s, CaDiCaL 0.03 to 0.15 s; 36x36, CaDiCaL 10 s, Glucose
+#: 4 not done in 60 s).
+PROPAGATED_SOLVER = "glucose4"
+PROPAGATED_SOLVER_UP_TO = 25
 #: The solver of a formula built for one puzzle under plain ``sat``, by grid side (others: DEFAULT_SOLVER).
 PER_PUZZLE_SOLVER: dict[int, str] = {9: "glucose4"}
 #: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
@@ -136,13 +158,28 @@ def new_solver(name: str, clauses: list[list[int]], incremental: bool = False) -
     try:
         solver = Solver(name=name)
     except NoSuchSolverError:
-        why = " (it needs pycryptosat)" if name == "cryptosat" else ""
-        raise BackendUnavailableError(f"this python-sat build has no solver {name}{why}") from None
+        raise _unavailable(name) from None
     options = {**SOLVER_OPTIONS.get(name, {}), **(INCREMENTAL_OPTIONS.get(name, {}) if incremental else {})}
     if options:
         solver.configure(options)  # CaDiCaL takes options only before its first clause
     add_clauses(solver, name, clauses)
     return solver
+
+
+def _unavailable(name: str) -> BackendUnavailableError:
+    why = " (it needs pycryptosat)" if name == "cryptosat" else ""
+    return BackendUnavailableError(f"this python-sat build has no solver {name}{why}")
+
+
+@functools.cache
+def _check_available(name: str) -> None:
+    """BackendUnavailableError when this python-sat build lacks solver ``name`` (a success is kept)."""
+    from pysat.solvers import NoSuchSolverError, Solver
+
+    try:
+        Solver(name=name).delete()
+    except NoSuchSolverError:
+        raise _unavailable(name) from None
 
 
 def add_clauses(solver: Solver, name: str, clauses: list[list[int]]) -> None:
@@ -328,6 +365,7 @@ class _RulesState:
     the measured seconds per puzzle of each way (``True``: incremental) that choose between them."""
 
     engine: GridSolver | None = None
+    encoder: PropagatedEncoder | None = None  # the shape's propagated formulas are built by it
     rent: float = 0.0  # seconds spent on per-puzzle solvers of this shape
     clause_seconds: list[float] = field(default_factory=list)  # build seconds per clause, per-puzzle builds
     cost: dict[bool, float] = field(default_factory=dict)  # mean seconds per puzzle, recent ones weigh more
@@ -380,15 +418,18 @@ class SatBackend(Backend):
 
     Options: ``encoding`` (``minimal``, ``extended`` default, ``reduced``), ``amo`` (an at-most-one scheme
     of ``sudoku_cp.encode.amo.AMO_SCHEMES``; None: pairwise for groups up to 16 literals, else the
-    sequential counter) and ``incremental`` (None decides by measurement, True always one solver per
-    shape with givens as assumptions, False a solver per puzzle; the strings ``auto``, ``true`` and
-    ``false`` are read too, as configurations written as text give them).
+    sequential counter), ``incremental`` (None decides by measurement, True always one solver per
+    shape with givens as assumptions, False a solver per puzzle) and ``propagate`` (None: the propagated
+    way once its start-up is paid for, where the encoding is extended and the scheme pairwise; True from
+    the first puzzle; False never). The strings ``auto``, ``true`` and ``false`` are read too, as
+    configurations written as text give them.
 
     A time limit interrupts the search (CaDiCaL: between conflict slices); Lingeling and Kissat take
     none. Statistics per puzzle: ``variables`` and ``clauses`` of the formula, the solver's
     ``decisions``, ``conflicts`` and ``propagations``, ``time`` and ``build_time`` in seconds, and
-    ``incremental`` (1 when the shape's incremental solver answered) and, from the incremental solver,
-    ``forced`` (1 when unit propagation alone decided every cell, which proves the solution unique).
+    ``incremental`` (1 when the shape's incremental solver answered) and, from the propagated way and the
+    incremental solver, ``forced`` (1 when propagation alone decided every cell, which proves the
+    solution unique).
 
     >>> from sudoku_cp.grid import Puzzle
     >>> SatBackend().enumerate(Puzzle.from_string("1234341221434..."), limit=2).solutions[0].to_string()
@@ -406,11 +447,15 @@ class SatBackend(Backend):
         encoding: str = "extended",
         amo: str | None = None,
         incremental: bool | str | None = None,
+        propagate: bool | str | None = None,
     ) -> None:
         super().__init__(None)
         incremental = _tristate(incremental)
+        propagate = _tristate(propagate, "propagate")
         self.solver_name = canonical_solver(variant) if variant is not None else DEFAULT_SOLVER
         self.variant = None if variant is None else self.solver_name
+        if self.variant is not None:
+            _check_available(self.variant)  # now, not at the first puzzle propagation cannot finish
         try:
             self.encoding = check_encoding(encoding)
             self.amo = check_scheme(amo) if amo is not None else None
@@ -424,6 +469,16 @@ class SatBackend(Backend):
         elif encoding == "minimal" and incremental is None:
             incremental = True
         self.incremental = incremental
+        fits = encoding == "extended" and amo in (None, "pairwise") and not incremental
+        if propagate and not fits:
+            raise UsageError(
+                "propagate needs the extended encoding with pairwise at-most-one and no incremental solver"
+            )
+        #: Whether puzzles are propagated and solved as their propagated formulas (``encode.propagated``):
+        #: from the first one when asked (``propagate=True``), else once the compiled start-up is paid for
+        #: (``propagation.Rental``)
+        self.propagate = fits if propagate is None else propagate
+        self._rental = Rental(self.propagate, asked=bool(propagate))
         self._rules: dict[Rules, _RulesState] = {}
 
     # -- the Backend interface -------------------------------------------------------------------------
@@ -440,6 +495,8 @@ class SatBackend(Backend):
         state = self._rules.get(puzzle.rules)
         if state is None:
             state = self._rules[puzzle.rules] = _RulesState()
+        if self._rental.propagating():
+            return self._enumerate_propagated(puzzle, limit, deadline, state)
         incremental = self._use_incremental(puzzle.rules, state)
         if incremental:
             try:
@@ -454,6 +511,7 @@ class SatBackend(Backend):
             state.rent += found.stats["time"]
             if found.stats["clauses"]:
                 state.clause_seconds.append(found.stats["build_time"] / found.stats["clauses"])
+        self._rental.paid(found.stats["time"])
         return found
 
     takes_candidates: ClassVar[bool] = True
@@ -473,6 +531,8 @@ class SatBackend(Backend):
         puzzle = candidates.puzzle
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         state = self._rules.setdefault(puzzle.rules, _RulesState())
+        if self._rental.propagating():
+            return self._enumerate_propagated(puzzle, limit, deadline, state, candidates.masks)
         n = puzzle.n
         excluded = [
             -(cell * n + d)
@@ -607,6 +667,74 @@ class SatBackend(Backend):
         stats["forced"] = int(forced)
         return Enumeration(tuple(solutions), complete, timed_out, stats)
 
+    def _enumerate_propagated(
+        self, puzzle: Puzzle, limit: int, deadline: float | None, state: _RulesState, masks: Any = None
+    ) -> Enumeration:
+        """The puzzle propagated, then its propagated formula on a solver of its own (``encode.propagated``):
+        no solver at all when propagation decides every cell or meets a contradiction."""
+        start = time.perf_counter()
+        rules = puzzle.rules
+        encoder = state.encoder
+        if encoder is None:
+            from ..encode.propagated import PropagatedEncoder
+
+            encoder = state.encoder = PropagatedEncoder(rules)
+        formula = encoder.encode(puzzle.cells, masks)
+        stats: Stats = {"variables": formula.variables, "clauses": formula.clauses, "incremental": 0}
+        if formula.status != "open":  # decided by propagation: one solution (unique) or none
+            found = () if formula.status == "contradiction" else (Puzzle(rules, formula.solution()),)
+            stats.update(decisions=0, conflicts=0, propagations=0, forced=int(bool(found)))
+            stats["time"] = stats["build_time"] = time.perf_counter() - start
+            return Enumeration(found, True, False, stats)
+        name = self.variant or (PROPAGATED_SOLVER if puzzle.n <= PROPAGATED_SOLVER_UP_TO else DEFAULT_SOLVER)
+        stoppable = puzzle.n >= STOPPABLE_FROM_N
+        native = _sat_native()
+        direct = deadline is None and not stoppable and native.Direct.available(name)
+        solver: Any = native.Direct(name, SOLVER_OPTIONS.get(name)) if direct else new_solver(name, [])
+        load = native.load
+        solutions: list[Puzzle] = []
+        complete = timed_out = False
+        totals: dict[str, int] = {}
+        blocks: list[list[int]] = []
+        try:
+            if direct:
+                satisfiable = solver.load(formula.variables, formula.lits, formula.ends)
+            else:
+                satisfiable = load(solver, name, formula.variables, formula.lits, formula.ends)
+            build_time = time.perf_counter() - start
+            complete = not satisfiable
+            while satisfiable:
+                status = solver.solve() if direct else solve_call(solver, name, [], deadline, stoppable)
+                if not status:  # None: the deadline passed
+                    timed_out, complete = status is None, status is False
+                    break
+                cells, block = formula.decode(solver.get_model())
+                solutions.append(Puzzle(rules, cells))
+                if not block:  # no open cell, only auxiliaries: no other grid
+                    complete = True
+                    break
+                if len(solutions) >= limit:
+                    break
+                if name in NON_INCREMENTAL:  # a new solver with the blocking clauses so far
+                    blocks.append(block)
+                    _add_totals(totals, solver)
+                    solver.delete()
+                    solver = new_solver(name, blocks)
+                    load(solver, name, formula.variables, formula.lits, formula.ends)
+                else:
+                    solver.add_clause(block)
+        except KeyboardInterrupt:
+            solver = None  # python-sat left it mid-search: dropped untouched (see _enumerate_per_puzzle)
+            raise
+        finally:
+            if solver is not None:
+                _add_totals(totals, solver)
+                solver.delete()
+        stats.update(totals, forced=0)
+        stats["time"] = time.perf_counter() - start
+        stats["build_time"] = build_time
+        return Enumeration(tuple(solutions), complete, timed_out, stats)
+
     def _enumerate_per_puzzle(self, puzzle: Puzzle, limit: int, deadline: float | None) -> Enumeration:
         """A solver for this puzzle alone: the reduced formula, or the full one with the givens as units."""
         encoding = "reduced" if self.encoding == "extended" else self.encoding
@@ -678,8 +806,23 @@ class SatBackend(Backend):
         return Enumeration(tuple(solutions), complete, timed_out, stats)
 
 
-def _tristate(value: bool | str | None) -> bool | None:
-    """``incremental`` as None, True or False, from a bool or its text (``auto``, ``true``, ``false``)."""
+@functools.cache
+def _sat_native() -> Any:
+    """The module ``sat_native``, imported at the first propagated puzzle (it imports numba)."""
+    from . import sat_native
+
+    return sat_native
+
+
+def _add_totals(totals: dict[str, int], solver: Any) -> None:
+    """Add a solver's counters (they start at 0 with each solver) to ``totals``."""
+    for k, v in counters(solver).items():
+        totals[k] = totals.get(k, 0) + v
+
+
+def _tristate(value: bool | str | None, option: str = "incremental") -> bool | None:
+    """An option (``incremental``, ``propagate``) as None, True or False, from a bool or its text
+    (``auto``, ``true``, ``false``)."""
     if value is None or isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -689,7 +832,7 @@ def _tristate(value: bool | str | None) -> bool | None:
         return True
     if text in ("false", "no", "0"):
         return False
-    raise UsageError(f"incremental must be auto, true or false, not {value!r}")
+    raise UsageError(f"{option} must be auto, true or false, not {value!r}")
 
 
 def _full_clauses(rules: Rules, encoding: str, amo: str | None) -> int:

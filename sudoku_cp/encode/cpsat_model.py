@@ -20,6 +20,7 @@ gain). ortools is imported inside the functions, never when this module is impor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..grid import Puzzle, Rules
@@ -43,6 +44,7 @@ __all__ = [
     "free_domain",
     "given_domains",
     "int_model",
+    "mask_domains",
 ]
 
 #: The model kinds: ``int`` (AllDifferent) and ``bool`` (one-hot with ExactlyOne).
@@ -150,16 +152,37 @@ def candidate_domains(candidates: Candidates | None, kind: str) -> list[tuple[in
         if kind == "bool":
             out += [(cell * n + d - 1, (0, 0)) for d in range(1, n + 1) if not mask >> (d - 1) & 1]
             continue
-        intervals: list[int] = []
-        for d in range(1, n + 1):
-            if not mask >> (d - 1) & 1:
-                continue
+        out.append((cell, _intervals(mask)))
+    return out
+
+
+def mask_domains(masks: Sequence[int], kind: str, n: int) -> list[tuple[int, tuple[int, ...]]]:
+    """``(variable index, domain)`` pairs that narrow every cell to its candidates (``masks[cell]``, bit
+    d - 1 for digit d; givens and decided cells have one): ``int``, the cell's variable takes the
+    intervals of its digits (every cell, so they replace whatever the last puzzle set); ``bool``, the
+    literal of each digit a cell may not hold is fixed false.
+
+    >>> mask_domains([0b1101, 0b0010, 0b1111, 0b1111], "int", 4)[:2], mask_domains([0b1101], "bool", 4)
+    ([(0, (1, 1, 3, 4)), (1, (2, 2))], [(1, (0, 0))])
+    """
+    if kind == "bool":
+        return [
+            (cell * n + d, (0, 0)) for cell, mask in enumerate(masks) for d in range(n) if not mask >> d & 1
+        ]
+    return [(cell, _intervals(mask)) for cell, mask in enumerate(masks)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _intervals(mask: int) -> tuple[int, ...]:
+    """A proto domain: the digits of ``mask`` as a flat list of closed intervals."""
+    intervals: list[int] = []
+    for d in range(1, mask.bit_length() + 1):
+        if mask >> (d - 1) & 1:
             if intervals and intervals[-1] == d - 1:
                 intervals[-1] = d
             else:
                 intervals += [d, d]
-        out.append((cell, tuple(intervals)))
-    return out
+    return tuple(intervals)
 
 
 def free_domain(kind: str, n: int) -> tuple[int, int]:
