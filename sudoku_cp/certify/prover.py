@@ -9,12 +9,15 @@ same proof. The encoding is the checker's own (``checker.formula``), so what is 
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numba import njit
 from pysat.solvers import Solver
 
 from ..errors import UnsupportedRuleError
@@ -48,6 +51,12 @@ class Witness:
     cnf: str | None = None
     proof: str | None = None
 
+    @property
+    def redundant(self) -> bool:
+        """The puzzle stays unique without the given (shown by ``cnf`` and ``proof``, or, when they are
+        None, by unit propagation alone)."""
+        return not self.solutions
+
 
 @dataclass(frozen=True)
 class Certificate:
@@ -63,7 +72,7 @@ class Certificate:
     @property
     def is_minimal(self) -> bool | None:
         """Whether every given is needed (None when not asked, or not unique)."""
-        return None if self.minimal is None else all(w.cnf is None for w in self.minimal)
+        return None if self.minimal is None else not any(w.redundant for w in self.minimal)
 
 
 def rules_field(rules: Rules) -> dict | None:
@@ -117,70 +126,162 @@ def _line(cells: Sequence[int]) -> str:
     return "".join(checker.SYMBOLS[d - 1] for d in cells)
 
 
-class _Solver:
-    """A proof-logging solver on what the givens leave open: the certificate's clauses less its unit
-    clauses, and less the literals those make false. Every clause it is given follows from the
-    certificate's by unit propagation, so each lemma of its proof is RUP against the certificate too."""
+class _Template:
+    """The canonical clauses of one grid (``checker``'s own, 1-6) as arrays, with their DIMACS lines: a
+    puzzle's certificate is cut from them with masks of what its givens settle, the set that
+    ``checker.settle`` builds clause by clause."""
 
-    def __init__(self, grid: checker.Grid, fixed: dict[int, bool] | None, clauses: set[tuple[int, ...]]):
-        self.n, self.fixed = grid.n, fixed or {}
-        self.solver = Solver(name=PROOF_SOLVER, with_proof=True)
-        self.refuted = False
-        if fixed is None:  # propagation found a conflict: the whole formula, as it is
-            self.solver.append_formula(clauses)
-            return
-        add = self.solver.add_clause
-        for clause in clauses:  # by construction: units of fixed literals, binary clauses on open
-            if len(clause) > 1:  # variables, and clauses of positive literals none of which is true
-                add(clause if clause[0] < 0 else [x for x in clause if x not in fixed])
+    def __init__(self, grid: checker.Grid) -> None:
+        canonical = grid.canonical
+        n = self.n = grid.n
+        top = n**3
+        pairs = [(u, v) for u, vs in enumerate(canonical.conflicts) for v in vs if v > u]
+        self.pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)  # the clause -u -v, u < v
+        self.positive = np.array(canonical.positive, dtype=np.int64).reshape(-1, n)
+        # for the propagation kernel: conflicts[v] and positive_of[v] as flat arrays with offsets
+        self.conflicts = _flat(canonical.conflicts)
+        self.positive_of = _flat(canonical.positive_of)
+        # lines[top + x] is the unit clause x (x from -top to top, 0 unused), then the binary clauses
+        # (from 2 * top + 1), then the positive ones
+        self.first_pair = 2 * top + 1
+        self.first_positive = self.first_pair + len(pairs)
+        lines = [*(f"{x} 0" for x in range(-top, top + 1))]
+        lines += [f"-{v} -{u} 0" for u, v in pairs]
+        lines += [" ".join(map(str, c)) + " 0" for c in canonical.positive]
+        self.lines = np.array(lines, dtype=object)
 
-    def add(self, clause: Sequence[int]) -> None:
-        fixed = self.fixed
-        open_ = [x for x in clause if fixed.get(abs(x)) is None]
-        if len(open_) < len(clause) and any(fixed.get(abs(x)) == (x > 0) for x in clause):
-            return  # satisfied by what is fixed
-        if not open_:
-            self.refuted = True  # false by what is fixed: the empty clause follows by propagation
-        else:
-            self.solver.add_clause(open_)
+    def settle(self, givens: Sequence[int]) -> np.ndarray | None:
+        """What unit propagation derives from the givens (0: an empty cell) on the canonical formula, by
+        variable (1 true, -1 false, 0 open; index 0 unused); None when it reaches a conflict. The same
+        fixpoint as ``checker``'s propagation, compiled."""
+        cells = np.array(givens, dtype=np.int64)
+        given = np.flatnonzero(cells) * self.n + cells[cells > 0]
+        value = np.zeros(self.n**3 + 1, dtype=np.int8)
+        ok = _propagate(given, value, *self.conflicts, *self.positive_of, self.positive)
+        return value if ok else None
 
-    def solve(self) -> list[int] | None:
-        """A solution as cells, or None once there is none."""
-        if self.refuted or not self.solver.solve():
-            self.refuted = True
-            return None
-        cells = [0] * (self.n * self.n)
-        model = [v for v, value in self.fixed.items() if value]
-        model += [x for x in self.solver.get_model() if x > 0 and x not in self.fixed]
-        for v in model:
-            cells[(v - 1) // self.n] = (v - 1) % self.n + 1
-        return cells
+    def cut(self, value: np.ndarray) -> tuple[list[str], list[list[int]]]:
+        """For the settled values (1 true, -1 false, 0 open, by variable): the certificate's lines (units,
+        then binary clauses between open variables, then positive clauses without a true literal) and
+        what the proof solver is given (those clauses less their false literals, without the units)."""
+        open_ = value == 0
+        units = np.flatnonzero(value)
+        kept = np.flatnonzero(open_[self.pairs[:, 0]] & open_[self.pairs[:, 1]])
+        rows = np.flatnonzero(~(value[self.positive] > 0).any(axis=1))
+        top = len(value) - 1
+        chosen = [top + units * value[units], self.first_pair + kept, self.first_positive + rows]
+        lines = self.lines[np.concatenate(chosen)].tolist()
+        clauses = self.positive[rows]
+        solver = (-self.pairs[kept]).tolist()
+        solver += [[x for x in clause if x] for clause in np.where(value[clauses] == 0, clauses, 0).tolist()]
+        return lines, solver
 
-    def proof(self) -> str:
-        return "\n".join(self.solver.get_proof()) + "\n0\n"
 
-    def close(self) -> None:
-        self.solver.delete()
+def _flat(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Ragged lists as ``(offsets, items)``: list i is ``items[offsets[i]:offsets[i + 1]]``."""
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(x) for x in lists])
+    return offsets, np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=offsets[-1])
+
+
+@njit(cache=True)
+def _propagate(given, value, conflict_at, conflicts, positive_at, positive_of, positive):  # pragma: no cover
+    """``checker._Canonical.values`` as a kernel: fills ``value``; False at a conflict."""
+    remaining = np.full(positive.shape[0], positive.shape[1], dtype=np.int64)
+    queue = np.empty(len(value), dtype=np.int64)  # each variable is assigned, and queued, once
+    tail = 0
+    for v in given:
+        value[v] = 1
+        queue[tail] = v
+        tail += 1
+    head = 0
+    while head < tail:
+        v = queue[head]
+        head += 1
+        if value[v] > 0:
+            for k in range(conflict_at[v], conflict_at[v + 1]):
+                u = conflicts[k]
+                if value[u] == 0:
+                    value[u] = -1
+                    queue[tail] = u
+                    tail += 1
+                elif value[u] > 0:
+                    return False
+            continue
+        for k in range(positive_at[v], positive_at[v + 1]):
+            i = positive_of[k]
+            remaining[i] -= 1
+            if remaining[i] == 0:
+                return False
+            if remaining[i] == 1:
+                for u in positive[i]:
+                    if value[u] == 0:
+                        value[u] = 1
+                        queue[tail] = u
+                        tail += 1
+                    if value[u] >= 0:
+                        break
+    return True
+
+
+_TEMPLATES: dict[int, tuple[checker.Grid, _Template]] = {}
+
+
+def _template(grid: checker.Grid) -> _Template:
+    """The grid's template, made once (``checker.grid_of`` gives one grid object per rules)."""
+    held = _TEMPLATES.get(id(grid))
+    if held is None or held[0] is not grid:
+        if len(_TEMPLATES) >= 16:
+            _TEMPLATES.clear()
+        held = _TEMPLATES[id(grid)] = (grid, _Template(grid))
+    return held[1]
+
+
+def _cells(n: int, true: Iterable[int]) -> list[int]:
+    """The grid of a complete assignment, from its true variables (one per cell)."""
+    cells = [0] * (n * n)
+    for v in true:
+        cells[(v - 1) // n] = (v - 1) % n + 1
+    return cells
+
+
+def _model(n: int, value: np.ndarray, model: list[int]) -> list[int]:
+    """The grid of the solver's model, with what propagation settled."""
+    return _cells(n, [*np.flatnonzero(value > 0).tolist(), *(x for x in model if x > 0 and not value[x])])
 
 
 def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]], str | None, str | None]:
-    """``(claim, solutions, cnf, proof)`` for these givens on one proof-logging solver."""
-    variables = grid.n**3
-    fixed, clauses = checker.settle(grid, givens)
-    solver = _Solver(grid, fixed, clauses)
+    """``(claim, solutions, cnf, proof)`` for these givens: by unit propagation alone when it settles
+    every cell or reaches a conflict (no formula nor proof: the checker redoes that propagation), else
+    on one proof-logging solver."""
+    n = grid.n
+    template = _template(grid)
+    value = template.settle(givens)
+    if value is None:
+        return "none", [], None, None
+    if np.count_nonzero(value) == len(value) - 1:  # every variable (index 0 unused) is settled
+        return "unique", [_cells(n, np.flatnonzero(value > 0).tolist())], None, None
+    lines, clauses = template.cut(value)
+    solver = Solver(name=PROOF_SOLVER, with_proof=True)
     try:
-        first = solver.solve()
-        if first is None:
-            return "none", [], dimacs(clauses, variables), solver.proof()
-        block = checker.blocking_clause(grid.n, givens, first)
-        solver.add(block)
-        second = solver.solve()
-        if second is not None:
-            return "multiple", [first, second], None, None
-        clauses.add(block)
-        return "unique", [first], dimacs(clauses, variables), solver.proof()
+        add = solver.solver.add_clause  # the backend's own, one call less per clause
+        for clause in clauses:
+            add(clause)
+        if not solver.solve():
+            return "none", [], checker.dimacs_text(n**3, lines), _proof(solver)
+        first = _model(n, value, solver.get_model())
+        block = checker.blocking_clause(n, givens, first)
+        add([x for x in block if not value[-x]])  # the rest are false by what is settled
+        if solver.solve():
+            return "multiple", [first, _model(n, value, solver.get_model())], None, None
+        lines.append(" ".join(map(str, block)) + " 0")
+        return "unique", [first], checker.dimacs_text(n**3, lines), _proof(solver)
     finally:
-        solver.close()
+        solver.delete()
+
+
+def _proof(solver: Solver) -> str:
+    return "\n".join(solver.get_proof()) + "\n0\n"
 
 
 def prove(puzzle: Puzzle, *, minimal: bool = False) -> Certificate:
@@ -221,16 +322,19 @@ def claim_record(
     else:
         if cert.claim == "unique":
             record["solution"] = cert.solutions[0]
-        record["cnf"] = store(f"{k}.cnf", cert.cnf or "")
-        record["proof"] = store(f"{k}.drat", cert.proof or "")
+        if cert.cnf is not None:  # (none: unit propagation from the givens settles the claim)
+            record["cnf"] = store(f"{k}.cnf", cert.cnf)
+            record["proof"] = store(f"{k}.drat", cert.proof or "")
     if cert.minimal is not None:
         record["minimal"] = [_witness_record(k, w, store) for w in cert.minimal]
     return record
 
 
 def _witness_record(k: int, witness: Witness, store: Callable[[str, str], str]) -> dict[str, Any]:
-    if witness.cnf is None:
+    if witness.solutions:
         return {"given": witness.given, "solutions": list(witness.solutions)}
+    if witness.cnf is None:  # unit propagation settles the puzzle without the given
+        return {"given": witness.given}
     name = f"{k}-{witness.given}"
     return {
         "given": witness.given,
