@@ -18,6 +18,7 @@ it is a fixed set that a checker can rebuild and compare, clause by clause.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
@@ -506,6 +507,8 @@ def _check_minimal(claim: dict, grid: Grid, givens: list[int], solution: list[in
 def _check_line(folder: Path, number: int, line: str) -> tuple[int | None, str, bool]:
     """``(index, message, ok)`` for the claim on line ``number`` of ``claims.jsonl``."""
     index: int | None = None
+    collecting = gc.isenabled()
+    gc.disable()  # a claim makes many small lists and drops them all: no cycles to look for meanwhile
     try:
         claim = json.loads(line)
         if not isinstance(claim, dict):
@@ -515,6 +518,9 @@ def _check_line(folder: Path, number: int, line: str) -> tuple[int | None, str, 
     except (CertificateError, ValueError, RecursionError) as exc:
         label = index if index is not None else f"line {number}"
         return index, f"{label} FAILED: {exc}", False
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def check_dir(folder: str | Path, jobs: int = 1) -> Iterator[tuple[int | None, str, bool]]:

@@ -103,7 +103,7 @@ class _Checker:
         self.watches: list[list[int]] = [[] for _ in range(size)]  # literal -> long clauses watching it
         # literal -> (literal, clause) of each binary clause that the first literal's truth makes unit
         self.binary: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-        self.clauses: list[list[int]] = []
+        self.clauses: list[Sequence[int]] = []  # a list for a long clause, its first two watched
         self.alive: list[bool] = []
         self.originals: list[Sequence[int]] = []  # the formula's clauses as given, for the deletion index
         self.by_key: dict[frozenset[int], list[int]] | None = None  # made at the first deletion
@@ -125,7 +125,7 @@ class _Checker:
                 x, y = clause
                 a = 2 * x if x > 0 else 1 - 2 * x
                 b = 2 * y if y > 0 else 1 - 2 * y
-                clauses.append([a, b])
+                clauses.append((a, b))  # (only long clauses are reordered, by their watches)
                 binary[a ^ 1].append((b, cid))
                 binary[b ^ 1].append((a, cid))
                 continue
@@ -147,7 +147,14 @@ class _Checker:
             watches[lits[0] ^ 1].append(cid)
             watches[lits[1] ^ 1].append(cid)
         self.alive = [True] * len(clauses)
-        return self._propagate() < 0
+        if self._propagate() >= 0:
+            return False
+        for lits in clauses:  # a literal false at the top level stays false: long clauses drop it (the
+            if len(lits) > 2:  # two they watch are not false, or the first is true)
+                rest = [lit for lit in lits[2:] if not true[lit ^ 1]]
+                if len(rest) < len(lits) - 2:
+                    lits[2:] = rest
+        return True
 
     def add(self, literals: Sequence[int]) -> bool:
         """Add a clause; False when propagation at the top level now gives a conflict."""
