@@ -100,6 +100,56 @@ def test_every_claim_kind_round_trips_and_agrees_with_the_solver(name: str, tmp_
     assert claims[0]["solution"] == solve(unique).solution.to_string()
 
 
+@pytest.mark.parametrize("name", CASES)
+def test_the_prover_writes_the_formula_text_the_checker_rebuilds(name: str) -> None:
+    """The checker compares the formula file with the text it rebuilds before reading it clause by
+    clause: the prover's own cut (numpy masks of a per-grid template) must give that very text."""
+    rules = CASES[name]
+    grid = checker.grid_of(rules.n, rules_field(rules))
+    for keep, seed in ((0.9, 1), (0.5, 3), (0.3, 4)):
+        puzzle = _puzzle(rules, keep, seed)
+        for givens in (list(puzzle.cells), list(_none_of(puzzle).cells) if keep < 0.9 else None):
+            if givens is None:
+                continue
+            cert = prove(Puzzle(rules, tuple(givens)))
+            if cert.cnf is None:
+                continue
+            solution = [checker.SYMBOLS.index(ch) + 1 for ch in cert.solutions[0]] if cert.solutions else None
+            lines = checker.certificate(grid, givens, solution)[1]
+            assert cert.cnf == checker.dimacs_text(rules.n**3, lines)
+
+
+SEARCHED = "........1.......23..4..5.........6......2.....2..14......6..47..3.......5..8..9.."  # 17 clues
+
+
+def test_a_small_search_writes_its_own_proof_that_both_checkers_accept(tmp_path: Path) -> None:
+    """Past propagation, a search of a few leaves writes its refutation itself (one lemma a leaf, the
+    empty clause last); the standalone checker and an independent DRAT checker both accept it, and a
+    truncated or altered one fails."""
+    dratify = pytest.importorskip("dratify", reason="the independent checker: pip install -e '.[test]'")
+    puzzle = Puzzle.from_string(SEARCHED)
+    [cert] = write_folder([puzzle], tmp_path / "a")
+    assert cert.claim == "unique" and cert.cnf is not None
+    steps = cert.proof.splitlines()
+    assert steps[-1] == "0" and not any(line.startswith("d") for line in steps) and len(steps) > 1
+    assert dratify.check_proof(dratify.parse_dimacs(cert.cnf), cert.proof).ok
+    assert [m for _, m, _ in checker.check_dir(tmp_path / "a")] == ["1 verified unique"]
+    edits = [lambda lines: lines[:-2], lambda lines: lines[-1:]]  # the empty clause alone, or cut short
+    edits += [
+        lambda lines, i=i: [*lines[:i], lines[i].replace("-", "", 1), *lines[i + 1 :]] for i in range(3)
+    ]
+    edits += [lambda lines, i=i: lines[:i] + lines[i + 1 :] for i in range(3)]
+    for k, edit in enumerate(edits):
+        folder = tmp_path / f"b{k}"
+        shutil.copytree(tmp_path / "a", folder)
+        _edit(folder / "1.drat", edit)
+        [(_, message, ok)] = list(checker.check_dir(folder))
+        theirs = dratify.check_proof(dratify.parse_dimacs(cert.cnf), (folder / "1.drat").read_text()).ok
+        assert not ok or theirs, (k, message)  # what this checker accepts, the independent one accepts
+        if k < 2:
+            assert not ok and "1.drat" in message, message
+
+
 def test_the_rules_field_keeps_a_box_shape_that_is_not_the_usual_one() -> None:
     assert rules_field(Rules.classic(2, 3)) is None
     assert rules_field(Rules.classic(3, 2)) == {"size": 6, "box": [3, 2]}

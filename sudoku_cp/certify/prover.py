@@ -131,6 +131,10 @@ class _Template:
     puzzle's certificate is cut from them with masks of what its givens settle, the set that
     ``checker.settle`` builds clause by clause."""
 
+    #: The search writes its own proof up to this many leaves; past them Glucose proves (its proofs of
+    #: hard puzzles are shorter than a search tree's, and quicker to check).
+    MAX_LEAVES = 16
+
     def __init__(self, grid: checker.Grid) -> None:
         canonical = grid.canonical
         n = self.n = grid.n
@@ -138,9 +142,8 @@ class _Template:
         pairs = [(u, v) for u, vs in enumerate(canonical.conflicts) for v in vs if v > u]
         self.pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)  # the clause -u -v, u < v
         self.positive = np.array(canonical.positive, dtype=np.int64).reshape(-1, n)
-        # for the propagation kernel: conflicts[v] and positive_of[v] as flat arrays with offsets
-        self.conflicts = _flat(canonical.conflicts)
-        self.positive_of = _flat(canonical.positive_of)
+        # for the kernels: conflicts[v] and positive_of[v] as flat arrays with offsets, the clauses
+        self.rules = (*_flat(canonical.conflicts), *_flat(canonical.positive_of), self.positive)
         # lines[top + x] is the unit clause x (x from -top to top, 0 unused), then the binary clauses
         # (from 2 * top + 1), then the positive ones
         self.first_pair = 2 * top + 1
@@ -150,20 +153,33 @@ class _Template:
         lines += [" ".join(map(str, c)) + " 0" for c in canonical.positive]
         self.lines = np.array(lines, dtype=object)
 
-    def settle(self, givens: Sequence[int]) -> np.ndarray | None:
-        """What unit propagation derives from the givens (0: an empty cell) on the canonical formula, by
-        variable (1 true, -1 false, 0 open; index 0 unused); None when it reaches a conflict. The same
-        fixpoint as ``checker``'s propagation, compiled."""
+    def settle(self, givens: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
+        """What unit propagation derives from the givens (0: an empty cell) on the canonical formula: by
+        variable, 1 true, -1 false, 0 open (index 0 unused), and by positive clause its literals not
+        false; None when it reaches a conflict. The same fixpoint as ``checker``'s propagation, compiled."""
         cells = np.array(givens, dtype=np.int64)
         given = np.flatnonzero(cells) * self.n + cells[cells > 0]
         value = np.zeros(self.n**3 + 1, dtype=np.int8)
-        ok = _propagate(given, value, *self.conflicts, *self.positive_of, self.positive)
-        return value if ok else None
+        remaining = np.full(len(self.positive), self.n, dtype=np.int64)
+        if not _propagate(given, value, remaining, self.rules):
+            return None
+        return value, remaining
 
-    def cut(self, value: np.ndarray) -> tuple[list[str], list[list[int]]]:
+    def search(self, value: np.ndarray, remaining: np.ndarray) -> tuple[int, list[list[int]], str]:
+        """``_search`` from a settled state: its status, the solutions found (as cells) and the proof."""
+        status, solutions, lemmas, ends = _search(value, remaining, self.MAX_LEAVES, self.rules)
+        found = [_cells(self.n, np.flatnonzero(s > 0).tolist()) for s in solutions[: min(status, 2)]]
+        flat, start, proof = lemmas.tolist(), 0, []
+        for end in ends.tolist():
+            proof.append(" ".join(map(str, flat[start:end])) + " 0" if end > start else "0")
+            start = end
+        return status, found, "\n".join(proof) + "\n"
+
+    def cut(self, value: np.ndarray) -> tuple[list[str], Callable[[], list[list[int]]]]:
         """For the settled values (1 true, -1 false, 0 open, by variable): the certificate's lines (units,
-        then binary clauses between open variables, then positive clauses without a true literal) and
-        what the proof solver is given (those clauses less their false literals, without the units)."""
+        then binary clauses between open variables, then positive clauses without a true literal), and a
+        function giving what a proof solver is given (those clauses less their false literals, without
+        the units)."""
         open_ = value == 0
         units = np.flatnonzero(value)
         kept = np.flatnonzero(open_[self.pairs[:, 0]] & open_[self.pairs[:, 1]])
@@ -171,10 +187,14 @@ class _Template:
         top = len(value) - 1
         chosen = [top + units * value[units], self.first_pair + kept, self.first_positive + rows]
         lines = self.lines[np.concatenate(chosen)].tolist()
-        clauses = self.positive[rows]
-        solver = (-self.pairs[kept]).tolist()
-        solver += [[x for x in clause if x] for clause in np.where(value[clauses] == 0, clauses, 0).tolist()]
-        return lines, solver
+
+        def solver_clauses() -> list[list[int]]:
+            clauses = self.positive[rows]
+            out = (-self.pairs[kept]).tolist()
+            out += [[x for x in clause if x] for clause in np.where(value[clauses] == 0, clauses, 0).tolist()]
+            return out
+
+        return lines, solver_clauses
 
 
 def _flat(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -185,15 +205,21 @@ def _flat(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _propagate(given, value, conflict_at, conflicts, positive_at, positive_of, positive):  # pragma: no cover
-    """``checker._Canonical.values`` as a kernel: fills ``value``; False at a conflict."""
-    remaining = np.full(positive.shape[0], positive.shape[1], dtype=np.int64)
+def _propagate(given, value, remaining, rules):  # pragma: no cover
+    """``checker._Canonical.values`` as a kernel: fills ``value`` (and ``remaining``, the literals of
+    each positive clause not false); False at a conflict."""
     queue = np.empty(len(value), dtype=np.int64)  # each variable is assigned, and queued, once
-    tail = 0
-    for v in given:
+    for k, v in enumerate(given):
         value[v] = 1
-        queue[tail] = v
-        tail += 1
+        queue[k] = v
+    return _spread(value, remaining, queue, len(given), rules)
+
+
+@njit(cache=True)
+def _spread(value, remaining, queue, tail, rules):  # pragma: no cover
+    """Unit propagation from the variables ``queue[:tail]``, just assigned; False at a conflict. ``rules``
+    is ``_Template.rules``."""
+    conflict_at, conflicts, positive_at, positive_of, positive = rules
     head = 0
     while head < tail:
         v = queue[head]
@@ -222,6 +248,97 @@ def _propagate(given, value, conflict_at, conflicts, positive_at, positive_of, p
                     if value[u] >= 0:
                         break
     return True
+
+
+@njit(cache=True)
+def _search(root, root_remaining, max_leaves, rules):  # pragma: no cover
+    """A depth-first search from a settled state that writes its own refutation, ``(status, solutions,
+    lemma literals, lemma ends)``: status 0 no solution, 1 one, 2 two (found), 3 more than
+    ``max_leaves`` leaves (given up).
+
+    At each node it branches on a positive clause with the fewest open literals, trying them in order
+    with propagation. A leaf (a conflict, or a solution, which the blocking clause refutes) adds the
+    lemma "not the decisions leading here"; the clause's last literal is no decision, since once the
+    lemmas of the others are in, propagation forces it: so each lemma is RUP when it comes, and the last,
+    at the root, is the empty clause."""
+    positive = rules[4]
+    top = len(root) - 1
+    count, width = positive.shape
+    depth = top // width + 2  # each decision fills a cell
+    values = np.empty((depth, top + 1), dtype=np.int8)
+    remains = np.empty((depth, count), dtype=np.int64)
+    values[0] = root
+    remains[0] = root_remaining
+    options = np.empty((depth, width), dtype=np.int64)
+    tried = np.zeros(depth, dtype=np.int64)
+    total = np.zeros(depth, dtype=np.int64)
+    path = np.empty(depth, dtype=np.int64)
+    queue = np.empty(top + 1, dtype=np.int64)
+    lemmas = np.empty(max_leaves * depth, dtype=np.int64)
+    ends = np.empty(max_leaves, dtype=np.int64)
+    solutions = np.zeros((2, top + 1), dtype=np.int8)
+    leaves = found = used = 0
+    d = 0
+    choose = True
+    while True:
+        if choose:
+            value, remaining = values[d], remains[d]
+            best, fewest = -1, width + 1
+            for i in range(count):
+                if remaining[i] < fewest:
+                    satisfied = False
+                    for u in positive[i]:
+                        if value[u] > 0:
+                            satisfied = True
+                            break
+                    if not satisfied:
+                        best, fewest = i, remaining[i]
+                        if fewest == 2:
+                            break
+            if best >= 0:
+                k = 0
+                for u in positive[best]:
+                    if value[u] == 0:
+                        options[d, k] = u
+                        k += 1
+                total[d] = k
+                tried[d] = 0
+                choose = False
+                continue
+            solutions[found] = value  # every cell holds a digit
+            found += 1
+            if found == 2:
+                return 2, solutions, lemmas[:used], ends[:leaves]
+            leaf = d  # the lemma: not path[:d]
+        else:
+            k = tried[d]
+            u = options[d, k]
+            last = k == total[d] - 1  # the last literal is no decision: the others' lemmas force it
+            at = d if last else d + 1
+            if not last:
+                tried[d] = k + 1
+                values[at] = values[d]
+                remains[at] = remains[d]
+                path[d] = u
+            values[at, u] = 1
+            queue[0] = u
+            if _spread(values[at], remains[at], queue, 1, rules):
+                d = at
+                choose = True
+                continue
+            leaf = at  # the lemma: not path[:at]
+        if leaves == max_leaves:
+            return 3, solutions, lemmas[:used], ends[:leaves]
+        for i in range(leaf):
+            lemmas[used] = -path[i]
+            used += 1
+        ends[leaves] = used
+        leaves += 1
+        if leaf == d:  # this node is done: back to its parent's next literal
+            if d == 0:
+                return found, solutions, lemmas[:used], ends[:leaves]
+            d -= 1
+        choose = False
 
 
 _TEMPLATES: dict[int, tuple[checker.Grid, _Template]] = {}
@@ -256,16 +373,24 @@ def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]]
     on one proof-logging solver."""
     n = grid.n
     template = _template(grid)
-    value = template.settle(givens)
-    if value is None:
+    settled = template.settle(givens)
+    if settled is None:
         return "none", [], None, None
+    value, remaining = settled
     if np.count_nonzero(value) == len(value) - 1:  # every variable (index 0 unused) is settled
         return "unique", [_cells(n, np.flatnonzero(value > 0).tolist())], None, None
-    lines, clauses = template.cut(value)
+    status, solutions, proof = template.search(value, remaining)
+    if status == 2:
+        return "multiple", solutions, None, None
+    lines, solver_clauses = template.cut(value)
+    if status < 2:
+        if status:
+            lines.append(checker.clause_line(checker.blocking_clause(n, givens, solutions[0])))
+        return ("unique" if status else "none"), solutions, checker.dimacs_text(n**3, lines), proof
     solver = Solver(name=PROOF_SOLVER, with_proof=True)
     try:
         add = solver.solver.add_clause  # the backend's own, one call less per clause
-        for clause in clauses:
+        for clause in solver_clauses():
             add(clause)
         if not solver.solve():
             return "none", [], checker.dimacs_text(n**3, lines), _proof(solver)
@@ -274,7 +399,7 @@ def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]]
         add([x for x in block if not value[-x]])  # the rest are false by what is settled
         if solver.solve():
             return "multiple", [first, _model(n, value, solver.get_model())], None, None
-        lines.append(" ".join(map(str, block)) + " 0")
+        lines.append(checker.clause_line(block))
         return "unique", [first], checker.dimacs_text(n**3, lines), _proof(solver)
     finally:
         solver.delete()
@@ -289,13 +414,16 @@ def prove(puzzle: Puzzle, *, minimal: bool = False) -> Certificate:
     field_ = rules_field(puzzle.rules)
     grid = checker.grid_of(puzzle.n, field_)
     givens = list(puzzle.cells)
-    claim, solutions, cnf, proof = _settle(grid, givens)
-    for cells in solutions:  # the solver's models, read back against the library's own rules
-        if not puzzle.rules.is_valid(cells) or any(g and g != d for g, d in zip(givens, cells, strict=True)):
-            raise AssertionError(f"the proof solver's model is not a solution of {puzzle.to_string()}")
-    witnesses = None
-    if minimal and claim == "unique":
-        witnesses = tuple(_witness(grid, givens, solutions[0], c) for c, d in enumerate(givens) if d)
+    with checker.collection_paused():
+        claim, solutions, cnf, proof = _settle(grid, givens)
+        for cells in solutions:  # the solver's models, read back against the library's own rules
+            if not puzzle.rules.is_valid(cells) or any(
+                g and g != d for g, d in zip(givens, cells, strict=True)
+            ):
+                raise AssertionError(f"the proof solver's model is not a solution of {puzzle.to_string()}")
+        witnesses = None
+        if minimal and claim == "unique":
+            witnesses = tuple(_witness(grid, givens, solutions[0], c) for c, d in enumerate(givens) if d)
     return Certificate(claim, tuple(_line(s) for s in solutions), cnf, proof, witnesses)
 
 
