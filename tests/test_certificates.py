@@ -150,6 +150,18 @@ def test_a_small_search_writes_its_own_proof_that_both_checkers_accept(tmp_path:
             assert not ok and "1.drat" in message, message
 
 
+def test_past_the_search_leaves_glucose_proves_every_kind_of_claim(tmp_path: Path, monkeypatch) -> None:
+    from sudoku_cp.certify import prover
+
+    monkeypatch.setattr(prover._Template, "MAX_LEAVES", 1)
+    hard = Puzzle.from_string(HARD)
+    puzzles = [hard, _puzzle(NINE, 0.3, 6), _none_of(hard)]
+    certificates = write_folder(puzzles, tmp_path)
+    assert [c.claim for c in certificates] == ["unique", "multiple", "none"]
+    assert certificates[0].solutions[0] == solve(hard).solution.to_string()
+    assert all(ok for *_, ok in checker.check_dir(tmp_path))
+
+
 def test_the_rules_field_keeps_a_box_shape_that_is_not_the_usual_one() -> None:
     assert rules_field(Rules.classic(2, 3)) is None
     assert rules_field(Rules.classic(3, 2)) == {"size": 6, "box": [3, 2]}
