@@ -226,13 +226,14 @@ class _Canonical:
         self.top = top
         self.unit_lines = [f"{x} 0" for x in range(-top, top + 1)]
         self.positive_lines = [" ".join(map(str, clause)) + " 0" for clause in self.positive]
-        self.pair_lines: list[list[tuple[int, tuple[int, int], str]] | None] = [None] * (top + 1)
+        self.pair_lines: list[tuple[list[int], list[tuple[int, int]], list[str]] | None] = [None] * (top + 1)
 
-    def pairs_of(self, u: int) -> list[tuple[int, tuple[int, int], str]]:
-        """``(v, clause, line)`` for each binary clause ``-v -u`` with v > u."""
+    def pairs_of(self, u: int) -> tuple[list[int], list[tuple[int, int]], list[str]]:
+        """The binary clauses ``-v -u`` with v > u: the variables v, the clauses, their lines."""
         pairs = self.pair_lines[u]
         if pairs is None:
-            pairs = self.pair_lines[u] = [(v, (-v, -u), f"-{v} -{u} 0") for v in self.conflicts[u] if v > u]
+            vs = [v for v in self.conflicts[u] if v > u]
+            pairs = self.pair_lines[u] = (vs, [(-v, -u) for v in vs], [f"-{v} -{u} 0" for v in vs])
         return pairs
 
     def clauses(self) -> set[tuple[int, ...]]:
@@ -319,12 +320,13 @@ def certificate(
                 if x > 0:
                     for i in positive_of[v]:
                         satisfied[i] = True
-        for u, x in enumerate(value):
-            if not x and u:
-                for v, clause, line in canonical.pairs_of(u):
-                    if not value[v]:
-                        clauses.append(clause)
-                        lines.append(line)
+        is_open = [not x for x in value]
+        is_open[0] = False
+        for u in itertools.compress(range(len(value)), is_open):
+            vs, pairs, pair_lines = canonical.pairs_of(u)
+            both = list(map(is_open.__getitem__, vs))  # the binary clauses between two open variables
+            clauses += itertools.compress(pairs, both)
+            lines += itertools.compress(pair_lines, both)
         for clause, line, done in zip(canonical.positive, canonical.positive_lines, satisfied, strict=True):
             if not done:
                 clauses.append(clause)

@@ -20,6 +20,7 @@ form of DRAT is read (the binary form is refused by name).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -220,30 +221,26 @@ class _Checker:
         self.trail.append(lit)
 
     def _propagate(self) -> int:
-        """Propagate the trail from ``head``; the conflicting clause's id, or -1 when none."""
+        """Propagate the trail from ``head``; the conflicting clause's id, or -1 when none (after a
+        conflict, ``head`` is left behind: the caller undoes the assignments, or stops)."""
         true, trail, clauses, alive, watches = self.true, self.trail, self.clauses, self.alive, self.watches
         reason, binary = self.reason, self.binary
-        head = self.head
-        while head < len(trail):
-            lit = trail[head]
-            head += 1
+        assign = trail.append
+        for lit in itertools.islice(trail, self.head, None):  # (the trail grows as it goes)
             for other, cid in binary[lit]:  # binary clauses first: no watches to move (none deleted)
                 if true[other]:
                     continue
                 if true[other ^ 1]:
-                    self.head = head
                     return cid
                 true[other] = True
                 reason[other] = cid
-                trail.append(other)
+                assign(other)
             watching = watches[lit]  # long clauses watching the literal now false
             if not watching:
                 continue
             false_lit = lit ^ 1
             keep = 0
-            count = len(watching)
-            for i in range(count):
-                cid = watching[i]
+            for i, cid in enumerate(watching):
                 if not alive[cid]:
                     continue
                 lits = clauses[cid]
@@ -260,17 +257,16 @@ class _Checker:
                     else:  # no other literal to watch: the clause is unit, or false
                         if true[first ^ 1]:
                             watching[keep:] = watching[i:]  # the rest keep their watches
-                            self.head = head
                             return cid
                         true[first] = True
                         reason[first] = cid
-                        trail.append(first)
+                        assign(first)
                     if lits[1] != false_lit:
                         continue  # the watch moved
                 watching[keep] = cid
                 keep += 1
             del watching[keep:]
-        self.head = head
+        self.head = len(trail)
         return -1
 
     def _undo(self) -> None:
