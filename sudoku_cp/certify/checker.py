@@ -9,11 +9,14 @@ check every solution against the rules, and check the DRAT refutation. Run alone
 The canonical formula, in the variables ``x(cell, d) = cell * n + d`` (cell ``r * n + c``, 0-based; digit
 d in 1..n): each cell holds a digit and no two; each house holds each digit and no cell twice; a group's
 cells never share a digit; a pair rule forbids the digit pairs it does not allow (binary clauses); a
-thermometer's neighbours increase; each given is a unit clause. A certificate holds the clauses that the
-givens leave open: every clause but those holding a given's literal and those between two cells' digits
-of which a given rules one out (by a binary clause with the given, which stays), plus the givens and, for a
-``unique`` claim, the blocking clause. Those dropped hold under the rest, so the formula keeps its models;
-it is a fixed set that a checker can rebuild and compare, clause by clause.
+thermometer's neighbours increase; each given is a unit clause. A certificate holds what the givens leave
+open: the literals A that unit propagation derives from them, as unit clauses, every canonical clause no
+literal of A satisfies (whole), and for a ``unique`` claim the blocking clause. Those dropped hold under
+the rest, so the formula keeps its models; it is a fixed set that a checker can rebuild and compare. When
+A holds every cell (or propagation clashes), the claim needs no file: the propagation is the proof.
+
+For speed, the formula file is first compared with the very text ``prove`` writes (``certificate`` gives
+the clauses in that order); any other text is read clause by clause and compared as a set, as before.
 """
 
 from __future__ import annotations

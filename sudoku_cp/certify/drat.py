@@ -14,8 +14,10 @@ This checker goes forward through the proof, as the definition reads:
 - the proof refutes the formula once propagation alone gives a conflict: an empty clause added, or a unit
   that contradicts what is already fixed.
 
-Propagation uses two watched literals per clause (Moskewicz et al., "Chaff", DAC 2001). Only the text
-form of DRAT is read (the binary form is refused by name).
+Propagation uses two watched literals per clause (Moskewicz et al., "Chaff", DAC 2001); a binary clause
+is kept in two implication lists instead, and leaves them when it is deleted. Once the formula is
+loaded and propagated, a long clause drops the literals false at the top level (they stay false, so
+no propagation changes). Only the text form of DRAT is read (the binary form is refused by name).
 """
 
 from __future__ import annotations

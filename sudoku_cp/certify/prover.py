@@ -1,10 +1,19 @@
 """Write certificates of uniqueness: the canonical formula of ``checker`` refuted by a DRAT proof.
 
-One Glucose 4 solver per certificate, with python-sat's proof logging, holds the puzzle's formula (the givens
-as unit clauses, never assumptions, so the proof refutes the very file written): a first solve finds a
-solution, the clause blocking it goes in, and a second solve either finds another (``multiple``) or
-ends in the refutation the proof records (``unique``); no first solution is ``none``, refuted by the
-same proof. The encoding is the checker's own (``checker.formula``), so what is proven is what is checked.
+The formula is cut from a template of the grid's canonical clauses (numpy arrays, made once per rules)
+by what unit propagation from the givens settles (a compiled kernel, the checker's propagation), and
+written in the order ``checker.certificate`` rebuilds it. Then:
+
+- propagation settles every cell (``unique``) or clashes (``none``): no formula nor proof is written, the
+  checker redoes the propagation;
+- else a compiled depth-first search (propagation at each node) looks for two solutions; when its tree
+  has at most ``_Template.MAX_LEAVES`` leaves it writes the proof itself, one lemma a leaf;
+- else one Glucose 4 solver, with python-sat's proof logging, holds the formula (the givens settled,
+  never assumptions, so the proof refutes the very file written): a first solve finds a solution, the
+  clause blocking it goes in, and a second solve either finds another (``multiple``) or ends in the
+  refutation the proof records (``unique``); no first solution is ``none``, refuted by the same proof.
+
+The encoding is the checker's own (``checker.certificate``), so what is proven is what is checked.
 """
 
 from __future__ import annotations
