@@ -378,8 +378,8 @@ def _model(n: int, value: np.ndarray, model: list[int]) -> list[int]:
 
 def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]], str | None, str | None]:
     """``(claim, solutions, cnf, proof)`` for these givens: by unit propagation alone when it settles
-    every cell or reaches a conflict (no formula nor proof: the checker redoes that propagation), else
-    on one proof-logging solver."""
+    every cell or reaches a conflict (no formula nor proof: the checker redoes that propagation), else by
+    the compiled search when its tree is small (it writes the proof), else on one proof-logging solver."""
     n = grid.n
     template = _template(grid)
     settled = template.settle(givens)
