@@ -16,7 +16,7 @@ from conftest import run_cli
 
 from sudoku_cp import Puzzle, Rules, count_solutions, solve
 from sudoku_cp.certify import checker, drat
-from sudoku_cp.certify.prover import prove, rules_field, write_folder
+from sudoku_cp.certify.prover import dimacs, prove, rules_field, write_folder
 from sudoku_cp.errors import UnsupportedRuleError
 from sudoku_cp.rules import Arrow, Cage, Pair, Thermo
 
@@ -100,6 +100,68 @@ def test_every_claim_kind_round_trips_and_agrees_with_the_solver(name: str, tmp_
     assert claims[0]["solution"] == solve(unique).solution.to_string()
 
 
+@pytest.mark.parametrize("name", CASES)
+def test_the_prover_writes_the_formula_text_the_checker_rebuilds(name: str) -> None:
+    """The checker compares the formula file with the text it rebuilds before reading it clause by
+    clause: the prover's own cut (numpy masks of a per-grid template) must give that very text."""
+    rules = CASES[name]
+    grid = checker.grid_of(rules.n, rules_field(rules))
+    for keep, seed in ((0.9, 1), (0.5, 3), (0.3, 4)):
+        puzzle = _puzzle(rules, keep, seed)
+        for givens in (list(puzzle.cells), list(_none_of(puzzle).cells) if keep < 0.9 else None):
+            if givens is None:
+                continue
+            cert = prove(Puzzle(rules, tuple(givens)))
+            if cert.cnf is None:
+                continue
+            solution = [checker.SYMBOLS.index(ch) + 1 for ch in cert.solutions[0]] if cert.solutions else None
+            lines = checker.certificate(grid, givens, solution)[1]
+            assert cert.cnf == checker.dimacs_text(rules.n**3, lines)
+
+
+SEARCHED = "........1.......23..4..5.........6......2.....2..14......6..47..3.......5..8..9.."  # 17 clues
+
+
+def test_a_small_search_writes_its_own_proof_that_both_checkers_accept(tmp_path: Path) -> None:
+    """Past propagation, a search of a few leaves writes its refutation itself (one lemma a leaf, the
+    empty clause last); the standalone checker and an independent DRAT checker both accept it, and a
+    truncated or altered one fails."""
+    dratify = pytest.importorskip("dratify", reason="the independent checker: pip install -e '.[test]'")
+    puzzle = Puzzle.from_string(SEARCHED)
+    [cert] = write_folder([puzzle], tmp_path / "a")
+    assert cert.claim == "unique" and cert.cnf is not None
+    steps = cert.proof.splitlines()
+    assert steps[-1] == "0" and not any(line.startswith("d") for line in steps) and len(steps) > 1
+    assert dratify.check_proof(dratify.parse_dimacs(cert.cnf), cert.proof).ok
+    assert [m for _, m, _ in checker.check_dir(tmp_path / "a")] == ["1 verified unique"]
+    edits = [lambda lines: lines[:-2], lambda lines: lines[-1:]]  # the empty clause alone, or cut short
+    edits += [
+        lambda lines, i=i: [*lines[:i], lines[i].replace("-", "", 1), *lines[i + 1 :]] for i in range(3)
+    ]
+    edits += [lambda lines, i=i: lines[:i] + lines[i + 1 :] for i in range(3)]
+    for k, edit in enumerate(edits):
+        folder = tmp_path / f"b{k}"
+        shutil.copytree(tmp_path / "a", folder)
+        _edit(folder / "1.drat", edit)
+        [(_, message, ok)] = list(checker.check_dir(folder))
+        theirs = dratify.check_proof(dratify.parse_dimacs(cert.cnf), (folder / "1.drat").read_text()).ok
+        assert not ok or theirs, (k, message)  # what this checker accepts, the independent one accepts
+        if k < 2:
+            assert not ok and "1.drat" in message, message
+
+
+def test_past_the_search_leaves_glucose_proves_every_kind_of_claim(tmp_path: Path, monkeypatch) -> None:
+    from sudoku_cp.certify import prover
+
+    monkeypatch.setattr(prover._Template, "MAX_LEAVES", 1)
+    hard = Puzzle.from_string(HARD)
+    puzzles = [hard, _puzzle(NINE, 0.3, 6), _none_of(hard)]
+    certificates = write_folder(puzzles, tmp_path)
+    assert [c.claim for c in certificates] == ["unique", "multiple", "none"]
+    assert certificates[0].solutions[0] == solve(hard).solution.to_string()
+    assert all(ok for *_, ok in checker.check_dir(tmp_path))
+
+
 def test_the_rules_field_keeps_a_box_shape_that_is_not_the_usual_one() -> None:
     assert rules_field(Rules.classic(2, 3)) is None
     assert rules_field(Rules.classic(3, 2)) == {"size": 6, "box": [3, 2]}
@@ -122,7 +184,7 @@ def test_minimal_witnesses_show_each_given_needed_or_prove_it_redundant(tmp_path
     extra = minimal.with_cells([(1, solution.cells[1])])  # one given more than needed
     [a, b] = write_folder([minimal, extra], tmp_path, minimal=True)
     assert a.is_minimal is True and b.is_minimal is False
-    assert [w.given for w in b.minimal if w.cnf is not None] == ["r1c2"]  # only the added given is spare
+    assert [w.given for w in b.minimal if w.redundant] == ["r1c2"]  # only the added given is spare
     messages = [m for _, m, ok in checker.check_dir(tmp_path) if ok]
     assert messages == ["1 verified unique, minimal", "2 verified unique, not minimal (r1c2 redundant)"]
 
@@ -384,7 +446,8 @@ def test_prove_refuses_a_killer_puzzle_by_name_and_goes_on(tmp_path: Path) -> No
 
 def test_prove_resumes_a_stopped_run_in_its_folder(tmp_path: Path) -> None:
     source = tmp_path / "in.txt"
-    source.write_text("\n".join(["12343412214343..", "bad", "..343412..434321", "1234341221434321"]) + "\n")
+    # puzzles that take a proof (a puzzle settled by propagation alone has no files)
+    source.write_text("\n".join([HARD, "bad", _puzzle(NINE, 0.2, 5).to_string(), HARD]) + "\n")
     whole = run_cli("prove", str(source), "-o", str(tmp_path / "whole"))
     assert whole.returncode == 1  # the bad line
     claims = (tmp_path / "whole" / "claims.jsonl").read_text().splitlines(keepends=True)
@@ -450,12 +513,70 @@ def test_check_stops_on_sigterm_with_whole_lines_and_no_worker_left(tmp_path: Pa
     assert not left, "worker processes outlived the check"
 
 
-def test_clashing_givens_get_a_none_certificate_on_the_whole_formula(tmp_path: Path) -> None:
+def test_clashing_givens_get_a_none_claim_settled_by_propagation(tmp_path: Path) -> None:
     clash = Puzzle.from_string("11" + "." * 14)  # two 1s in the first row: propagation alone conflicts
-    [cert] = write_folder([clash], tmp_path)
-    assert cert.claim == "none" and cert.cnf.startswith("p cnf 64 ")
-    assert len(cert.cnf.splitlines()) - 1 == len(checker.formula(checker.grid_of(4, None), list(clash.cells)))
-    assert [m for _, m, _ in checker.check_dir(tmp_path)] == ["1 verified none"]
+    [cert] = write_folder([clash], tmp_path / "a")
+    assert cert.claim == "none" and cert.cnf is None and cert.proof is None
+    assert "cnf" not in _claims(tmp_path / "a")[0] and sorted(p.name for p in (tmp_path / "a").iterdir()) == [
+        "claims.jsonl"
+    ]
+    assert [m for _, m, _ in checker.check_dir(tmp_path / "a")] == ["1 verified none"]
+    # the same claim with the whole formula (1-7, what a certificate holds after a clash) and an empty
+    # refutation still verifies; one clause less does not
+    whole = checker.formula(checker.grid_of(4, None), list(clash.cells))
+    folder = tmp_path / "b"
+    folder.mkdir()
+    (folder / "1.cnf").write_text(dimacs(whole, 64))
+    (folder / "1.drat").write_text("0\n")
+    claim = {"index": 1, "puzzle": clash.to_string(), "claim": "none", "cnf": "1.cnf", "proof": "1.drat"}
+    (folder / "claims.jsonl").write_text(json.dumps(claim) + "\n")
+    assert [m for _, m, _ in checker.check_dir(folder)] == ["1 verified none"]
+    (folder / "1.cnf").write_text(dimacs(sorted(whole)[1:], 64))
+    assert "is missing" in next(m for _, m, _ in checker.check_dir(folder))
+
+
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."  # singles only
+
+
+def test_a_puzzle_settled_by_propagation_has_a_claim_without_files(tmp_path: Path) -> None:
+    easy = Puzzle.from_string(EASY)
+    [cert] = write_folder([easy], tmp_path, minimal=True)
+    assert cert.claim == "unique" and cert.cnf is None
+    assert cert.solutions[0] == solve(easy).solution.to_string()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["claims.jsonl"]
+    [claim] = _claims(tmp_path)
+    assert "cnf" not in claim and "proof" not in claim
+    assert next(m for _, m, _ in checker.check_dir(tmp_path)).startswith("1 verified unique, ")
+
+
+@pytest.mark.parametrize(
+    ("k", "edit", "why"),
+    [
+        (1, lambda c: [c.pop("cnf"), c.pop("proof")], "propagation from the givens leaves cells open"),
+        (1, lambda c: c.pop("proof"), "names no formula and proof"),
+        (2, lambda c: [c.pop("cnf"), c.pop("proof")], "propagation from the givens finds no clash"),
+        (1, lambda c: c["minimal"][0].pop("solutions"), "leaves cells open"),
+    ],
+    ids=["unique", "half", "none", "witness"],
+)
+def test_a_claim_without_files_that_propagation_does_not_settle_fails(
+    proven: Path, tmp_path: Path, k: int, edit, why: str
+) -> None:
+    message = _tampered(proven, tmp_path, lambda folder: _edit_claim(folder, k, edit))
+    assert message.startswith(f"{k} FAILED"), message
+    assert re.search(why, message), message
+
+
+def test_a_wrong_solution_settled_by_propagation_fails(tmp_path: Path) -> None:
+    write_folder([Puzzle.from_string(EASY)], tmp_path)
+    solution = _claims(tmp_path)[0]["solution"]
+    empty = [i for i, ch in enumerate(EASY) if ch == "."]
+    a, b = next((a, b) for a in empty for b in empty if a // 9 == b // 9 and a < b)
+    cells = list(solution)
+    cells[a], cells[b] = cells[b], cells[a]  # a row keeps its digits, columns and boxes break
+    _edit_claim(tmp_path, 1, lambda c: c.update(solution="".join(cells)))
+    [(_, message, ok)] = list(checker.check_dir(tmp_path))
+    assert not ok and "breaks the rules" in message, message
 
 
 @pytest.mark.parametrize(

@@ -14,12 +14,15 @@ This checker goes forward through the proof, as the definition reads:
 - the proof refutes the formula once propagation alone gives a conflict: an empty clause added, or a unit
   that contradicts what is already fixed.
 
-Propagation uses two watched literals per clause (Moskewicz et al., "Chaff", DAC 2001). Only the text
-form of DRAT is read (the binary form is refused by name).
+Propagation uses two watched literals per clause (Moskewicz et al., "Chaff", DAC 2001); a binary clause
+is kept in two implication lists instead, and leaves them when it is deleted. Once the formula is
+loaded and propagated, a long clause drops the literals false at the top level (they stay false, so
+no propagation changes). Only the text form of DRAT is read (the binary form is refused by name).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -103,9 +106,10 @@ class _Checker:
         self.watches: list[list[int]] = [[] for _ in range(size)]  # literal -> long clauses watching it
         # literal -> (literal, clause) of each binary clause that the first literal's truth makes unit
         self.binary: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-        self.clauses: list[list[int]] = []
+        self.clauses: list[Sequence[int]] = []  # a list for a long clause, its first two watched
         self.alive: list[bool] = []
-        self.by_key: dict[tuple[int, ...], list[int]] | None = None  # made at the first deletion
+        self.originals: list[Sequence[int]] = []  # the formula's clauses as given, for the deletion index
+        self.by_key: dict[frozenset[int], list[int]] | None = None  # made at the first deletion
         self.trail: list[int] = []  # assigned literal indices, top level first
         self.fixed = 0  # trail[:fixed] is the top level: implied by the clauses alone
         self.head = 0
@@ -115,12 +119,20 @@ class _Checker:
     def load(self, formula: Iterable[Sequence[int]]) -> bool:
         """Add the formula's clauses and propagate; False on a conflict. Unit clauses are assigned as
         they come: propagation then visits every clause watching a false literal, whenever it came."""
-        clauses, alive, watches, binary = self.clauses, self.alive, self.watches, self.binary
+        clauses, watches, binary = self.clauses, self.watches, self.binary
         true, reason, trail = self.true, self.reason, self.trail
-        for clause in formula:
-            cid = len(clauses)
-            alive.append(True)
-            if len(clause) == 1:
+        self.originals = formula = formula if isinstance(formula, list) else list(formula)
+        for cid, clause in enumerate(formula):
+            size = len(clause)
+            if size == 2:  # most clauses: no list comprehension
+                x, y = clause
+                a = 2 * x if x > 0 else 1 - 2 * x
+                b = 2 * y if y > 0 else 1 - 2 * y
+                clauses.append((a, b))  # (only long clauses are reordered, by their watches)
+                binary[a ^ 1].append((b, cid))
+                binary[b ^ 1].append((a, cid))
+                continue
+            if size == 1:
                 x = clause[0]
                 lit = 2 * x if x > 0 else 1 - 2 * x
                 clauses.append([lit])
@@ -131,22 +143,26 @@ class _Checker:
                     reason[lit] = cid
                     trail.append(lit)
                 continue
+            if not size:
+                return False
             lits = [2 * x if x > 0 else 1 - 2 * x for x in clause]
-            clauses.append(lits)
-            if not lits:
-                return False  # a literal repeated in a clause is watched twice at worst, which is harmless
-            if len(lits) == 2:
-                binary[lits[0] ^ 1].append((lits[1], cid))
-                binary[lits[1] ^ 1].append((lits[0], cid))
-            else:
-                watches[lits[0] ^ 1].append(cid)
-                watches[lits[1] ^ 1].append(cid)
-        return self._propagate() < 0
+            clauses.append(lits)  # a literal repeated in a clause is watched twice at worst: harmless
+            watches[lits[0] ^ 1].append(cid)
+            watches[lits[1] ^ 1].append(cid)
+        self.alive = [True] * len(clauses)
+        if self._propagate() >= 0:
+            return False
+        for lits in clauses:  # a literal false at the top level stays false: long clauses drop it (the
+            if len(lits) > 2:  # two they watch are not false, or the first is true)
+                rest = [lit for lit in lits[2:] if not true[lit ^ 1]]
+                if len(rest) < len(lits) - 2:
+                    lits[2:] = rest
+        return True
 
     def add(self, literals: Sequence[int]) -> bool:
         """Add a clause; False when propagation at the top level now gives a conflict."""
-        key = tuple(sorted(set(literals)))
-        lits = [2 * x if x > 0 else 1 - 2 * x for x in key]
+        key = frozenset(literals)
+        lits = [2 * x if x > 0 else 1 - 2 * x for x in sorted(key)]
         cid = len(self.clauses)
         self.clauses.append(lits)
         self.alive.append(True)
@@ -169,25 +185,35 @@ class _Checker:
             return self._propagate() < 0
         return True
 
-    def _index(self) -> dict[tuple[int, ...], list[int]]:
-        """The live clauses by their sorted literals, for deletions (made once, then kept up)."""
+    def _index(self) -> dict[frozenset[int], list[int]]:
+        """The live clauses by their sets of literals, for deletions (made once, then kept up)."""
         if self.by_key is None:
             self.by_key = {}
+            setdefault = self.by_key.setdefault
+            originals, alive = self.originals, self.alive
             for cid, lits in enumerate(self.clauses):
-                if self.alive[cid]:
-                    key = tuple(sorted({-(lit >> 1) if lit & 1 else lit >> 1 for lit in lits}))
-                    self.by_key.setdefault(key, []).append(cid)
+                if alive[cid]:
+                    if cid < len(originals):
+                        key = frozenset(originals[cid])
+                    else:
+                        key = frozenset(-(lit >> 1) if lit & 1 else lit >> 1 for lit in lits)
+                    setdefault(key, []).append(cid)
         return self.by_key
 
     def delete(self, literals: Sequence[int]) -> None:
-        ids = self._index().get(tuple(sorted(set(literals))))
+        ids = self._index().get(frozenset(literals))
         if not ids:
             return  # deleting a clause that is not there changes nothing
         cid = ids[-1]
-        if any(self.reason[lit] == cid and self.true[lit] for lit in self.clauses[cid]):
+        lits = self.clauses[cid]
+        if any(self.reason[lit] == cid and self.true[lit] for lit in lits):
             return  # the reason of a fixed literal: kept (see the module docstring)
         ids.pop()
         self.alive[cid] = False
+        if len(lits) == 2:  # propagation visits binary clauses without looking at ``alive``
+            a, b = lits
+            self.binary[a ^ 1].remove((b, cid))
+            self.binary[b ^ 1].remove((a, cid))
 
     # --- propagation -------------------------------------------------------------------------------
 
@@ -197,30 +223,26 @@ class _Checker:
         self.trail.append(lit)
 
     def _propagate(self) -> int:
-        """Propagate the trail from ``head``; the conflicting clause's id, or -1 when none."""
+        """Propagate the trail from ``head``; the conflicting clause's id, or -1 when none (after a
+        conflict, ``head`` is left behind: the caller undoes the assignments, or stops)."""
         true, trail, clauses, alive, watches = self.true, self.trail, self.clauses, self.alive, self.watches
         reason, binary = self.reason, self.binary
-        head = self.head
-        while head < len(trail):
-            lit = trail[head]
-            head += 1
-            for other, cid in binary[lit]:  # binary clauses first: no watches to move
-                if true[other] or not alive[cid]:
+        assign = trail.append
+        for lit in itertools.islice(trail, self.head, None):  # (the trail grows as it goes)
+            for other, cid in binary[lit]:  # binary clauses first: no watches to move (none deleted)
+                if true[other]:
                     continue
                 if true[other ^ 1]:
-                    self.head = head
                     return cid
                 true[other] = True
                 reason[other] = cid
-                trail.append(other)
+                assign(other)
             watching = watches[lit]  # long clauses watching the literal now false
             if not watching:
                 continue
             false_lit = lit ^ 1
             keep = 0
-            count = len(watching)
-            for i in range(count):
-                cid = watching[i]
+            for i, cid in enumerate(watching):
                 if not alive[cid]:
                     continue
                 lits = clauses[cid]
@@ -237,17 +259,16 @@ class _Checker:
                     else:  # no other literal to watch: the clause is unit, or false
                         if true[first ^ 1]:
                             watching[keep:] = watching[i:]  # the rest keep their watches
-                            self.head = head
                             return cid
                         true[first] = True
                         reason[first] = cid
-                        trail.append(first)
+                        assign(first)
                     if lits[1] != false_lit:
                         continue  # the watch moved
                 watching[keep] = cid
                 keep += 1
             del watching[keep:]
-        self.head = head
+        self.head = len(trail)
         return -1
 
     def _undo(self) -> None:

@@ -1,20 +1,32 @@
 """Write certificates of uniqueness: the canonical formula of ``checker`` refuted by a DRAT proof.
 
-One Glucose 4 solver per certificate, with python-sat's proof logging, holds the puzzle's formula (the givens
-as unit clauses, never assumptions, so the proof refutes the very file written): a first solve finds a
-solution, the clause blocking it goes in, and a second solve either finds another (``multiple``) or
-ends in the refutation the proof records (``unique``); no first solution is ``none``, refuted by the
-same proof. The encoding is the checker's own (``checker.formula``), so what is proven is what is checked.
+The formula is cut from a template of the grid's canonical clauses (numpy arrays, made once per rules)
+by what unit propagation from the givens settles (a compiled kernel, the checker's propagation), and
+written in the order ``checker.certificate`` rebuilds it. Then:
+
+- propagation settles every cell (``unique``) or clashes (``none``): no formula nor proof is written, the
+  checker redoes the propagation;
+- else a compiled depth-first search (propagation at each node) looks for two solutions; when its tree
+  has at most ``_Template.MAX_LEAVES`` leaves it writes the proof itself, one lemma a leaf;
+- else one Glucose 4 solver, with python-sat's proof logging, holds the formula (the givens settled,
+  never assumptions, so the proof refutes the very file written): a first solve finds a solution, the
+  clause blocking it goes in, and a second solve either finds another (``multiple``) or ends in the
+  refutation the proof records (``unique``); no first solution is ``none``, refuted by the same proof.
+
+The encoding is the checker's own (``checker.certificate``), so what is proven is what is checked.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numba import njit
 from pysat.solvers import Solver
 
 from ..errors import UnsupportedRuleError
@@ -48,6 +60,12 @@ class Witness:
     cnf: str | None = None
     proof: str | None = None
 
+    @property
+    def redundant(self) -> bool:
+        """The puzzle stays unique without the given (shown by ``cnf`` and ``proof``, or, when they are
+        None, by unit propagation alone)."""
+        return not self.solutions
+
 
 @dataclass(frozen=True)
 class Certificate:
@@ -63,7 +81,7 @@ class Certificate:
     @property
     def is_minimal(self) -> bool | None:
         """Whether every given is needed (None when not asked, or not unique)."""
-        return None if self.minimal is None else all(w.cnf is None for w in self.minimal)
+        return None if self.minimal is None else not any(w.redundant for w in self.minimal)
 
 
 def rules_field(rules: Rules) -> dict | None:
@@ -117,70 +135,287 @@ def _line(cells: Sequence[int]) -> str:
     return "".join(checker.SYMBOLS[d - 1] for d in cells)
 
 
-class _Solver:
-    """A proof-logging solver on what the givens leave open: the certificate's clauses less its unit
-    clauses, and less the literals those make false. Every clause it is given follows from the
-    certificate's by unit propagation, so each lemma of its proof is RUP against the certificate too."""
+class _Template:
+    """The canonical clauses of one grid (``checker``'s own, 1-6) as arrays, with their DIMACS lines: a
+    puzzle's certificate is cut from them with masks of what its givens settle, the set that
+    ``checker.settle`` builds clause by clause."""
 
-    def __init__(self, grid: checker.Grid, fixed: dict[int, bool] | None, clauses: set[tuple[int, ...]]):
-        self.n, self.fixed = grid.n, fixed or {}
-        self.solver = Solver(name=PROOF_SOLVER, with_proof=True)
-        self.refuted = False
-        if fixed is None:  # propagation found a conflict: the whole formula, as it is
-            self.solver.append_formula(clauses)
-            return
-        add = self.solver.add_clause
-        for clause in clauses:  # by construction: units of fixed literals, binary clauses on open
-            if len(clause) > 1:  # variables, and clauses of positive literals none of which is true
-                add(clause if clause[0] < 0 else [x for x in clause if x not in fixed])
+    #: The search writes its own proof up to this many leaves; past them Glucose proves (its proofs of
+    #: hard puzzles are shorter than a search tree's, and quicker to check).
+    MAX_LEAVES = 16
 
-    def add(self, clause: Sequence[int]) -> None:
-        fixed = self.fixed
-        open_ = [x for x in clause if fixed.get(abs(x)) is None]
-        if len(open_) < len(clause) and any(fixed.get(abs(x)) == (x > 0) for x in clause):
-            return  # satisfied by what is fixed
-        if not open_:
-            self.refuted = True  # false by what is fixed: the empty clause follows by propagation
-        else:
-            self.solver.add_clause(open_)
+    def __init__(self, grid: checker.Grid) -> None:
+        canonical = grid.canonical
+        n = self.n = grid.n
+        top = n**3
+        pairs = [(u, v) for u, vs in enumerate(canonical.conflicts) for v in vs if v > u]
+        self.pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)  # the clause -u -v, u < v
+        self.positive = np.array(canonical.positive, dtype=np.int64).reshape(-1, n)
+        # for the kernels: conflicts[v] and positive_of[v] as flat arrays with offsets, the clauses
+        self.rules = (*_flat(canonical.conflicts), *_flat(canonical.positive_of), self.positive)
+        # lines[top + x] is the unit clause x (x from -top to top, 0 unused), then the binary clauses
+        # (from 2 * top + 1), then the positive ones
+        self.first_pair = 2 * top + 1
+        self.first_positive = self.first_pair + len(pairs)
+        lines = [*(f"{x} 0" for x in range(-top, top + 1))]
+        lines += [f"-{v} -{u} 0" for u, v in pairs]
+        lines += [" ".join(map(str, c)) + " 0" for c in canonical.positive]
+        self.lines = np.array(lines, dtype=object)
 
-    def solve(self) -> list[int] | None:
-        """A solution as cells, or None once there is none."""
-        if self.refuted or not self.solver.solve():
-            self.refuted = True
+    def settle(self, givens: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
+        """What unit propagation derives from the givens (0: an empty cell) on the canonical formula: by
+        variable, 1 true, -1 false, 0 open (index 0 unused), and by positive clause its literals not
+        false; None when it reaches a conflict. The same fixpoint as ``checker``'s propagation, compiled."""
+        cells = np.array(givens, dtype=np.int64)
+        given = np.flatnonzero(cells) * self.n + cells[cells > 0]
+        value = np.zeros(self.n**3 + 1, dtype=np.int8)
+        remaining = np.full(len(self.positive), self.n, dtype=np.int64)
+        if not _propagate(given, value, remaining, self.rules):
             return None
-        cells = [0] * (self.n * self.n)
-        model = [v for v, value in self.fixed.items() if value]
-        model += [x for x in self.solver.get_model() if x > 0 and x not in self.fixed]
-        for v in model:
-            cells[(v - 1) // self.n] = (v - 1) % self.n + 1
-        return cells
+        return value, remaining
 
-    def proof(self) -> str:
-        return "\n".join(self.solver.get_proof()) + "\n0\n"
+    def search(self, value: np.ndarray, remaining: np.ndarray) -> tuple[int, list[list[int]], str]:
+        """``_search`` from a settled state: its status, the solutions found (as cells) and the proof."""
+        status, solutions, lemmas, ends = _search(value, remaining, self.MAX_LEAVES, self.rules)
+        found = [_cells(self.n, np.flatnonzero(s > 0).tolist()) for s in solutions[: min(status, 2)]]
+        flat, start, proof = lemmas.tolist(), 0, []
+        for end in ends.tolist():
+            proof.append(" ".join(map(str, flat[start:end])) + " 0" if end > start else "0")
+            start = end
+        return status, found, "\n".join(proof) + "\n"
 
-    def close(self) -> None:
-        self.solver.delete()
+    def cut(self, value: np.ndarray) -> tuple[list[str], Callable[[], list[list[int]]]]:
+        """For the settled values (1 true, -1 false, 0 open, by variable): the certificate's lines (units,
+        then binary clauses between open variables, then positive clauses without a true literal), and a
+        function giving what a proof solver is given (those clauses less their false literals, without
+        the units)."""
+        open_ = value == 0
+        units = np.flatnonzero(value)
+        kept = np.flatnonzero(open_[self.pairs[:, 0]] & open_[self.pairs[:, 1]])
+        rows = np.flatnonzero(~(value[self.positive] > 0).any(axis=1))
+        top = len(value) - 1
+        chosen = [top + units * value[units], self.first_pair + kept, self.first_positive + rows]
+        lines = self.lines[np.concatenate(chosen)].tolist()
+
+        def solver_clauses() -> list[list[int]]:
+            clauses = self.positive[rows]
+            out = (-self.pairs[kept]).tolist()
+            out += [[x for x in clause if x] for clause in np.where(value[clauses] == 0, clauses, 0).tolist()]
+            return out
+
+        return lines, solver_clauses
+
+
+def _flat(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Ragged lists as ``(offsets, items)``: list i is ``items[offsets[i]:offsets[i + 1]]``."""
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(x) for x in lists])
+    return offsets, np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=offsets[-1])
+
+
+@njit(cache=True)
+def _propagate(given, value, remaining, rules):  # pragma: no cover
+    """``checker._Canonical.values`` as a kernel: fills ``value`` (and ``remaining``, the literals of
+    each positive clause not false); False at a conflict."""
+    queue = np.empty(len(value), dtype=np.int64)  # each variable is assigned, and queued, once
+    for k, v in enumerate(given):
+        value[v] = 1
+        queue[k] = v
+    return _spread(value, remaining, queue, len(given), rules)
+
+
+@njit(cache=True)
+def _spread(value, remaining, queue, tail, rules):  # pragma: no cover
+    """Unit propagation from the variables ``queue[:tail]``, just assigned; False at a conflict. ``rules``
+    is ``_Template.rules``."""
+    conflict_at, conflicts, positive_at, positive_of, positive = rules
+    head = 0
+    while head < tail:
+        v = queue[head]
+        head += 1
+        if value[v] > 0:
+            for k in range(conflict_at[v], conflict_at[v + 1]):
+                u = conflicts[k]
+                if value[u] == 0:
+                    value[u] = -1
+                    queue[tail] = u
+                    tail += 1
+                elif value[u] > 0:
+                    return False
+            continue
+        for k in range(positive_at[v], positive_at[v + 1]):
+            i = positive_of[k]
+            remaining[i] -= 1
+            if remaining[i] == 0:
+                return False
+            if remaining[i] == 1:
+                for u in positive[i]:
+                    if value[u] == 0:
+                        value[u] = 1
+                        queue[tail] = u
+                        tail += 1
+                    if value[u] >= 0:
+                        break
+    return True
+
+
+@njit(cache=True)
+def _search(root, root_remaining, max_leaves, rules):  # pragma: no cover
+    """A depth-first search from a settled state that writes its own refutation, ``(status, solutions,
+    lemma literals, lemma ends)``: status 0 no solution, 1 one, 2 two (found), 3 more than
+    ``max_leaves`` leaves (given up).
+
+    At each node it branches on a positive clause with the fewest open literals, trying them in order
+    with propagation. A leaf (a conflict, or a solution, which the blocking clause refutes) adds the
+    lemma "not the decisions leading here"; the clause's last literal is no decision, since once the
+    lemmas of the others are in, propagation forces it: so each lemma is RUP when it comes, and the last,
+    at the root, is the empty clause."""
+    positive = rules[4]
+    top = len(root) - 1
+    count, width = positive.shape
+    depth = top // width + 2  # each decision fills a cell
+    values = np.empty((depth, top + 1), dtype=np.int8)
+    remains = np.empty((depth, count), dtype=np.int64)
+    values[0] = root
+    remains[0] = root_remaining
+    options = np.empty((depth, width), dtype=np.int64)
+    tried = np.zeros(depth, dtype=np.int64)
+    total = np.zeros(depth, dtype=np.int64)
+    path = np.empty(depth, dtype=np.int64)
+    queue = np.empty(top + 1, dtype=np.int64)
+    lemmas = np.empty(max_leaves * depth, dtype=np.int64)
+    ends = np.empty(max_leaves, dtype=np.int64)
+    solutions = np.zeros((2, top + 1), dtype=np.int8)
+    leaves = found = used = 0
+    d = 0
+    choose = True
+    while True:
+        if choose:
+            value, remaining = values[d], remains[d]
+            best, fewest = -1, width + 1
+            for i in range(count):
+                if remaining[i] < fewest:
+                    satisfied = False
+                    for u in positive[i]:
+                        if value[u] > 0:
+                            satisfied = True
+                            break
+                    if not satisfied:
+                        best, fewest = i, remaining[i]
+                        if fewest == 2:
+                            break
+            if best >= 0:
+                k = 0
+                for u in positive[best]:
+                    if value[u] == 0:
+                        options[d, k] = u
+                        k += 1
+                total[d] = k
+                tried[d] = 0
+                choose = False
+                continue
+            solutions[found] = value  # every cell holds a digit
+            found += 1
+            if found == 2:
+                return 2, solutions, lemmas[:used], ends[:leaves]
+            leaf = d  # the lemma: not path[:d]
+        else:
+            k = tried[d]
+            u = options[d, k]
+            last = k == total[d] - 1  # the last literal is no decision: the others' lemmas force it
+            at = d if last else d + 1
+            if not last:
+                tried[d] = k + 1
+                values[at] = values[d]
+                remains[at] = remains[d]
+                path[d] = u
+            values[at, u] = 1
+            queue[0] = u
+            if _spread(values[at], remains[at], queue, 1, rules):
+                d = at
+                choose = True
+                continue
+            leaf = at  # the lemma: not path[:at]
+        if leaves == max_leaves:
+            return 3, solutions, lemmas[:used], ends[:leaves]
+        for i in range(leaf):
+            lemmas[used] = -path[i]
+            used += 1
+        ends[leaves] = used
+        leaves += 1
+        if leaf == d:  # this node is done: back to its parent's next literal
+            if d == 0:
+                return found, solutions, lemmas[:used], ends[:leaves]
+            d -= 1
+        choose = False
+
+
+_TEMPLATES: dict[int, tuple[checker.Grid, _Template]] = {}
+
+
+def _template(grid: checker.Grid) -> _Template:
+    """The grid's template, made once (``checker.grid_of`` gives one grid object per rules)."""
+    held = _TEMPLATES.get(id(grid))
+    if held is None or held[0] is not grid:
+        if len(_TEMPLATES) >= 16:
+            _TEMPLATES.clear()
+        held = _TEMPLATES[id(grid)] = (grid, _Template(grid))
+    return held[1]
+
+
+def _cells(n: int, true: Iterable[int]) -> list[int]:
+    """The grid of a complete assignment, from its true variables (one per cell)."""
+    cells = [0] * (n * n)
+    for v in true:
+        cells[(v - 1) // n] = (v - 1) % n + 1
+    return cells
+
+
+def _model(n: int, value: np.ndarray, model: list[int]) -> list[int]:
+    """The grid of the solver's model, with what propagation settled."""
+    return _cells(n, [*np.flatnonzero(value > 0).tolist(), *(x for x in model if x > 0 and not value[x])])
 
 
 def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]], str | None, str | None]:
-    """``(claim, solutions, cnf, proof)`` for these givens on one proof-logging solver."""
-    variables = grid.n**3
-    fixed, clauses = checker.settle(grid, givens)
-    solver = _Solver(grid, fixed, clauses)
+    """``(claim, solutions, cnf, proof)`` for these givens: by unit propagation alone when it settles
+    every cell or reaches a conflict (no formula nor proof: the checker redoes that propagation), else by
+    the compiled search when its tree is small (it writes the proof), else on one proof-logging solver."""
+    n = grid.n
+    template = _template(grid)
+    settled = template.settle(givens)
+    if settled is None:
+        return "none", [], None, None
+    value, remaining = settled
+    if np.count_nonzero(value) == len(value) - 1:  # every variable (index 0 unused) is settled
+        return "unique", [_cells(n, np.flatnonzero(value > 0).tolist())], None, None
+    status, solutions, proof = template.search(value, remaining)
+    if status == 2:
+        return "multiple", solutions, None, None
+    lines, solver_clauses = template.cut(value)
+    if status < 2:
+        if status:
+            lines.append(checker.clause_line(checker.blocking_clause(n, givens, solutions[0])))
+        return ("unique" if status else "none"), solutions, checker.dimacs_text(n**3, lines), proof
+    solver = Solver(name=PROOF_SOLVER, with_proof=True)
     try:
-        first = solver.solve()
-        if first is None:
-            return "none", [], dimacs(clauses, variables), solver.proof()
-        block = checker.blocking_clause(grid.n, givens, first)
-        solver.add(block)
-        second = solver.solve()
-        if second is not None:
-            return "multiple", [first, second], None, None
-        clauses.add(block)
-        return "unique", [first], dimacs(clauses, variables), solver.proof()
+        add = solver.solver.add_clause  # the backend's own, one call less per clause
+        for clause in solver_clauses():
+            add(clause)
+        if not solver.solve():
+            return "none", [], checker.dimacs_text(n**3, lines), _proof(solver)
+        first = _model(n, value, solver.get_model())
+        block = checker.blocking_clause(n, givens, first)
+        add([x for x in block if not value[-x]])  # the rest are false by what is settled
+        if solver.solve():
+            return "multiple", [first, _model(n, value, solver.get_model())], None, None
+        lines.append(checker.clause_line(block))
+        return "unique", [first], checker.dimacs_text(n**3, lines), _proof(solver)
     finally:
-        solver.close()
+        solver.delete()
+
+
+def _proof(solver: Solver) -> str:
+    return "\n".join(solver.get_proof()) + "\n0\n"
 
 
 def prove(puzzle: Puzzle, *, minimal: bool = False) -> Certificate:
@@ -188,13 +423,16 @@ def prove(puzzle: Puzzle, *, minimal: bool = False) -> Certificate:
     field_ = rules_field(puzzle.rules)
     grid = checker.grid_of(puzzle.n, field_)
     givens = list(puzzle.cells)
-    claim, solutions, cnf, proof = _settle(grid, givens)
-    for cells in solutions:  # the solver's models, read back against the library's own rules
-        if not puzzle.rules.is_valid(cells) or any(g and g != d for g, d in zip(givens, cells, strict=True)):
-            raise AssertionError(f"the proof solver's model is not a solution of {puzzle.to_string()}")
-    witnesses = None
-    if minimal and claim == "unique":
-        witnesses = tuple(_witness(grid, givens, solutions[0], c) for c, d in enumerate(givens) if d)
+    with checker.collection_paused():
+        claim, solutions, cnf, proof = _settle(grid, givens)
+        for cells in solutions:  # the solver's models, read back against the library's own rules
+            if not puzzle.rules.is_valid(cells) or any(
+                g and g != d for g, d in zip(givens, cells, strict=True)
+            ):
+                raise AssertionError(f"the proof solver's model is not a solution of {puzzle.to_string()}")
+        witnesses = None
+        if minimal and claim == "unique":
+            witnesses = tuple(_witness(grid, givens, solutions[0], c) for c, d in enumerate(givens) if d)
     return Certificate(claim, tuple(_line(s) for s in solutions), cnf, proof, witnesses)
 
 
@@ -221,16 +459,19 @@ def claim_record(
     else:
         if cert.claim == "unique":
             record["solution"] = cert.solutions[0]
-        record["cnf"] = store(f"{k}.cnf", cert.cnf or "")
-        record["proof"] = store(f"{k}.drat", cert.proof or "")
+        if cert.cnf is not None:  # (none: unit propagation from the givens settles the claim)
+            record["cnf"] = store(f"{k}.cnf", cert.cnf)
+            record["proof"] = store(f"{k}.drat", cert.proof or "")
     if cert.minimal is not None:
         record["minimal"] = [_witness_record(k, w, store) for w in cert.minimal]
     return record
 
 
 def _witness_record(k: int, witness: Witness, store: Callable[[str, str], str]) -> dict[str, Any]:
-    if witness.cnf is None:
+    if witness.solutions:
         return {"given": witness.given, "solutions": list(witness.solutions)}
+    if witness.cnf is None:  # unit propagation settles the puzzle without the given
+        return {"given": witness.given}
     name = f"{k}-{witness.given}"
     return {
         "given": witness.given,

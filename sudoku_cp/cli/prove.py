@@ -4,8 +4,10 @@ format in docs/certificates.md) verifies without trusting this program.
 For the k-th puzzle (k from 1) it writes ``DIR/k.cnf``, the puzzle's formula (with the solution blocked
 for a unique puzzle), and ``DIR/k.drat``, a DRAT proof that the formula has no model, and one line of
 ``DIR/claims.jsonl``: ``unique`` with its solution, ``none``, or ``multiple`` with two solutions (which
-need no proof). ``--minimal`` adds, for a unique puzzle, a witness per given: two solutions without it,
-or a certificate (``k-r1c3.cnf``, ``k-r1c3.drat``) that the puzzle stays unique without it. DIR must be
+need no proof). A puzzle that unit propagation from its givens settles (every cell, or a clash) needs
+no files either: the checker redoes the propagation. ``--minimal`` adds, for a unique puzzle, a witness
+per given: two solutions without it, or a certificate (``k-r1c3.cnf``, ``k-r1c3.drat``, or none when
+propagation settles it) that the puzzle stays unique without it. DIR must be
 new or empty: earlier certificates are never written over; ``--resume`` continues a stopped run there.
 Rules with sums (killer cage sums, arrows) have no canonical clauses and are refused, puzzle by puzzle.
 """
