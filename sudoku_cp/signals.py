@@ -17,14 +17,43 @@ from __future__ import annotations
 import contextlib
 import signal
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
 
-__all__ = ["HELD", "signals_held", "stopping"]
+__all__ = ["HELD", "NOTICE_AFTER", "announced", "compiling", "signals_held", "stopping"]
 
 #: The signals held.
 HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+#: A first compile of kernels that takes longer than this is announced on standard error.
+NOTICE_AFTER = 1.5
+
+
+@contextlib.contextmanager
+def announced(message: str) -> Iterator[None]:
+    """Run the block; should it last longer than ``NOTICE_AFTER`` seconds, say ``message`` on standard error
+    then (a first compile of kernels: tens of seconds once on a machine, a fraction of one from the cache)."""
+    notice = threading.Timer(NOTICE_AFTER, lambda: print(message, file=sys.stderr, flush=True))
+    notice.daemon = True
+    notice.start()
+    try:
+        yield
+    finally:
+        notice.cancel()
+
+
+@contextlib.contextmanager
+def compiling(what: str, seconds: int) -> Iterator[None]:
+    """Compile or load kernels in the block, with the signals held (``signals_held``) and a notice if it is
+    slow (``announced``): ``what`` is compiled, which takes about ``seconds`` the first time."""
+    message = (
+        f"sudoku-cp: compiling {what} for this machine, once (about {seconds} s; Ctrl-C waits for it)..."
+    )
+    with announced(message), signals_held():
+        yield
 
 
 @contextlib.contextmanager

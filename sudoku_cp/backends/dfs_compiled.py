@@ -27,8 +27,6 @@ Kernels are compiled with ``cache=True``: only the first run on a machine pays t
 from __future__ import annotations
 
 import itertools
-import sys
-import threading
 import time
 from collections.abc import Sequence
 from functools import lru_cache
@@ -39,7 +37,7 @@ from numba import njit, types
 
 from ..encode.rules_cnf import digit_sets
 from ..rules import RULES_KEPT, Rules
-from ..signals import signals_held
+from ..signals import compiling
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
 from .dfs_rules import intersections
 
@@ -1078,9 +1076,6 @@ class CompiledSearch:
         return SearchOutcome(solutions, status == EXHAUSTED, timed_out, stats)
 
 
-#: A first compile that takes longer than this is announced on standard error (a first compile takes about
-#: 40 s on this project's machine, once; the band search of dfs_bands adds about a third).
-NOTICE_AFTER = 1.5
 _READY = False  # the general kernels are loaded
 _BANDS_READY = False  # the band search's kernels are loaded
 
@@ -1091,25 +1086,16 @@ def _ensure_compiled(bands: bool = False) -> None:
 
     A signal that cut numba's compiling short would be lost and leave it broken, so it is delivered when
     the kernels are ready instead; on a warm cache that is a fraction of a second. A first compile on a
-    machine is slow, so after ``NOTICE_AFTER`` seconds a line on standard error says what is happening.
+    machine is slow (about 40 s here, the band search a third of it), so after ``signals.NOTICE_AFTER``
+    seconds a line on standard error says what is happening.
     The band search's kernels load only for a search that takes them (a 9x9 one), so other shapes start
     no later than before they existed.
     """
     global _READY, _BANDS_READY
     if _READY and (_BANDS_READY or not bands):
         return
-    notice = threading.Timer(
-        NOTICE_AFTER,
-        lambda: print(
-            "sudoku-cp: compiling the dfs search for this machine, once (about 40 s; Ctrl-C waits for it)...",
-            file=sys.stderr,
-            flush=True,
-        ),
-    )
-    notice.daemon = True
-    notice.start()
     try:
-        with signals_held():
+        with compiling("the dfs search", 40):
             if not _READY:
                 _warm_general()
             if bands and not _BANDS_READY:
@@ -1117,8 +1103,6 @@ def _ensure_compiled(bands: bool = False) -> None:
     except BaseException:
         _READY = _BANDS_READY = False
         raise
-    finally:
-        notice.cancel()
 
 
 def _warm_general() -> None:

@@ -46,6 +46,7 @@ from numba import njit
 from ..backends.dfs_compiled import _flat, _highest, _popcount, _propagate, _tables, _work
 from ..backends.dfs_rules import house_intersections
 from ..rules import RULES_KEPT, Rules
+from ..signals import compiling
 from .rules_cnf import rule_families
 
 if TYPE_CHECKING:
@@ -142,7 +143,8 @@ class PropagatedEncoder:
             args = (start, digits, self.rules.n, self.tables, self.work, self.cands, self.varid, self.inverse,
                     self.rule_lits, self.rule_ends, self.lits, self.ends)  # fmt: skip
             if self._kernel is None:  # the first call types the arguments; later ones skip the dispatch
-                nvars, nclauses, nlits, lits_needed = _encode(*args)
+                with compiling("the propagation of sat and cpsat", 25):
+                    nvars, nclauses, nlits, lits_needed = _encode(*args)
                 self._kernel = _encode.overloads[tuple(map(_encode.typeof_pyval, args))].entry_point
                 global _READY
                 _READY = True
