@@ -150,11 +150,14 @@ def _dask(*args: str) -> subprocess.Popen:
 
 @pytest.mark.slow
 def test_a_lost_scheduler_ends_with_an_error_and_a_valid_prefix(tmp_path: Path) -> None:
-    # the sat backend's propagation kernels compiled first (a fresh clone compiles them once, 25 s, inside
-    # the worker, after its first puzzles): the scheduler then dies while results stream, not meanwhile
-    from sudoku_cp.encode.propagated import warm_up
+    # the kernels of the sat backend's propagated way compiled first (a fresh clone compiles them once,
+    # about 30 s, inside the worker after its first puzzles): the scheduler then dies while results stream
+    from sudoku_cp import Puzzle
+    from sudoku_cp.backends import make_backend
 
-    warm_up()
+    warm = make_backend("sat", propagate=True)
+    for line in PUZZLES:
+        warm.enumerate(Puzzle.from_string(line), 2)
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     scheduler = _dask("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
