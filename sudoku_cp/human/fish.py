@@ -131,16 +131,14 @@ def finned_fish(size: int) -> Technique:
 def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, int, dict[int, int], int]]:
     """The lines (rows from ``base_first`` 0, columns from n) holding ``digit`` twice or more: each with its
     places, per box holding some of them the crossing lines of its places outside that box (for any other
-    box: all of its crossing lines), and all its crossing lines. Kept per board state: basic and finned
-    fish of every size ask the same."""
-    cache = board.memo.get("finned lines")
-    if cache is None or cache[0] != board.version:
-        cache = board.memo["finned lines"] = (board.version, {})
-    found = cache[1].get((digit, base_first))
-    if found is not None:
-        return found
+    box: all of its crossing lines), and all its crossing lines. Kept while the digit's candidate cells
+    stay: basic and finned fish of every size ask the same."""
     n, rules = board.n, board.rules
     house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
+    cache = board.memo.setdefault("fish lines", {})
+    kept = cache.get((digit, base_first))
+    if kept is not None and kept[0] == where:
+        return kept[1]
     lines = []
     cross, region_of = _cell_bits(rules, base_first)[0], rules.region_of
     for line in range(base_first, base_first + n):
@@ -154,7 +152,7 @@ def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, in
                 inside[box] = inside.get(box, 0) | bit
             outside = {box: across & ~bits for box, bits in inside.items()}  # other boxes: all of them
             lines.append((line, places, outside, across))
-    cache[1][(digit, base_first)] = lines
+    cache[(digit, base_first)] = (where, lines)
     return lines
 
 
@@ -207,17 +205,14 @@ def _first_finned(
 def _fin_boxes(board: Board, digit: int, base_first: int) -> dict[int, int]:
     """The boxes where a finned fish of ``digit`` (rows as the base from ``base_first`` 0, columns from n)
     could eliminate: those whose places lie in two base lines or more (one for a fin, one off the base for
-    the elimination), each with the bit set of those lines (bit ``line``, as house indices). Kept per board
-    state, as ``_base_lines``."""
-    cache = board.memo.get("finned lines")
-    if cache is None or cache[0] != board.version:
-        cache = board.memo["finned lines"] = (board.version, {})
-    key = (digit, base_first, "boxes")
-    found = cache[1].get(key)
-    if found is not None:
-        return found
+    the elimination), each with the bit set of those lines (bit ``line``, as house indices). Kept as
+    ``_base_lines``."""
     n, rules = board.n, board.rules
     house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
+    cache = board.memo.setdefault("fin boxes", {})
+    kept = cache.get((digit, base_first))
+    if kept is not None and kept[0] == where:
+        return kept[1]
     found, line_bit = {}, _cell_bits(rules, base_first)[1]
     for box in range(len(rules.regions)):
         spanned = 0
@@ -225,7 +220,7 @@ def _fin_boxes(board: Board, digit: int, base_first: int) -> dict[int, int]:
             spanned |= line_bit[cell]
         if spanned.bit_count() >= 2:
             found[box] = spanned
-    cache[1][key] = found
+    cache[(digit, base_first)] = (where, found)
     return found
 
 
