@@ -384,6 +384,18 @@ def _dimacs(formula: list[list[int]]) -> str:
     return f"p cnf {top} {len(formula)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in formula)
 
 
+def test_the_drat_checker_honours_deletions_but_keeps_a_fixed_literals_reason() -> None:
+    xor = [[1, 2, 3], [-1, 2], [1, -2], [-1, -2]]  # unsatisfiable once 3 is false: 1 and 2 differ and agree
+    assert drat.check_refutation([*xor, [-3]], "2 0\n0\n").ok
+    # deleted, a clause no longer propagates: (1 2 3) gone, nothing forces 2 (1 and 2 false satisfy the rest)
+    assert not drat.check_refutation([*xor, [-3]], "d 1 2 3 0\n2 0\n0\n").ok
+    assert not drat.check_refutation([*xor, [-3]], "d 1 -2 0\n-1 0\n0\n").ok
+    # the unit (-3) fixes 3 false at the top level: its deletion is ignored, as drat-trim ignores it
+    assert drat.check_refutation([*xor, [-3]], "d -3 0\n2 0\n0\n").ok
+    # a clause that repeats a literal, deleted, leaves no watch behind
+    assert not drat.check_refutation([[1, 1, 2], *xor[1:]], "d 1 1 2 0\n2 0\n0\n").ok
+
+
 def test_the_drat_checker_rejects_a_binary_proof_and_a_line_without_its_zero() -> None:
     with pytest.raises(drat.ProofError, match="binary"):
         drat.check_refutation([[1], [-1]], "a\x02\x00")

@@ -8,9 +8,10 @@ This checker goes forward through the proof, as the definition reads:
 - a clause is added when it is RUP (reverse unit propagation: assigning its literals false and propagating
   the current clauses gives a conflict) or, failing that, RAT on its first literal (every resolvent with a
   current clause holding that literal's negation is RUP);
-- a deleted clause leaves the formula, except one that is the reason of a literal the clauses fix by
-  propagation alone: that deletion is ignored, as drat-trim ignores deleted unit clauses (keeping a clause
-  keeps every check sound, since the formula checked against only grows stronger);
+- a deleted clause leaves the formula, except one that may be the reason of a literal the clauses fix by
+  propagation alone (one literal true at the top level, every other false): that deletion is ignored, as
+  drat-trim ignores deleted unit clauses (keeping a clause keeps every check sound, since the formula
+  checked against only grows stronger);
 - the proof refutes the formula once propagation alone gives a conflict: an empty clause added, or a unit
   that contradicts what is already fixed.
 
@@ -102,11 +103,11 @@ class _Checker:
     def __init__(self, top: int) -> None:
         size = 2 * top + 2
         self.true = [False] * size
-        self.reason: list[int] = [-1] * size  # the clause that fixed each literal (top level), -1 none
         self.watches: list[list[int]] = [[] for _ in range(size)]  # literal -> long clauses watching it
-        # literal -> (literal, clause) of each binary clause that the first literal's truth makes unit
-        self.binary: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-        self.clauses: list[Sequence[int]] = []  # a list for a long clause, its first two watched
+        # literal -> the other literal of each binary clause that the first literal's truth makes unit
+        self.binary: list[list[int]] = [[] for _ in range(size)]
+        # a tuple for a binary clause, a list for a long clause (its first two watched) or a unit
+        self.clauses: list[Sequence[int]] = []
         self.alive: list[bool] = []
         self.originals: list[Sequence[int]] = []  # the formula's clauses as given, for the deletion index
         self.by_key: dict[frozenset[int], list[int]] | None = None  # made at the first deletion
@@ -120,7 +121,7 @@ class _Checker:
         """Add the formula's clauses and propagate; False on a conflict. Unit clauses are assigned as
         they come: propagation then visits every clause watching a false literal, whenever it came."""
         clauses, watches, binary = self.clauses, self.watches, self.binary
-        true, reason, trail = self.true, self.reason, self.trail
+        true, trail = self.true, self.trail
         self.originals = formula = formula if isinstance(formula, list) else list(formula)
         for cid, clause in enumerate(formula):
             size = len(clause)
@@ -129,8 +130,8 @@ class _Checker:
                 a = 2 * x if x > 0 else 1 - 2 * x
                 b = 2 * y if y > 0 else 1 - 2 * y
                 clauses.append((a, b))  # (only long clauses are reordered, by their watches)
-                binary[a ^ 1].append((b, cid))
-                binary[b ^ 1].append((a, cid))
+                binary[a ^ 1].append(b)
+                binary[b ^ 1].append(a)
                 continue
             if size == 1:
                 x = clause[0]
@@ -140,7 +141,6 @@ class _Checker:
                     return False
                 if not true[lit]:
                     true[lit] = True
-                    reason[lit] = cid
                     trail.append(lit)
                 continue
             if not size:
@@ -150,7 +150,7 @@ class _Checker:
             watches[lits[0] ^ 1].append(cid)
             watches[lits[1] ^ 1].append(cid)
         self.alive = [True] * len(clauses)
-        if self._propagate() >= 0:
+        if self._propagate():
             return False
         for lits in clauses:  # a literal false at the top level stays false: long clauses drop it (the
             if len(lits) > 2:  # two they watch are not false, or the first is true)
@@ -174,15 +174,16 @@ class _Checker:
         if not satisfied and not unassigned:
             return False  # every literal false at the top level: the empty clause
         if len(lits) == 2:
-            self.binary[lits[0] ^ 1].append((lits[1], cid))
-            self.binary[lits[1] ^ 1].append((lits[0], cid))
+            self.clauses[cid] = (lits[0], lits[1])  # a tuple: a binary clause (a long one may drop to two)
+            self.binary[lits[0] ^ 1].append(lits[1])
+            self.binary[lits[1] ^ 1].append(lits[0])
         elif len(lits) > 2:  # watch two literals that are not false, true ones first
             lits.sort(key=lambda lit: 0 if true[lit] else 1 if not true[lit ^ 1] else 2)
             self.watches[lits[0] ^ 1].append(cid)  # visited when the literal becomes false
             self.watches[lits[1] ^ 1].append(cid)
         if not satisfied and len(unassigned) == 1:
-            self._assign(unassigned[0], cid)
-            return self._propagate() < 0
+            self._assign(unassigned[0])
+            return not self._propagate()
         return True
 
     def _index(self) -> dict[frozenset[int], list[int]]:
@@ -206,36 +207,40 @@ class _Checker:
             return  # deleting a clause that is not there changes nothing
         cid = ids[-1]
         lits = self.clauses[cid]
-        if any(self.reason[lit] == cid and self.true[lit] for lit in lits):
-            return  # the reason of a fixed literal: kept (see the module docstring)
+        true = self.true
+        if sum(true[lit] for lit in lits) == 1 and all(true[lit] or true[lit ^ 1] for lit in lits):
+            return  # maybe the reason of a fixed literal: kept (see the module docstring)
         ids.pop()
         self.alive[cid] = False
-        if len(lits) == 2:  # propagation visits binary clauses without looking at ``alive``
+        if isinstance(lits, tuple):  # binary
             a, b = lits
-            self.binary[a ^ 1].remove((b, cid))
-            self.binary[b ^ 1].remove((a, cid))
+            self.binary[a ^ 1].remove(b)
+            self.binary[b ^ 1].remove(a)
+        elif len(lits) > 1:  # a long clause is in the watch lists of its first two literals only
+            for watching in {lits[0] ^ 1, lits[1] ^ 1}:
+                watching = self.watches[watching]
+                while cid in watching:  # (twice, for a clause that repeats a literal)
+                    watching.remove(cid)
 
     # --- propagation -------------------------------------------------------------------------------
 
-    def _assign(self, lit: int, cid: int) -> None:
+    def _assign(self, lit: int) -> None:
         self.true[lit] = True
-        self.reason[lit] = cid
         self.trail.append(lit)
 
-    def _propagate(self) -> int:
-        """Propagate the trail from ``head``; the conflicting clause's id, or -1 when none (after a
-        conflict, ``head`` is left behind: the caller undoes the assignments, or stops)."""
-        true, trail, clauses, alive, watches = self.true, self.trail, self.clauses, self.alive, self.watches
-        reason, binary = self.reason, self.binary
+    def _propagate(self) -> bool:
+        """Propagate the trail from ``head``; True on a conflict (then ``head`` is left behind: the
+        caller undoes the assignments, or stops)."""
+        true, trail, clauses, watches = self.true, self.trail, self.clauses, self.watches
+        binary = self.binary
         assign = trail.append
         for lit in itertools.islice(trail, self.head, None):  # (the trail grows as it goes)
-            for other, cid in binary[lit]:  # binary clauses first: no watches to move (none deleted)
+            for other in binary[lit]:  # binary clauses first: no watches to move (none deleted)
                 if true[other]:
                     continue
                 if true[other ^ 1]:
-                    return cid
+                    return True
                 true[other] = True
-                reason[other] = cid
                 assign(other)
             watching = watches[lit]  # long clauses watching the literal now false
             if not watching:
@@ -243,8 +248,6 @@ class _Checker:
             false_lit = lit ^ 1
             keep = 0
             for i, cid in enumerate(watching):
-                if not alive[cid]:
-                    continue
                 lits = clauses[cid]
                 if lits[0] == false_lit:
                     lits[0], lits[1] = lits[1], false_lit
@@ -259,9 +262,8 @@ class _Checker:
                     else:  # no other literal to watch: the clause is unit, or false
                         if true[first ^ 1]:
                             watching[keep:] = watching[i:]  # the rest keep their watches
-                            return cid
+                            return True
                         true[first] = True
-                        reason[first] = cid
                         assign(first)
                     if lits[1] != false_lit:
                         continue  # the watch moved
@@ -269,14 +271,13 @@ class _Checker:
                 keep += 1
             del watching[keep:]
         self.head = len(trail)
-        return -1
+        return False
 
     def _undo(self) -> None:
         """Back to the top level."""
-        true, reason, trail = self.true, self.reason, self.trail
+        true, trail = self.true, self.trail
         for lit in trail[self.fixed :]:
             true[lit] = False
-            reason[lit] = -1
         del trail[self.fixed :]
         self.head = self.fixed
 
@@ -289,9 +290,9 @@ class _Checker:
                 conflict = True  # already true at this point: the negation contradicts it
                 break
             if not true[lit ^ 1]:
-                self._assign(lit ^ 1, -1)
+                self._assign(lit ^ 1)
         if not conflict:
-            conflict = self._propagate() >= 0
+            conflict = self._propagate()
         self._undo()
         return conflict
 
