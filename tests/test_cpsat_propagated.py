@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from cases import CLASSIC, HARD, VARIANTS, variant_rules
 from conftest import shared
-from test_sat_propagated import CLASSIC, HARD, VARIANTS, _variant_rules
 
 from sudoku_cp import Puzzle, is_solution
 from sudoku_cp.backends import make_backend
@@ -65,7 +65,7 @@ def test_generated_classic_puzzles_agree_with_dfs(kind: str, box: tuple[int, int
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("rules", _variant_rules(), ids=str)
+@pytest.mark.parametrize("rules", variant_rules(), ids=str)
 def test_generated_variant_puzzles_agree_with_dfs(kind: str, rules: Rules, dfs) -> None:
     backend = CpSatBackend(kind, propagate=True)
     for seed, grid in enumerate(dfs.enumerate(Puzzle.empty(rules), 2).solutions):

@@ -7,7 +7,6 @@ Every solution is checked by the independent verifier; the two engines must expl
 from __future__ import annotations
 
 import importlib.util
-import random
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from cases import HARD_9X9, TWO_SOLUTIONS, blanked, full_grid
 from conftest import assert_solves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,28 +29,6 @@ HAS_NUMBA = importlib.util.find_spec("numba") is not None
 needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed: the compiled engine is off")
 ENGINES = ["python", pytest.param("compiled", marks=needs_numba)]
 SEARCH_STATS = ("guesses", "backtracks", "nodes")
-
-#: Norvig's "hardest" example: propagation alone does not solve it.
-HARD_9X9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-#: A 9x9 with exactly two solutions: r1c1, r1c2, r4c1 and r4c2 can hold 1 and 2 either way round.
-TWO_SOLUTIONS = "..3456789456789123789123456..4365897365897214897214365531642978648971532972538641"
-
-
-def full_grid(rules: Rules, seed: int) -> Puzzle:
-    """A complete grid: the shifted-rows pattern, with digits, rows in bands, bands, columns in stacks
-    and stacks permuted at random (each keeps every unit a permutation)."""
-    rng = random.Random(seed)
-    br, bc, n = rules.box_rows, rules.box_cols, rules.n
-    digits = rng.sample(range(1, n + 1), n)
-    rows = [b * br + r for b in rng.sample(range(bc), bc) for r in rng.sample(range(br), br)]
-    cols = [s * bc + c for s in rng.sample(range(br), br) for c in rng.sample(range(bc), bc)]
-    return Puzzle(rules, tuple(digits[((r % br) * bc + r // br + c) % n] for r in rows for c in cols))
-
-
-def blanked(full: Puzzle, keep: float, seed: int) -> Puzzle:
-    """``full`` with each cell kept as a given with probability ``keep``."""
-    rng = random.Random(seed)
-    return Puzzle(full.rules, tuple(d if rng.random() < keep else 0 for d in full.cells))
 
 
 def unsat_16x16() -> Puzzle:

@@ -16,10 +16,10 @@ import time
 
 import numpy as np
 import pytest
+from cases import HARD_9X9, TWO_SOLUTIONS, blanked, full_grid
 from conftest import assert_solves, shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_dfs import HARD_9X9, TWO_SOLUTIONS, blanked, full_grid
 
 from sudoku_cp import Puzzle, Rules, Status, count_solutions, datasets, solve
 from sudoku_cp.backends.dfs import DfsBackend

@@ -7,12 +7,11 @@ givens that contradict each other. The public collections are in ``test_sat_data
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
+from cases import CLASSIC, HARD, VARIANTS, variant_rules
 
 from sudoku_cp import Puzzle, is_solution
 from sudoku_cp.backends import make_backend, sat_native
@@ -21,20 +20,8 @@ from sudoku_cp.candidates import Candidates
 from sudoku_cp.encode.propagated import PropagatedEncoder, ready, warm_up
 from sudoku_cp.errors import UsageError
 from sudoku_cp.formats.fpuzzles import from_fpuzzles
-from sudoku_cp.rules import Arrow, Cage, Pair, Rules, Thermo
+from sudoku_cp.rules import Rules
 from sudoku_cp.samples import blanked, pattern_grid
-
-VARIANTS = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "data" / "published_variants.jsonl").read_text().splitlines()
-    if line.strip()
-]
-CLASSIC = Puzzle.from_string(
-    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-)
-HARD = Puzzle.from_string(  # the first of forum_hardest_11plus: propagation leaves 218 candidates open
-    "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
-)
 
 
 @pytest.fixture(scope="module")
@@ -180,22 +167,7 @@ def test_published_variants_and_their_thinned_versions_agree_with_dfs(item: dict
         agree(Puzzle(puzzle.rules, tuple(cells)), sat, dfs, limit=40)
 
 
-def _variant_rules() -> list[Rules]:
-    base = Rules.classic(2, 3)
-    return [
-        base.with_named("anti-knight"),
-        base.with_named("non-consecutive"),
-        base.with_named("x"),
-        base.with_(cages=(Cage((0, 1, 6), 12), Cage((10, 11), 3), Cage((20, 21, 27)))),
-        base.with_(thermos=(Thermo((0, 1, 2, 8)), Thermo((30, 24, 18)))),
-        base.with_(arrows=(Arrow((14,), (8, 9)), Arrow((35,), (29, 28, 27)))),
-        base.with_(dots=(Pair(0, 1, "difference", 1), Pair(6, 12, "ratio", 2), Pair(20, 21, "sum", 5))),
-        base.with_(extra_regions=((0, 7, 14, 21),)),
-        Rules.classic(3, 3).with_named("windoku"),
-    ]
-
-
-@pytest.mark.parametrize("rules", _variant_rules(), ids=str)
+@pytest.mark.parametrize("rules", variant_rules(), ids=str)
 def test_generated_variant_puzzles_agree_with_dfs(rules: Rules, dfs) -> None:
     sat = SatBackend(propagate=True)
     grids = dfs.enumerate(Puzzle.empty(rules), 3).solutions  # full grids that keep every rule
