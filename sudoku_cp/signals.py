@@ -29,7 +29,7 @@ HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 #: A first compile of kernels that takes longer than this is announced on standard error.
-NOTICE_AFTER = 1.5
+NOTICE_AFTER = 3.0
 
 
 @contextlib.contextmanager

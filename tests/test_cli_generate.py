@@ -38,6 +38,18 @@ def test_generate_jsonl_carries_solution_rating_and_proof_and_jobs_do_not_change
     assert parallel.stdout == proc.stdout
 
 
+def test_generate_proves_minimal_9x9_puzzles_with_the_band_search_unless_told() -> None:
+    args = ("generate", "-n", "2", "--seed", "5", "--output-format", "jsonl", "-q")
+    by_dfs, by_sat = run_cli(*args), run_cli(*args, "--solver", "sat:cd15")
+    assert by_dfs.returncode == by_sat.returncode == 0, by_dfs.stderr + by_sat.stderr
+    assert {json.loads(line)["proved_by"] for line in by_dfs.stdout.splitlines()} == {"dfs"}
+    assert {json.loads(line)["proved_by"] for line in by_sat.stdout.splitlines()} == {"sat:cadical153"}
+    refused = run_cli("generate", "--solver", "dfs", "--clues", "30")
+    assert refused.returncode == 2 and "minimal classic 9x9 puzzles only" in refused.stderr
+    killer = run_cli("generate", "--killer", "--solver", "dfs")
+    assert killer.returncode == 2 and "killer puzzles need a SAT solver" in killer.stderr
+
+
 def test_generate_sizes_layouts_and_files(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     proc = run_cli("generate", "-n", "2", "--clues", "30", "--output-format", "grid", "-o", str(target))

@@ -36,7 +36,7 @@ def assert_sound(item, rules: Rules) -> None:
     assert not solution_problems(item.puzzle, item.solution)
     assert item.solution.is_complete()
     assert unique(item.puzzle), item.puzzle
-    assert item.unique is True and item.proved_by.startswith("sat:")
+    assert item.unique is True and (item.proved_by == "dfs" or item.proved_by.startswith("sat:"))
     assert item.clues == len(item.puzzle.givens)
 
 
@@ -95,6 +95,24 @@ def test_symmetric_puzzles_keep_the_pattern_and_are_minimal_by_orbits(symmetry: 
                     assert not unique(without(item.puzzle, orbit)), (symmetry, orbit, item.puzzle)
 
 
+@pytest.mark.parametrize("solver", ["dfs", "cadical153"])
+def test_minimal_9x9_puzzles_by_the_band_search_or_a_sat_solver(solver: str) -> None:
+    """The band search is the default for minimal 9x9 puzzles; both ways give unique minimal puzzles, each
+    with its own ``proved_by``, and the same seed gives the same puzzles."""
+    rules = Rules.classic(3, 3)
+    items = list(generate(8, seed="both", solver=solver, rate=False))
+    for item in items:
+        assert_sound(item, rules)
+        assert item.proved_by == ("dfs" if solver == "dfs" else "sat:cadical153")
+        for cell, _ in item.puzzle.givens:
+            assert not unique(without(item.puzzle, [cell])), f"{item.puzzle}: {rules.name(cell)} can go"
+    assert len({item.solution for item in items}) == len(items)  # a fresh grid each time
+    again = generate(8, seed="both", solver=solver, rate=False)
+    assert [i.puzzle for i in items] == [i.puzzle for i in again]
+    if solver == "dfs":
+        assert [i.to_dict() for i in items] == [i.to_dict() for i in generate(8, seed="both", rate=False)]
+
+
 def test_orbits_partition_the_grid() -> None:
     for symmetry in SYMMETRIES:
         cells = sorted(c for orbit in orbits(Rules.classic(3, 3), symmetry) for c in orbit)
@@ -143,6 +161,8 @@ def test_minimal_with_a_target_is_both() -> None:
         ({"count": 0}, "at least 1"),
         ({"jobs": 0}, "at least 1"),
         ({"solver": "kissat404"}, "cannot use solver"),
+        ({"solver": "dfs", "clues": 30}, "band search"),
+        ({"solver": "dfs", "rules": Rules.classic(2, 3)}, "minimal classic 9x9 puzzles only"),
     ],
 )
 def test_impossible_requests_fail_at_once_with_a_clear_message(options: dict, message: str) -> None:

@@ -1,6 +1,7 @@
-"""``sudoku-cp generate``: new puzzles whose unique solution a SAT solver proved, minimal or sized, rated.
+"""``sudoku-cp generate``: new puzzles whose unique solution a solver proved, minimal or sized, rated.
 
-Without ``--clues``/``--blanks`` the puzzles are minimal (no clue can go). The same ``--seed`` and options
+Without ``--clues``/``--blanks`` the puzzles are minimal (no clue can go); minimal classic 9x9 puzzles are
+made and proved by the compiled band search unless ``--solver`` names a SAT solver. The same ``--seed`` and options
 give the same puzzles, whatever ``--jobs``.
 """
 
@@ -19,6 +20,7 @@ from ..errors import UsageError
 from ..formats.fpuzzles import to_fpuzzles
 from ..formats.writing import OUTPUT_FORMATS
 from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, generate, generate_killer
+from ..generate.generator import BAND_SEARCH
 from ..generate.oracle import DEFAULT_SOLVER
 from ..grid import Rules
 from ..rate import LEVELS
@@ -126,10 +128,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=_seed, help="same seed, same puzzles (default: a fresh one, reported)")
     p.add_argument(
         "--solver",
-        default=DEFAULT_SOLVER,
         metavar="NAME",
-        help=f"the SAT solver proving uniqueness, named as for --backend sat:NAME (sat:g4, glucose4, ...; "
-        f"default {DEFAULT_SOLVER}); it must take assumptions and give cores",
+        help=f"what proves uniqueness: {BAND_SEARCH}, the compiled band search (minimal classic 9x9 puzzles "
+        f"without --clues or --blanks, where it is the default), or a SAT solver named as for --backend "
+        f"sat:NAME (sat:g4, glucose4, ...; default {DEFAULT_SOLVER}) that takes assumptions and gives cores",
     )
     p.add_argument(
         "--max-attempts",
@@ -217,8 +219,11 @@ def _puzzles(
     processes or on a Dask cluster."""
     from ..batch import resolve_jobs
 
+    solver = None if args.solver in (None, BAND_SEARCH) else sat_solver_name(args.solver)
     if args.killer:
-        return generate_killer(args.count, rules, seed=args.seed, solver=sat_solver_name(args.solver))
+        if args.solver == BAND_SEARCH:
+            raise UsageError(f"killer puzzles need a SAT solver, not {BAND_SEARCH}: leave --solver out")
+        return generate_killer(args.count, rules, seed=args.seed, solver=solver or DEFAULT_SOLVER)
     return generate(
         args.count,
         rules,
@@ -230,7 +235,7 @@ def _puzzles(
         seed=args.seed,
         jobs=resolve_jobs(args.jobs),
         rate=fmt == "jsonl",
-        solver=sat_solver_name(args.solver),
+        solver=args.solver if solver is None else solver,
         max_attempts=args.max_attempts,
         client=client,
         start=skip,

@@ -1,8 +1,9 @@
 """``generate``: puzzles with a SAT-proved unique solution, minimal or with a clue target, symmetric, rated.
 
 Each puzzle starts from a random full grid drawn by the ``UniquenessOracle``; clues are then removed by
-``reduce_clues`` while the solver proves the rest unique. With a difficulty, grids are drawn until the
-puzzle's rating (``sudoku_cp.rate``) has that level.
+``reduce_clues`` while the solver proves the rest unique. Minimal classic 9x9 puzzles (no clue target) take
+the compiled band search instead (``bands.minimal_puzzle``, solver ``dfs``), several times faster. With a
+difficulty, grids are drawn until the puzzle's rating (``sudoku_cp.rate``) has that level.
 
 Reproducibility: puzzle ``i`` of a run draws every random choice from ``random.Random`` seeded with the
 run's seed and ``i`` (no global state, no clock), and the puzzles of one block (``block_size``, fixed per
@@ -16,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import Iterator
@@ -55,6 +57,9 @@ KNOWN_MINIMUM_CLUES: dict[Rules, int] = {
 #: Grids tried per puzzle before giving up on a clue target or a difficulty.
 MAX_ATTEMPTS = 1000
 
+#: The solver name of the compiled band search: minimal classic 9x9 puzzles only (the default for them).
+BAND_SEARCH = "dfs"
+
 
 class GenerationError(SudokuError):
     """No puzzle meets the request: the clue target or the difficulty was not reached in the attempts."""
@@ -65,8 +70,9 @@ class Generated:
     """One generated puzzle, its solution, its rating and the proof of its uniqueness.
 
     ``unique`` is True by construction; ``proved_by`` names the solver whose unsatisfiable answer proved it
-    (``sat:cadical153``). ``index`` numbers the puzzles of a run from 1; the ``seed`` and the options give the
-    run again. ``attempts`` counts the grids drawn for this puzzle.
+    (``sat:cadical153``), or ``dfs`` for the band search's complete count. ``index`` numbers the puzzles of
+    a run from 1; the ``seed`` and the options give the run again. ``attempts`` counts the grids drawn for
+    this puzzle.
     """
 
     puzzle: Puzzle
@@ -132,7 +138,7 @@ def generate(
     seed: int | str | None = None,
     jobs: int = 1,
     rate: bool = True,
-    solver: str = DEFAULT_SOLVER,
+    solver: str | None = None,
     max_attempts: int = MAX_ATTEMPTS,
     client: Any | None = None,
     start: int = 0,
@@ -150,6 +156,9 @@ def generate(
     - ``seed``: the same seed and options give the same puzzles (None: a fresh seed, kept in each answer).
     - ``jobs``: worker processes; the output does not depend on it.
     - ``rate``: rate every puzzle (always done with ``difficulty``).
+    - ``solver``: what proves uniqueness: a python-sat name of ``SOLVERS``, or ``"dfs"``, the compiled band
+      search, for minimal classic 9x9 puzzles without a clue target (the default there; elsewhere
+      ``DEFAULT_SOLVER``).
     - ``client``: a ``distributed.Client``: the blocks go to that Dask cluster's workers instead (same
       puzzles, same order).
     - ``start``: skip the first ``start`` puzzles of the run: the rest are those of the whole run (the
@@ -217,8 +226,10 @@ def _request(
         raise UsageError(f"unknown difficulty {difficulty!r}; valid: {', '.join(LEVELS)}")
     if clues is not None and blanks is not None:
         raise UsageError("give a number of clues or of blanks, not both")
-    if solver not in SOLVERS:
-        raise UsageError(f"the generator cannot use solver {solver!r}; valid: {', '.join(SOLVERS)}")
+    if solver is not None and solver not in (*SOLVERS, BAND_SEARCH):
+        raise UsageError(
+            f"the generator cannot use solver {solver!r}; valid: {BAND_SEARCH}, {', '.join(SOLVERS)}"
+        )
     if max_attempts < 1:
         raise UsageError(f"max_attempts must be at least 1, not {max_attempts}")
     ncells = rules.ncells
@@ -240,6 +251,14 @@ def _request(
         targets = None
     if targets is not None and len(targets) == 1:
         _check_target(rules, targets[0], symmetry, sizes)
+    bands_serve = rules == Rules.classic(3, 3) and targets is None
+    if solver == BAND_SEARCH and not bands_serve:
+        raise UsageError(
+            f"solver {BAND_SEARCH} (the band search) makes minimal classic 9x9 puzzles only, without a "
+            f"number of clues or blanks; this request needs a SAT solver such as {DEFAULT_SOLVER}"
+        )
+    if solver is None:
+        solver = BAND_SEARCH if bands_serve else DEFAULT_SOLVER
     return _Request(
         rules, targets, minimal, difficulty, symmetry, solver, rate or bool(difficulty), max_attempts
     )
@@ -291,23 +310,35 @@ def _run_block(task: tuple[_Request, int | str, int, int]) -> list[Generated]:
 
 def _block(request: _Request, seed: int | str, start: int, stop: int) -> Iterator[Generated]:
     """Puzzles ``start + 1`` to ``stop`` (numbered from 1) of a run, from one fresh solver."""
-    with UniquenessOracle(request.rules, request.solver) as oracle:
+    if request.solver == BAND_SEARCH:
+        oracle = contextlib.nullcontext(None)
+    else:
+        oracle = UniquenessOracle(request.rules, request.solver)
+    with oracle as solver:
         for index in range(start + 1, stop + 1):
-            yield _one(oracle, request, seed, index)
+            yield _one(solver, request, seed, index)
 
 
-def _one(oracle: UniquenessOracle, request: _Request, seed: int | str, index: int) -> Generated:
-    """Puzzle ``index``: draw grids until one meets the request."""
+def _one(oracle: UniquenessOracle | None, request: _Request, seed: int | str, index: int) -> Generated:
+    """Puzzle ``index``: draw grids until one meets the request (``oracle`` None: by the band search)."""
     rng = random.Random(f"sudoku-cp:{seed}:{index}")
     rules = request.rules
     cell_orbits = orbits(rules, request.symmetry)
     for attempt in range(1, request.max_attempts + 1):
-        target = rng.choice(request.targets) if request.targets else None
-        grid = oracle.full_grid(rng)
-        oracle.fix(grid)
-        kept = reduce_clues(oracle, cell_orbits, rng, minimal=request.minimal, target=target)
-        if kept is None:
-            continue
+        if oracle is None:
+            from .bands import minimal_puzzle  # numba: loaded only where used
+
+            drawn = minimal_puzzle(rng, cell_orbits)
+            if drawn is None:
+                continue
+            grid, kept = drawn
+        else:
+            target = rng.choice(request.targets) if request.targets else None
+            grid = oracle.full_grid(rng)
+            oracle.fix(grid)
+            kept = reduce_clues(oracle, cell_orbits, rng, minimal=request.minimal, target=target)
+            if kept is None:
+                continue
         cells = [0] * rules.ncells
         for cell in kept:
             cells[cell] = grid[cell]
@@ -315,19 +346,21 @@ def _one(oracle: UniquenessOracle, request: _Request, seed: int | str, index: in
         rating = rate_puzzle(puzzle) if request.rate else None
         if request.difficulty and (rating is None or rating.level != request.difficulty):
             continue
-        oracle.release()
+        if oracle is not None:
+            oracle.release()
         return Generated(
             puzzle,
-            Puzzle(rules, grid),
+            Puzzle(rules, tuple(grid)),
             rating,
             True,
-            oracle.proved_by,
+            BAND_SEARCH if oracle is None else oracle.proved_by,
             request.symmetry,
             seed,
             index,
             attempt,
         )
-    oracle.release()
+    if oracle is not None:
+        oracle.release()
     raise GenerationError(_failure(request))
 
 
