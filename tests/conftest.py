@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import sudoku_cp
 from sudoku_cp import datasets
 from sudoku_cp.grid import Puzzle
 from sudoku_cp.verify import solution_problems
@@ -25,6 +27,16 @@ def assert_solves(puzzle: Puzzle, solution: Puzzle | None) -> None:
     """Fail with the verifier's reasons unless ``solution`` solves ``puzzle``."""
     assert solution is not None, f"no solution for {puzzle}"
     assert not (problems := solution_problems(puzzle, solution)), f"{puzzle}: {problems}"
+
+
+#: Larger samples of the data-set tests: SUDOKU_CP_FULL_TESTS=1 (the default sizes keep the suite short).
+FULL = bool(os.environ.get("SUDOKU_CP_FULL_TESTS"))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the package's modules to bytecode once: where PYTHONDONTWRITEBYTECODE is set (as on the CI
+    machine) every ``sudoku-cp`` subprocess of the tests would otherwise compile them again (0.1 s each)."""
+    compileall.compile_dir(Path(sudoku_cp.__file__).parent, quiet=2)
 
 
 def run_cli(

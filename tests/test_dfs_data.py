@@ -11,7 +11,7 @@ import importlib.util
 
 import numpy as np
 import pytest
-from conftest import assert_solves, shared
+from conftest import FULL, assert_solves, shared
 
 from sudoku_cp import Puzzle, Rules, datasets
 from sudoku_cp.backends.dfs import DfsBackend
@@ -41,7 +41,12 @@ def _batch(puzzles: list[Puzzle], limit: int, heuristic: str):
 
 @pytest.mark.parametrize("heuristic", HEURISTICS)
 @pytest.mark.parametrize(
-    ("name", "sample"), [("top1465.txt", 400), ("norvig_top95.txt", None), ("17_clue.txt", 2000)]
+    ("name", "sample"),
+    [
+        ("top1465.txt", 400 if FULL else 150),
+        ("norvig_top95.txt", None),
+        ("17_clue.txt", 2000 if FULL else 500),
+    ],
 )
 def test_the_reference_search_proves_every_solution_unique(
     name: str, sample: int | None, heuristic: str
