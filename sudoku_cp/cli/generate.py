@@ -1,8 +1,8 @@
 """``sudoku-cp generate``: new puzzles whose unique solution a solver proved, minimal or sized, rated.
 
 Without ``--clues``/``--blanks`` the puzzles are minimal (no clue can go); minimal classic 9x9 puzzles are
-made and proved by the compiled band search unless ``--solver`` names a SAT solver. The same ``--seed`` and options
-give the same puzzles, whatever ``--jobs``.
+made and proved by the compiled band search unless ``--solver`` names a SAT solver. The same ``--seed`` and
+options give the same puzzles, whatever ``--jobs``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 The generator's fast path (solver ``dfs``): no SAT solver, no Python per uniqueness check. A call
 
 1. draws a full grid: up to 24 random cells get a random digit each, kept only where propagation finds no
-   clash, and the band search (``backends.dfs_bands``) completes them (a rare dead end: the caller draws
-   again);
+   clash, the band search (``backends.dfs_bands``) completes them (a rare dead end: the caller draws
+   again), and the digits of the grid are relabelled at random;
 2. removes the clues orbit by orbit in a random order: an orbit goes when the band search, counting to
    two, still finds one solution, and comes back otherwise. An orbit that had to stay could not go later
    either (fewer clues never make a puzzle unique again), so one pass leaves a minimal set, and its last
@@ -89,7 +89,9 @@ def _minimal(state, orbit_cells, orbit_start, puzzle, grid):
             puzzle[cell] = 0
     if _count(puzzle, states, branch, untried, ctr, found, 1) == 0:
         return False
-    grid[:] = found[0]
+    _shuffle(digits, state)  # relabelled: the search's habit of trying small digits first leaves no trace
+    for cell in range(81):
+        grid[cell] = digits[found[0, cell] - 1]
     puzzle[:] = grid
     order = np.arange(orbit_start.shape[0] - 1)
     _shuffle(order, state)
