@@ -390,8 +390,10 @@ def test_the_drat_checker_honours_deletions_but_keeps_a_fixed_literals_reason() 
     # deleted, a clause no longer propagates: (1 2 3) gone, nothing forces 2 (1 and 2 false satisfy the rest)
     assert not drat.check_refutation([*xor, [-3]], "d 1 2 3 0\n2 0\n0\n").ok
     assert not drat.check_refutation([*xor, [-3]], "d 1 -2 0\n-1 0\n0\n").ok
-    # the unit (-3) fixes 3 false at the top level: its deletion is ignored, as drat-trim ignores it
+    # the unit (-3) fixes 3 false at the top level: its deletion is ignored, as drat-trim ignores it, and so
+    # is that of any clause a fixed literal satisfies
     assert drat.check_refutation([*xor, [-3]], "d -3 0\n2 0\n0\n").ok
+    assert drat.check_refutation([*xor, [-3], [-3, 4, 5]], "d -3 4 5 0\nd -3 0\n2 0\n0\n").ok
     # a clause that repeats a literal, deleted, leaves no watch behind
     assert not drat.check_refutation([[1, 1, 2], *xor[1:]], "d 1 1 2 0\n2 0\n0\n").ok
 

@@ -8,10 +8,11 @@ This checker goes forward through the proof, as the definition reads:
 - a clause is added when it is RUP (reverse unit propagation: assigning its literals false and propagating
   the current clauses gives a conflict) or, failing that, RAT on its first literal (every resolvent with a
   current clause holding that literal's negation is RUP);
-- a deleted clause leaves the formula, except one that may be the reason of a literal the clauses fix by
-  propagation alone (one literal true at the top level, every other false): that deletion is ignored, as
-  drat-trim ignores deleted unit clauses (keeping a clause keeps every check sound, since the formula
-  checked against only grows stronger);
+- a deleted clause leaves the formula, except one satisfied at the top level (a literal of it fixed true
+  by propagation alone): that deletion is ignored, as drat-trim ignores deleted unit clauses. Such a
+  clause can neither propagate nor clash again (the top level only grows), the reason of a fixed literal
+  among them; keeping a clause keeps every check sound, since the formula checked against only grows
+  stronger, and Glucose's deletions of satisfied clauses then cost no lookup;
 - the proof refutes the formula once propagation alone gives a conflict: an empty clause added, or a unit
   that contradicts what is already fixed.
 
@@ -110,7 +111,8 @@ class _Checker:
         self.clauses: list[Sequence[int]] = []
         self.alive: list[bool] = []
         self.originals: list[Sequence[int]] = []  # the formula's clauses as given, for the deletion index
-        self.by_key: dict[frozenset[int], list[int]] | None = None  # made at the first deletion
+        self.added: dict[frozenset[int], list[int]] = {}  # the proof's present clauses by their literals
+        self.given: dict[frozenset[int], list[int]] | None = None  # the formula's, made when first needed
         self.trail: list[int] = []  # assigned literal indices, top level first
         self.fixed = 0  # trail[:fixed] is the top level: implied by the clauses alone
         self.head = 0
@@ -166,8 +168,7 @@ class _Checker:
         cid = len(self.clauses)
         self.clauses.append(lits)
         self.alive.append(True)
-        if self.by_key is not None:
-            self.by_key.setdefault(key, []).append(cid)
+        self.added.setdefault(key, []).append(cid)
         true = self.true
         satisfied = any(true[lit] for lit in lits)
         unassigned = [lit for lit in lits if not true[lit] and not true[lit ^ 1]]
@@ -186,31 +187,28 @@ class _Checker:
             return not self._propagate()
         return True
 
-    def _index(self) -> dict[frozenset[int], list[int]]:
-        """The live clauses by their sets of literals, for deletions (made once, then kept up)."""
-        if self.by_key is None:
-            self.by_key = {}
-            setdefault = self.by_key.setdefault
-            originals, alive = self.originals, self.alive
-            for cid, lits in enumerate(self.clauses):
-                if alive[cid]:
-                    if cid < len(originals):
-                        key = frozenset(originals[cid])
-                    else:
-                        key = frozenset(-(lit >> 1) if lit & 1 else lit >> 1 for lit in lits)
-                    setdefault(key, []).append(cid)
-        return self.by_key
+    def _given(self) -> dict[frozenset[int], list[int]]:
+        """The formula's present clauses by their sets of literals, for deletions (made once, kept up)."""
+        if self.given is None:
+            self.given = {}
+            setdefault = self.given.setdefault
+            for cid, clause in enumerate(self.originals):
+                if self.alive[cid]:
+                    setdefault(frozenset(clause), []).append(cid)
+        return self.given
 
     def delete(self, literals: Sequence[int]) -> None:
-        ids = self._index().get(frozenset(literals))
+        """Take a clause out, the proof's own before the formula's, unless it is satisfied at the top level
+        (see the module docstring)."""
+        true = self.true
+        if any(true[2 * x if x > 0 else 1 - 2 * x] for x in literals):
+            return  # satisfied for good: it can neither propagate nor clash again, so it stays
+        key = frozenset(literals)
+        ids = self.added.get(key) or self._given().get(key)
         if not ids:
             return  # deleting a clause that is not there changes nothing
-        cid = ids[-1]
+        cid = ids.pop()
         lits = self.clauses[cid]
-        true = self.true
-        if sum(true[lit] for lit in lits) == 1 and all(true[lit] or true[lit ^ 1] for lit in lits):
-            return  # maybe the reason of a fixed literal: kept (see the module docstring)
-        ids.pop()
         self.alive[cid] = False
         if isinstance(lits, tuple):  # binary
             a, b = lits
