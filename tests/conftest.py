@@ -6,6 +6,7 @@ import compileall
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -40,20 +41,91 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def run_cli(
-    *args: str, stdin: str | bytes | None = None, cwd: Path | None = None
+    *args: str, stdin: str | bytes | None = None, cwd: Path | None = None, process: bool = False
 ) -> subprocess.CompletedProcess:
-    """Run ``python -m sudoku_cp`` as a user would, capturing its output."""
-    data = stdin.encode() if isinstance(stdin, str) else stdin
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "sudoku_cp", *args],
-        input=data,
-        capture_output=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
-    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+    """Run ``sudoku-cp`` with ``args`` as a user would, capturing its output.
+
+    In this process (``cli.main`` with the standard streams redirected at the file-descriptor level, as
+    the commands write through them), so that the start-up (Python, numpy, the kernels) is paid once per
+    test worker, not once per command: that halved the suite's time. ``process`` (a test of the process
+    itself: its file descriptors, its exit) and a cluster run ``python -m sudoku_cp`` in a process of its
+    own; the tests of signals and of the process's end start their own."""
+    data = stdin.encode() if isinstance(stdin, str) else (stdin or b"")
+    if process or not _in_process(args):
+        env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+        proc = subprocess.run(
+            [sys.executable, "-m", "sudoku_cp", *args],
+            input=data,
+            capture_output=True,
+            cwd=cwd,
+            env=env,
+            timeout=120,
+        )
+        return subprocess.CompletedProcess(
+            proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+        )
+    return _run_here(list(args), data, cwd)
+
+
+def _in_process(args: Sequence[str]) -> bool:
+    """Whether ``args`` can run in this process: anything but a Dask cluster."""
+    return not any(word.startswith("--cluster") for word in args)
+
+
+def _run_here(args: list[str], data: bytes, cwd: Path | None) -> subprocess.CompletedProcess:
+    """``cli.main(args)`` with files in place of file descriptors 0, 1 and 2 and of ``sys.std*``, the
+    working directory, the environment and the signal handlers put back afterwards."""
+    import contextlib
+    import signal
+    import tempfile
+    import traceback
+
+    from sudoku_cp import cli
+
+    saved_fds = [os.dup(fd) for fd in (0, 1, 2)]
+    saved_streams = (sys.stdin, sys.stdout, sys.stderr)
+    saved_signals = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    saved_env = dict(os.environ)
+    saved_cwd = os.getcwd()
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        tempfile.TemporaryFile() as fout,
+        tempfile.TemporaryFile() as ferr,
+    ):
+        (Path(folder) / "stdin").write_bytes(data)
+        with open(Path(folder) / "stdin", "rb") as fin:  # read-only, as a pipe's reading end
+            for fd, f in zip((0, 1, 2), (fin, fout, ferr), strict=True):
+                os.dup2(f.fileno(), fd)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 (put back below)
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            try:
+                code = cli.main(args)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            except Exception:  # as the interpreter does: the traceback on standard error, status 1
+                traceback.print_exc()
+                code = 1
+        finally:
+            for stream in (sys.stdin, sys.stdout, sys.stderr):
+                with contextlib.suppress(OSError, ValueError):
+                    stream.close()  # (closefd=False: the descriptor stays, until put back below)
+            os.chdir(saved_cwd)
+            os.environ.clear()
+            os.environ.update(saved_env)
+            for sig, handler in saved_signals.items():
+                signal.signal(sig, handler)
+            sys.stdin, sys.stdout, sys.stderr = saved_streams
+            for fd, saved in zip((0, 1, 2), saved_fds, strict=True):
+                os.dup2(saved, fd)
+                os.close(saved)
+        fout.seek(0)
+        ferr.seek(0)
+        out, err = fout.read().decode(), ferr.read().decode()
+    return subprocess.CompletedProcess(["sudoku-cp", *args], code, out, err)
 
 
 @pytest.fixture

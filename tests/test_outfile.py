@@ -323,7 +323,7 @@ def test_names_of_the_standard_output_reach_a_pipe(name: str, easy: Path) -> Non
 def test_a_descriptor_that_cannot_be_written_is_refused(name: str, message: str, easy: Path) -> None:
     if not Path("/dev/fd").exists():
         pytest.skip("no /dev/fd here")
-    proc = run_cli("solve", "-q", "-o", name, str(easy), stdin="")
+    proc = run_cli("solve", "-q", "-o", name, str(easy), stdin="", process=True)  # a fresh process's fds
     assert proc.returncode == 2 and message in proc.stderr
 
 

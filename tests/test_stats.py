@@ -38,4 +38,6 @@ def test_jsonl_records_carry_them_for_every_backend_in_a_batch(backend: str) -> 
         stats = json.loads(line)["stats"]
         assert set(COMMON_STATS) <= set(stats), (backend, stats)
         assert isinstance(stats["time"], float) and 0 < stats["time"] < 60
-        assert stats["decisions"] > 0 or backend == "cpsat"  # CP-SAT's presolve may need no branch
+        # CP-SAT's presolve may need no branch, nor the propagation that sat runs first once its kernels
+        # are loaded (``forced``: no solver was called)
+        assert stats["decisions"] > 0 or backend == "cpsat" or stats.get("forced"), stats
