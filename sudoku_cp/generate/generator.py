@@ -1,4 +1,4 @@
-"""``generate``: puzzles with a SAT-proved unique solution, minimal or with a clue target, symmetric, rated.
+"""``generate``: puzzles with a proved unique solution, minimal or with a clue target, symmetric, rated.
 
 Each puzzle starts from a random full grid drawn by the ``UniquenessOracle``; clues are then removed by
 ``reduce_clues`` while the solver proves the rest unique. Minimal classic 9x9 puzzles (no clue target) take
