@@ -15,6 +15,7 @@ import pytest
 from conftest import run_cli
 
 from sudoku_cp import Puzzle, Rules, count_solutions, solve
+from sudoku_cp.backends.sat import SatBackend
 from sudoku_cp.certify import checker, drat
 from sudoku_cp.certify.prover import dimacs, prove, rules_field, write_folder
 from sudoku_cp.errors import UnsupportedRuleError
@@ -63,13 +64,15 @@ def _puzzle(rules: Rules, keep: float, seed: int) -> Puzzle:
 
 def _none_of(puzzle: Puzzle) -> Puzzle:
     """``puzzle`` with a digit put into an empty cell that breaks no rule with the givens but is not the
-    digit of any solution (so there is no solution, though the givens do not clash)."""
+    digit of any solution (so there is no solution, though the givens do not clash). Counted by one
+    incremental SAT solver: dfs wanders long in a 16x16 with few givens."""
+    sat = SatBackend(incremental=True)  # one solver, each candidate as assumptions
     for cell, given in enumerate(puzzle.cells):
         if given:
             continue
         for d in range(1, puzzle.n + 1):
             candidate = puzzle.with_cells([(cell, d)])
-            if not candidate.conflicts() and count_solutions(candidate, 1) == 0:
+            if not candidate.conflicts() and count_solutions(candidate, 1, backend=sat) == 0:
                 return candidate
     raise AssertionError("no such digit")
 
@@ -503,16 +506,17 @@ def test_check_stops_on_sigterm_with_whole_lines_and_no_worker_left(tmp_path: Pa
     import subprocess
     import time
 
-    write_folder([Puzzle.from_string(HARD)] * 200, tmp_path / "c")
+    write_folder([Puzzle.from_string(HARD)] * 400, tmp_path / "c")
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_cp", "check", str(tmp_path / "c"), "-j", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2.5)
+    first = proc.stdout.readline()  # checking has begun: the signal lands mid-run
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=30)
+    out = first + out
     assert proc.returncode == 143, err
     assert "interrupted by SIGTERM" in err and "Traceback" not in err
     assert all(re.fullmatch(r"\d+ verified unique", line) for line in out.splitlines())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import FULL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
@@ -41,7 +42,7 @@ def _random_puzzle(rules: Rules, rng: random.Random, share: float) -> Puzzle:
     return Puzzle(rules, tuple(cells))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150 if FULL else 50, deadline=None)
 @given(st.sampled_from(SHAPES), st.randoms(use_true_random=False), st.floats(0.0, 0.5))
 def test_the_cut_is_the_reduced_encoding_or_none_on_a_clash(
     rules: Rules, rng: random.Random, share: float
