@@ -22,8 +22,11 @@ from sudoku_cp.verify import is_solution, solution_problems
 
 
 def unique(puzzle: Puzzle) -> bool:
-    """Exactly one solution by the dfs backend, which shares no code with the SAT proof."""
-    return count_solutions(puzzle, 2, backend="dfs") == 1
+    """Exactly one solution, by two counts that must agree: the dfs backend (the band search on classic
+    9x9) and the sat backend, so that a puzzle proved by either way is checked by the other."""
+    counts = {count_solutions(puzzle, 2, backend=backend) for backend in ("dfs", "sat")}
+    assert len(counts) == 1, f"dfs and sat count {puzzle} differently"
+    return counts == {1}
 
 
 def without(puzzle: Puzzle, cells: tuple[int, ...] | list[int]) -> Puzzle:
