@@ -166,6 +166,7 @@ def test_minimal_with_a_target_is_both() -> None:
         ({"solver": "kissat404"}, "cannot use solver"),
         ({"solver": "dfs", "clues": 30}, "band search"),
         ({"solver": "dfs", "rules": Rules.classic(2, 3)}, "minimal classic 9x9 puzzles only"),
+        ({"solver": "dfs", "difficulty": "easy"}, "nor difficulty easy"),
     ],
 )
 def test_impossible_requests_fail_at_once_with_a_clear_message(options: dict, message: str) -> None:

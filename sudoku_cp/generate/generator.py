@@ -255,7 +255,8 @@ def _request(
     if solver == BAND_SEARCH and not bands_serve:
         raise UsageError(
             f"solver {BAND_SEARCH} (the band search) makes minimal classic 9x9 puzzles only, without a "
-            f"number of clues or blanks; this request needs a SAT solver such as {DEFAULT_SOLVER}"
+            f"number of clues or blanks (nor difficulty easy, which has a blank level); this request needs "
+            f"a SAT solver such as {DEFAULT_SOLVER}"
         )
     if solver is None:
         solver = BAND_SEARCH if bands_serve else DEFAULT_SOLVER
