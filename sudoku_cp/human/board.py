@@ -8,10 +8,10 @@ columns, boxes or regions, then extra houses such as diagonals and windows), so 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from ..candidates import Candidates
 from ..grid import Puzzle, Rules, symbol
@@ -19,6 +19,8 @@ from ..rules import NAMED, RULES_KEPT
 from ..rules.constraints import cell_name
 
 __all__ = ["Board", "Geometry", "cells_of", "digits_of", "geometry", "house_name", "plain_layout"]
+
+_T = TypeVar("_T")
 
 
 class Board:
@@ -109,6 +111,15 @@ class Board:
         bit = 1 << (digit - 1)
         values, masks = self.values, self.masks
         return [cell for cell in house if not values[cell] and masks[cell] & bit]
+
+    def kept(self, name: str, key: Hashable, stamp: int, make: Callable[[Board, Any], _T]) -> _T:
+        """``make(self, key)``, kept in ``memo[name]`` while ``stamp`` stays the same: what the answer
+        depends on, such as a digit's candidate cells or a house's change count."""
+        cache = self.memo.setdefault(name, {})
+        found = cache.get(key)
+        if found is None or found[0] != stamp:
+            found = cache[key] = (stamp, make(self, key))
+        return found[1]
 
     def places_in(self, h: int, digit: int) -> int:
         """The open cells of house ``h`` holding ``digit`` as a candidate, as a bit set."""

@@ -52,7 +52,7 @@ def _links(board: Board) -> dict[str, Any]:
     if cached is not None and cached[0] == board.version:
         return cached[1]
     n, masks, where = board.n, board.masks, board.candidate_cells
-    peer_bits, house_bits = board.geometry.peer_bits, board.geometry.house_bits
+    peer_bits = board.geometry.peer_bits
     in_cell: dict[int, list[int]] = {}
     for cell in cells_of(board.open_bits):
         mask = masks[cell]
@@ -61,23 +61,14 @@ def _links(board: Board) -> dict[str, Any]:
             in_cell[a] = [b]
             in_cell[b] = [a]
     aic = {node: list(others) for node, others in in_cell.items()}
-    # a digit's strong links in houses, and what its nodes see of it, depend on its candidate cells
-    # alone: kept from state to state while they stay
-    kept = board.memo.setdefault("chain digits", {})
+    # a digit's strong links in houses, and what its nodes see of it: kept while its candidate cells stay
     digit_of: list[dict[int, tuple[list[int], int]]] = []
     for d in range(n):
-        entry = kept.get(d)
-        if entry is None or entry[0] != where[d]:
-            pairs = []
-            for bits in house_bits:
-                places = where[d] & bits
-                if places.bit_count() == 2:
-                    pairs.append(tuple(c * n + d for c in cells_of(places)))
-            entry = kept[d] = (where[d], pairs, {})
-        for a, b in entry[1]:
+        pairs, seen_of = board.kept("chain digits", d, where[d], _digit_links)
+        for a, b in pairs:
             aic.setdefault(a, []).append(b)
             aic.setdefault(b, []).append(a)
-        digit_of.append(entry[2])
+        digit_of.append(seen_of)
     weak: dict[int, list[int]] = {}
     sees: dict[int, int] = {}
     for node in aic:
@@ -143,6 +134,19 @@ def _chain(kind: str) -> Technique:
 
 #: The names of the short chains that have names of their own (HoDoKu's), rated as the chains they are.
 PATTERNS = ("Skyscraper", "Two-string kite", "Turbot fish", "Remote pair", "W-wing")
+
+
+def _digit_links(board: Board, d: int) -> tuple[list[tuple[int, int]], dict[int, tuple[list[int], int]]]:
+    """Digit index ``d``'s strong links in houses (its two places in a house, as nodes), and an empty
+    table of what its nodes see, filled as the chain searches ask: both depend on its candidate cells
+    alone, so ``_links`` keeps them from state to state while those stay."""
+    n, places_of = board.n, board.candidate_cells[d]
+    pairs = []
+    for bits in board.geometry.house_bits:
+        places = places_of & bits
+        if places.bit_count() == 2:
+            pairs.append(tuple(c * n + d for c in cells_of(places)))
+    return pairs, {}
 
 
 def _pattern(board: Board, nodes: list[tuple[int, int]]) -> tuple[str | None, tuple[int, ...]]:

@@ -133,12 +133,13 @@ def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, in
     places, per box holding some of them the crossing lines of its places outside that box (for any other
     box: all of its crossing lines), and all its crossing lines. Kept while the digit's candidate cells
     stay: basic and finned fish of every size ask the same."""
+    return board.kept("fish lines", (digit, base_first), board.candidate_cells[digit - 1], _make_base_lines)
+
+
+def _make_base_lines(board: Board, key: tuple[int, int]) -> list[tuple[int, int, dict[int, int], int]]:
+    digit, base_first = key
     n, rules = board.n, board.rules
     house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
-    cache = board.memo.setdefault("fish lines", {})
-    kept = cache.get((digit, base_first))
-    if kept is not None and kept[0] == where:
-        return kept[1]
     lines = []
     cross, region_of = _cell_bits(rules, base_first)[0], rules.region_of
     for line in range(base_first, base_first + n):
@@ -152,7 +153,6 @@ def _base_lines(board: Board, digit: int, base_first: int) -> list[tuple[int, in
                 inside[box] = inside.get(box, 0) | bit
             outside = {box: across & ~bits for box, bits in inside.items()}  # other boxes: all of them
             lines.append((line, places, outside, across))
-    cache[(digit, base_first)] = (where, lines)
     return lines
 
 
@@ -207,12 +207,13 @@ def _fin_boxes(board: Board, digit: int, base_first: int) -> dict[int, int]:
     could eliminate: those whose places lie in two base lines or more (one for a fin, one off the base for
     the elimination), each with the bit set of those lines (bit ``line``, as house indices). Kept as
     ``_base_lines``."""
+    return board.kept("fin boxes", (digit, base_first), board.candidate_cells[digit - 1], _make_fin_boxes)
+
+
+def _make_fin_boxes(board: Board, key: tuple[int, int]) -> dict[int, int]:
+    digit, base_first = key
     n, rules = board.n, board.rules
     house_bits, where = board.geometry.house_bits, board.candidate_cells[digit - 1]
-    cache = board.memo.setdefault("fin boxes", {})
-    kept = cache.get((digit, base_first))
-    if kept is not None and kept[0] == where:
-        return kept[1]
     found, line_bit = {}, _cell_bits(rules, base_first)[1]
     for box in range(len(rules.regions)):
         spanned = 0
@@ -220,7 +221,6 @@ def _fin_boxes(board: Board, digit: int, base_first: int) -> dict[int, int]:
             spanned |= line_bit[cell]
         if spanned.bit_count() >= 2:
             found[box] = spanned
-    cache[(digit, base_first)] = (where, found)
     return found
 
 

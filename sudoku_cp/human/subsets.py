@@ -118,14 +118,12 @@ def hidden_subset(size: int, direct: bool = False) -> Technique:
 def _places(board: Board, h: int) -> dict[int, int]:
     """Each digit not placed in house ``h``, with its places there as a bit set: kept while the house's
     cells stay (every hidden subset technique asks it)."""
-    kept = board.memo.setdefault("house places", {})
-    found = kept.get(h)
-    if found is not None and found[0] == board.house_changes[h]:
-        return found[1]
+    return board.kept("house places", h, board.house_changes[h], _make_places)
+
+
+def _make_places(board: Board, h: int) -> dict[int, int]:
     bits, placed, where = board.geometry.house_bits[h], board.placed_cells, board.candidate_cells
-    places = {d + 1: where[d] & bits for d in range(board.n) if not placed[d] & bits}
-    kept[h] = (board.house_changes[h], places)
-    return places
+    return {d + 1: where[d] & bits for d in range(board.n) if not placed[d] & bits}
 
 
 def _single_left(
