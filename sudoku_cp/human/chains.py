@@ -48,9 +48,10 @@ def _links(board: Board) -> dict[str, Any]:
     candidates of the cell, then the peers holding the digit): a chain starts, turns and ends at such
     nodes only; ``sees`` the weak links as bit sets of nodes. Built once per state of the board
     (``Board.version``)."""
-    cached = board.memo.get("links")
-    if cached is not None and cached[0] == board.version:
-        return cached[1]
+    return board.kept("links", None, board.version, _make_links)
+
+
+def _make_links(board: Board, _: None) -> dict[str, Any]:
     n, masks, where = board.n, board.masks, board.candidate_cells
     peer_bits = board.geometry.peer_bits
     in_cell: dict[int, list[int]] = {}
@@ -80,9 +81,7 @@ def _links(board: Board) -> dict[str, Any]:
         others = masks[cell] & ~(1 << d)
         weak[node] = [cell * n + e for e in cells_of(others)] + seen[0]
         sees[node] = others << cell * n | seen[1]
-    links = {"xy": in_cell, "aic": aic, "weak": weak, "sees": sees}
-    board.memo["links"] = (board.version, links)
-    return links
+    return {"xy": in_cell, "aic": aic, "weak": weak, "sees": sees}
 
 
 def _chain(kind: str) -> Technique:
