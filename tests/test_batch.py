@@ -15,10 +15,12 @@ from conftest import assert_solves, shared
 
 from sudoku_cp.backends import backend_names, missing_packages
 from sudoku_cp.batch import OrderedPool, WorkerError, solve_many
+from sudoku_cp.batch.arrays import valid_complete
 from sudoku_cp.batch.chunks import ChunkSizer
 from sudoku_cp.batch.progress import Progress, Tally
-from sudoku_cp.batch.rawio import RawTask, run_raw_task, split_chunks
-from sudoku_cp.batch.solver import Solver, SolverConfig, valid_complete
+from sudoku_cp.batch.rawchunks import RawTask, split_chunks
+from sudoku_cp.batch.rawio import run_raw_task
+from sudoku_cp.batch.solver import Solver, SolverConfig
 from sudoku_cp.batch.stream import solve_stream
 from sudoku_cp.formats import ResultWriter, format_puzzle, iter_records
 from sudoku_cp.grid import Puzzle, Rules

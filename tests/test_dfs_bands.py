@@ -127,7 +127,7 @@ def test_the_band_search_agrees_with_the_reference_on_whole_sets(
     """Whole sets in one batch each: the answer each set promises (one solution proved unique, or two
     for serg's), every solution a valid grid that keeps the givens (the sampled tests compare with the
     reference and run the verifier)."""
-    from sudoku_cp.batch.solver import valid_complete
+    from sudoku_cp.batch.arrays import valid_complete
 
     puzzles = shared(name)
     grids = np.array([p.cells for p in puzzles], np.uint8)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
+
+from sudoku_cp.batch.stream import SMALL_INPUT_BYTES, small_input
+from sudoku_cp.formats.sources import Inline, known_size
 
 PUZZLES = ["1234341221434321", "12343412214343..", ".2.4..1221..4.2.", "4321214334121234"]
 
@@ -40,3 +44,36 @@ def test_urls_are_read_through_fsspec(tmp_path: Path) -> None:
     assert url.returncode == single.returncode == 0, url.stderr
     assert url.stdout == whole.stdout
     assert single.stdout == whole.stdout.splitlines(keepends=True)[0]
+
+
+def test_known_size_counts_command_line_puzzles_and_regular_files_only(tmp_path: Path) -> None:
+    """The size that decides whether an input is small (``solve``'s reference search and records path):
+    known for puzzles on the command line and regular files, never for standard input, a pipe or a URL."""
+    path = tmp_path / "one.txt"
+    path.write_text(PUZZLES[0] + "\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    inline = Inline(PUZZLES[1] + "\n")
+    assert known_size([inline, str(path)]) == 34
+    assert known_size([]) is None and known_size(["-"]) is None and known_size([inline, "-"]) is None
+    assert known_size([str(fifo)]) is None and known_size(["memory://x.txt"]) is None
+    assert known_size([str(tmp_path / "missing.txt")]) is None
+    assert small_input([Inline("." * 81 + "\n")] * 3) and not small_input([Inline("." * 81 + "\n")] * 4)
+
+
+@pytest.mark.parametrize("output", ["line", "grid", "spaced"])
+def test_a_small_file_is_answered_as_standard_input_is(tmp_path: Path, output: str) -> None:
+    """A small file takes the records path, standard input (size unknown) the raw path: the same output
+    and the same messages, bad lines, clashing givens and a puzzle of two solutions included."""
+    lines = ["12343412214343..", "# a comment", "1234", "11..............", ".2.4..1221..4.2.", "....  " * 3]
+    path = tmp_path / "small.txt"
+    path.write_text("\n".join(lines) + "\n")
+    assert path.stat().st_size <= SMALL_INPUT_BYTES
+    for backend in ("dfs", "sat"):
+        args = ("solve", "--unique", "--backend", backend, "--output-format", output)
+        small = run_cli(*args, str(path))
+        stream = run_cli(*args, stdin=path.read_text())
+        assert small.returncode == stream.returncode == 1
+        assert small.stdout == stream.stdout and small.stdout.count("error") == 3
+        messages = small.stderr.replace(f"{path}, ", "").splitlines()  # the last, the summary, has a rate
+        assert messages[:-1] == stream.stderr.splitlines()[:-1] and len(messages) == 4

@@ -1,6 +1,6 @@
 """``solve_many``: any number of puzzles through any backend, in parallel, answers in input order.
 
-The input is read lazily in chunks; a chunk's puzzles are grouped by shape into numpy arrays and handed to a
+The input is read lazily in chunks; a chunk's puzzles are grouped by shape as rows of digits and handed to a
 worker process that keeps one backend for its whole life (``worker``); answers come back in order through
 ``OrderedPool``, which keeps a bounded number of chunks in flight, so memory stays bounded whatever the
 input's size. With ``jobs=1``, or when the whole input is fewer than ``SMALL_INPUT`` chunks, everything
@@ -13,9 +13,7 @@ import functools
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..backends import DEFAULT_BACKEND, Backend, backend_class, make_backend
 from ..errors import ParseError, UsageError
@@ -24,14 +22,17 @@ from ..result import SolveResult, Status
 from . import worker
 from .chunks import ChunkSizer
 from .pool import OrderedPool, default_jobs
-from .solver import ChunkAnswer, Solver, SolverConfig
+from .solver import EachAnswer, Solver, SolverConfig
+
+if TYPE_CHECKING:
+    from .arrays import ChunkAnswer
 
 __all__ = ["SMALL_INPUT", "check_backend", "resolve_jobs", "run_ordered", "solve_many"]
 
 U = TypeVar("U")
 
 #: A chunk: each item's puzzle, or its result when it is an input error; and the task for a worker.
-_Chunk = tuple[list[Puzzle | SolveResult], tuple[str, list[tuple[Rules, np.ndarray]]]]
+_Chunk = tuple[list[Puzzle | SolveResult], tuple[str, list[tuple[Rules, list[tuple[int, ...]]]]]]
 
 
 def resolve_jobs(jobs: int | None) -> int:
@@ -104,7 +105,7 @@ def _solve_many(
         yield from _results(items, answers)
 
 
-def _task(chunk: _Chunk) -> tuple[str, list[tuple[Rules, np.ndarray]]]:
+def _task(chunk: _Chunk) -> tuple[str, list[tuple[Rules, list[tuple[int, ...]]]]]:
     return chunk[1]
 
 
@@ -196,8 +197,7 @@ def _chunks(source: Iterator[Any], sizer: ChunkSizer) -> Iterator[_Chunk]:
         for item in items:
             if isinstance(item, Puzzle):
                 groups.setdefault(item.rules, []).append(item.cells)
-        task = [(rules, np.array(rows, dtype=np.uint8)) for rules, rows in groups.items()]
-        yield items, ("grids", task)
+        yield items, ("grids", list(groups.items()))
 
 
 def _item(x: Any) -> Puzzle | SolveResult:
@@ -219,7 +219,9 @@ def _item(x: Any) -> Puzzle | SolveResult:
     raise TypeError(f"solve_many takes Puzzles, strings or records, not {type(x).__name__}")
 
 
-def _results(items: list[Puzzle | SolveResult], answers: list[ChunkAnswer]) -> Iterator[SolveResult]:
+def _results(
+    items: list[Puzzle | SolveResult], answers: list[ChunkAnswer | EachAnswer]
+) -> Iterator[SolveResult]:
     """The chunk's results in input order: each shape group's answers taken in turn."""
     by_rules = {}
     order: list[Rules] = []

@@ -1,9 +1,13 @@
-"""Solving a chunk of puzzles of one shape as a numpy array, with the backend a process keeps.
+"""Solving a chunk of puzzles of one shape, with the backend a process keeps.
 
-A chunk is an ``(m, ncells)`` uint8 array of digits (0 = empty) and the answer is arrays too: a status code
-per puzzle and the first and second solution found. For the ``dfs`` backend on its compiled engine the whole
-chunk is one call of ``dfs_compiled.solve_array`` (no Python work per puzzle); any other backend is driven
-puzzle by puzzle through the common ``enumerate`` interface, so every backend serves the batch path.
+A chunk is an ``(m, ncells)`` uint8 numpy array of digits (0 = empty), or a list of rows of digits or of
+pencilmark grids (``Candidates``). For the ``dfs`` backend on its compiled engine the whole chunk is one call
+of its chunk kernel, answered with arrays (``arrays``); any other backend is driven puzzle by puzzle through
+the common ``enumerate`` interface, so every backend serves the batch path. An array is always answered with
+arrays (the raw path writes its output from them); a list that is solved puzzle by puzzle is answered with
+one ``SolveResult`` each (``EachAnswer``), without numpy: solving a puzzle or two from the command line
+does not wait for numpy's import, which takes longer than the search. Either answer gives puzzle i's
+``SolveResult`` as ``answer.result(i, puzzle)``.
 
 Each process builds its backend once (``Solver``) and keeps it for every chunk: the sat backend keeps its
 incremental solver, the compiled search its work arrays.
@@ -11,10 +15,9 @@ incremental solver, the compiled search its work arrays.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..backends import DEFAULT_BACKEND, Backend, make_backend
 from ..candidates import Candidates
@@ -22,7 +25,12 @@ from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
 from ..solving import enumerate_from, result_of
 
-__all__ = ["CODES", "STATUSES", "ChunkAnswer", "Solver", "SolverConfig", "valid_complete"]
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .arrays import ChunkAnswer
+
+__all__ = ["CODES", "STATUSES", "EachAnswer", "Solver", "SolverConfig"]
 
 #: Status by code, and code by status: the answer arrays hold codes.
 STATUSES: tuple[Status, ...] = tuple(Status)
@@ -47,41 +55,14 @@ class SolverConfig:
         return 2 if self.unique else 1
 
 
-class ChunkAnswer(NamedTuple):
-    """The answers for a chunk of m puzzles of one shape; row i belongs to puzzle i.
+class EachAnswer(NamedTuple):
+    """The answers for a chunk solved puzzle by puzzle: one ``SolveResult`` each, in order."""
 
-    ``status``: codes into ``STATUSES``; ``first``/``second``: the first and second solution found, zeros
-    where none; ``stats``: per-puzzle statistics, as arrays by name (compiled dfs) or one dict per puzzle.
-    """
-
-    status: np.ndarray  # (m,) uint8
-    first: np.ndarray  # (m, ncells) uint8
-    second: np.ndarray  # (m, ncells) uint8
-    stats: dict[str, np.ndarray] | list[dict[str, Any]]
-    backend: str  # the spec of the backend that answered
-    unique: bool  # whether uniqueness was asked (SOLVED then means proved unique)
-
-    def stats_of(self, i: int) -> dict[str, Any]:
-        """The statistics of puzzle i as a dict."""
-        if isinstance(self.stats, list):
-            return self.stats[i]
-        return {name: values[i].item() for name, values in self.stats.items()}
+    results: list[SolveResult]
 
     def result(self, i: int, puzzle: Puzzle) -> SolveResult:
-        """Puzzle i's answer as the SolveResult that ``solving.solve`` gives for it."""
-        status = STATUSES[int(self.status[i])]
-        rules = puzzle.rules
-        sols: tuple[Puzzle, ...] = ()
-        if self.first[i].any():
-            sols = (Puzzle(rules, tuple(self.first[i].tolist())),)
-            if self.second[i].any():
-                sols += (Puzzle(rules, tuple(self.second[i].tolist())),)
-        unique = None
-        if self.unique and status is Status.MULTIPLE:
-            unique = False
-        elif self.unique and status is Status.SOLVED:
-            unique = True
-        return SolveResult(puzzle, status, sols, unique, self.backend, self.stats_of(i))
+        """Puzzle i's answer, about ``puzzle`` (the one it was asked for)."""
+        return dataclasses.replace(self.results[i], puzzle=puzzle)
 
 
 def takes_candidates(config: SolverConfig) -> bool:
@@ -109,106 +90,34 @@ class Solver:
         """The backend's chunk kernel (``Backend.chunk_kernel``), or None."""
         return self._kernel
 
-    def solve(self, grids: np.ndarray | list[Candidates], rules: Rules) -> ChunkAnswer:
+    def solve(
+        self, grids: np.ndarray | list[tuple[int, ...]] | list[Candidates], rules: Rules
+    ) -> ChunkAnswer | EachAnswer:
         """Solve every row of ``grids`` (digits of one shape), or every pencilmark grid of a list of
-        ``Candidates`` (for a backend that takes them), and return the answers as arrays."""
-        if isinstance(grids, list):
-            return self._solve_each([(c.puzzle, c) for c in grids], rules)
-        grids = np.ascontiguousarray(grids, dtype=np.uint8).reshape(-1, rules.ncells)
+        ``Candidates`` (for a backend that takes them).
+
+        An array is answered with arrays (``ChunkAnswer``), a list puzzle by puzzle (``EachAnswer``) unless
+        it is rows of digits for the chunk kernel, which takes them as one array.
+        """
+        if isinstance(grids, list) and (
+            self._kernel is None or any(isinstance(g, Candidates) for g in grids[:1])
+        ):
+            return EachAnswer(self._solve_each(grids, rules))
+        from . import arrays  # numpy: only chunks given or answered as arrays load it
+
+        array = arrays.as_grids(grids, rules)
+        spec, cfg = self.backend.spec, self.config
         if self._kernel is not None:
-            return self._solve_compiled(grids, rules)
-        return self._solve_each(grids, rules)
+            return arrays.solve_compiled(self._kernel, array, rules, cfg, self.backend.heuristic, spec)
+        return arrays.answer_of(self._solve_each(array.tolist(), rules), rules, spec, cfg.unique)
 
-    def _solve_compiled(self, grids: np.ndarray, rules: Rules) -> ChunkAnswer:
-        """One kernel call for the chunk; complete grids that are valid skip it (nothing to search)."""
-        kernel = self._kernel
+    def _solve_each(self, items: list[Any], rules: Rules) -> list[SolveResult]:
+        """Each puzzle's ``SolveResult`` in turn: ``items`` are rows of digits or ``Candidates``."""
         cfg = self.config
-        m = len(grids)
-        status = np.full(m, UNKNOWN, np.uint8)
-        first = np.zeros_like(grids)
-        second = np.zeros_like(grids)
-        stats = {
-            name: np.zeros(m, np.int64)
-            for name in ("guesses", "backtracks", "nodes", "decisions", "conflicts")
-        }
-        stats["time"] = np.zeros(m, np.float64)
-        filled = valid_complete(grids, rules)
-        status[filled] = SOLVED
-        first[filled] = grids[filled]
-        stats["nodes"][filled] = 1  # the root, as the kernel counts it: propagation finds nothing to do
-        rest = np.flatnonzero(~filled)
-        if len(rest):
-            found = kernel.solve_array(
-                grids if len(rest) == m else grids[rest],
-                rules,
-                cfg.limit,
-                self.backend.heuristic,
-                time_limit=cfg.time_limit,
-            )
-            counts = found.counts
-            complete = found.status == kernel.EXHAUSTED
-            code = np.full(len(rest), UNKNOWN, np.uint8)
-            code[counts >= 2] = MULTIPLE
-            one = counts == 1
-            code[one & complete if cfg.unique else one] = SOLVED
-            code[(counts == 0) & complete] = NO_SOLUTION
-            status[rest], first[rest], second[rest] = code, found.solutions, found.second
-            for name, values in (
-                ("guesses", found.guesses),
-                ("backtracks", found.backtracks),
-                ("nodes", found.nodes),
-                ("time", found.seconds),
-                ("decisions", found.guesses),
-                ("conflicts", found.backtracks),
-            ):
-                stats[name][rest] = values
-        return ChunkAnswer(status, first, second, stats, self.backend.spec, cfg.unique)
-
-    def _solve_each(self, grids: np.ndarray | list[tuple[Puzzle, Candidates]], rules: Rules) -> ChunkAnswer:
-        cfg = self.config
-        m = len(grids)
-        status = np.empty(m, np.uint8)
-        first = np.zeros((m, rules.ncells), np.uint8)
-        second = np.zeros((m, rules.ncells), np.uint8)
-        stats: list[dict[str, Any]] = []
-        items = (
-            grids
-            if isinstance(grids, list)
-            else [(Puzzle(rules, tuple(row)), None) for row in grids.tolist()]
-        )
-        for i, (puzzle, marks) in enumerate(items):
+        results = []
+        for item in items:
+            marks = item if isinstance(item, Candidates) else None
+            puzzle = marks.puzzle if marks is not None else Puzzle(rules, tuple(item))
             found = enumerate_from(self.backend, marks or puzzle, cfg.limit, cfg.time_limit)
-            result = result_of(puzzle, found, self.backend.spec, cfg.unique)
-            status[i] = CODES[result.status]
-            for target, sol in zip((first, second), result.solutions, strict=False):
-                target[i] = sol.cells
-            stats.append(result.stats)
-        return ChunkAnswer(status, first, second, stats, self.backend.spec, cfg.unique)
-
-
-def valid_complete(grids: np.ndarray, rules: Rules) -> np.ndarray:
-    """True for each row that is a complete, valid grid: its own only solution, found without a search.
-
-    A complete unit holds n digits; the sum of ``2**(d - 1)`` over them is ``2**n - 1`` exactly when they
-    are all different (n powers of two reach a number with n one bits only without carries). Rows, columns
-    and boxes are sums over axes of reshaped views: no gather, a few passes over the chunk.
-    """
-    m, n = len(grids), rules.n
-    result = np.zeros(m, bool)
-    if n > 58 or not m or not rules.is_classic:
-        return result
-    filled = np.flatnonzero(grids.all(axis=1))
-    if not len(filled):
-        return result
-    dtype = np.uint32 if n <= 24 else np.uint64
-    powers = np.zeros(n + 1, dtype)
-    powers[1:] = np.left_shift(dtype(1), np.arange(n, dtype=dtype))
-    cells = powers[grids[filled] if len(filled) < m else grids].reshape(-1, n, n)
-    target = dtype(2**n - 1)
-    br, bc = rules.box_rows, rules.box_cols
-    ok = (cells.sum(axis=2, dtype=dtype) == target).all(axis=1)
-    ok &= (cells.sum(axis=1, dtype=dtype) == target).all(axis=1)
-    boxes = cells.reshape(-1, n // br, br, n // bc, bc).sum(axis=(2, 4), dtype=dtype)
-    ok &= (boxes == target).all(axis=(1, 2))
-    result[filled] = ok
-    return result
+            results.append(result_of(puzzle, found, self.backend.spec, cfg.unique))
+        return results

@@ -2,7 +2,9 @@
 
 The command line's engine. Every input file is read in chunks and each chunk becomes a task: a ``raw`` task
 (text bytes in, text bytes out: ``rawio``) where both layouts allow it, else a ``grids`` task built from the
-``formats`` records (csv input, or csv, jsonl and pretty output), written back with ``ResultWriter``. The
+``formats`` records (csv input, or csv, jsonl and pretty output), written back with ``ResultWriter``. An
+input known to be a puzzle or two takes the records path too: the raw path needs numpy, whose import takes
+longer than solving them, and the records path with a backend that searches puzzle by puzzle does not. The
 tasks of all files flow through one ``OrderedPool`` (or run in this process with one job, or when the
 whole input is one chunk), so the workers start once and the output keeps the input's order. Chunk sizes
 follow the measured speed (``ChunkSizer``); the pool keeps a bounded number in flight, so memory stays
@@ -18,12 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import select
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from ..candidates import Candidates
 from ..errors import UsageError
@@ -31,7 +32,7 @@ from ..formats import Record, ResultWriter, iter_records, with_named_rules
 from ..formats.alphabet import Alphabet
 from ..formats.detect import MAX_LINE, classify
 from ..formats.pencilmarks import starts_with_pencilmarks, with_pencilmarks
-from ..formats.sources import Input, open_input
+from ..formats.sources import Input, known_size, open_input
 from ..formats.writing import RESUMABLE_OUTPUTS
 from ..grid import Rules
 from ..result import SolveResult, Status
@@ -39,13 +40,19 @@ from .chunks import ChunkSizer
 from .engine import run_ordered
 from .interrupt import InterruptGuard
 from .progress import Progress, Tally
-from .rawio import RAW_INPUTS, RAW_OUTPUTS, RawAnswer, RawTask, split_chunks
-from .solver import STATUSES, ChunkAnswer, SolverConfig, takes_candidates
+from .rawchunks import RAW_INPUTS, RAW_OUTPUTS, RawAnswer, RawTask, split_chunks
+from .solver import STATUSES, EachAnswer, SolverConfig, takes_candidates
 
-__all__ = ["StreamResult", "solve_stream", "whole_writes"]
+if TYPE_CHECKING:
+    from .arrays import ChunkAnswer
+
+__all__ = ["SMALL_INPUT_BYTES", "StreamResult", "small_input", "solve_stream", "whole_writes"]
 
 #: Seconds of work a chunk aims at: on local workers, and on a Dask cluster (measured in bench_cluster).
 LOCAL_CHUNK_SECONDS, CLUSTER_CHUNK_SECONDS = 0.15, 0.5
+#: Inputs of at most this many bytes, known before reading (a 9x9 or 12x12 puzzle, or two 9x9), are read
+#: record by record, without numpy (see the module's note).
+SMALL_INPUT_BYTES = 256
 #: Bytes read to detect an input's layout (about 800 lines of 9x9 puzzles, the 36 rows of a 36x36 grid).
 HEAD_BYTES = 1 << 16
 
@@ -214,7 +221,7 @@ def solve_stream(
     raw_sizer = ChunkSizer(first=1 << 15, low=1 << 13, high=1 << 22, target=target, fixed=chunk_bytes)
     record_sizer = ChunkSizer(first=64, low=1, high=4096, target=target)
     progress = progress or Progress(enabled=False)
-    total = _total_size(paths)
+    total = known_size(paths)
     progress.total = total
     done_bytes = 0
 
@@ -233,6 +240,7 @@ def solve_stream(
             _Skip(skip),
             named,
             symbols,
+            small=total is not None and total <= SMALL_INPUT_BYTES,
         )
         # closing: on an exception (an interruption, a closed pipe) the workers stop now, not when the
         # traceback that holds this frame is released
@@ -290,15 +298,10 @@ class _Skip:
             yield record
 
 
-def _total_size(paths: list[Input]) -> int | None:
-    """The size of the input when every path is a regular file (for the share done), else None."""
-    if not paths or not all(isinstance(p, str) and p != "-" for p in paths):
-        return None
-    try:
-        sizes = [os.stat(p).st_size for p in paths]
-    except OSError:
-        return None
-    return sum(sizes) if sizes else None
+def small_input(paths: list[Input]) -> bool:
+    """True when ``paths`` are known to hold at most ``SMALL_INPUT_BYTES`` (``known_size``)."""
+    size = known_size(paths)
+    return size is not None and size <= SMALL_INPUT_BYTES
 
 
 def _report_raw(answer: RawAnswer, source: _Source, warn: Callable[[str], None]) -> None:
@@ -312,7 +315,7 @@ def _report_raw(answer: RawAnswer, source: _Source, warn: Callable[[str], None])
 
 def _write_records(
     records: list[Record],
-    answers: list[ChunkAnswer],
+    answers: list[ChunkAnswer | EachAnswer],
     output: _Output,
     tally: Tally,
     source: _Source,
@@ -356,9 +359,11 @@ def _units(
     skip: _Skip,
     named: tuple[str, ...] = (),
     symbols: Alphabet | None = None,
+    small: bool = False,
 ) -> Iterator[_Unit]:
     """The tasks of every input file in turn, drawn lazily as workers become free; the first ``skip.left``
-    puzzles (answered by an earlier run, ``--resume``) are read past, not solved."""
+    puzzles (answered by an earlier run, ``--resume``) are read past, not solved. A ``small`` input takes
+    the records path."""
     for path in paths:
         name = "<stdin>" if path == "-" else str(path)
         source = _Source(name if len(paths) > 1 or path != "-" else None)
@@ -384,6 +389,7 @@ def _units(
                 and not named
                 and symbols is None
                 and not marks
+                and not small
             )
             if skip.left and raw and layout == "line":
                 stream, head = skip.lines(head, stream, source)  # type: ignore[assignment]
@@ -414,9 +420,7 @@ def _units(
 
 
 def _record_units(records: Iterator[Record], source: _Source, sizer: ChunkSizer) -> Iterator[_Unit]:
-    """Chunks of records as ``grids`` tasks: the valid puzzles of each shape as one array."""
-    import numpy as np
-
+    """Chunks of records as ``grids`` tasks: the valid puzzles of each shape as rows of digits."""
     while True:
         chunk: list[Record] = []
         for record in records:
@@ -432,8 +436,7 @@ def _record_units(records: Iterator[Record], source: _Source, sizer: ChunkSizer)
                 marked.setdefault(record.candidates.puzzle.rules, []).append(record.candidates)
             elif record.puzzle is not None:
                 groups.setdefault(record.puzzle.rules, []).append(record.puzzle.cells)
-        task: list[tuple[Rules, Any]] = [(s, np.array(rows, dtype=np.uint8)) for s, rows in groups.items()]
-        task += list(marked.items())
+        task: list[tuple[Rules, Any]] = [*groups.items(), *marked.items()]
         yield _Unit(source, ("grids", task), sum(len(r.text) + 1 for r in chunk), chunk)
 
 

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ..grid import Puzzle, Rules
 from .solver import Solver
 
@@ -65,6 +63,8 @@ def count_each(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]
 def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]:
     """The backend's chunk kernel (the compiled dfs): one call per shape among the puzzles, no Python work
     per search."""
+    from .arrays import as_grids  # numpy, which only the compiled path needs
+
     kernel = engine.kernel
 
     groups: dict[Rules, list[int]] = {}
@@ -72,7 +72,7 @@ def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[C
         groups.setdefault(puzzle.rules, []).append(i)
     counts: list[Count | None] = [None] * len(puzzles)
     for rules, members in groups.items():
-        grids = np.array([puzzles[i].cells for i in members], dtype=np.uint8)
+        grids = as_grids([puzzles[i].cells for i in members], rules)
         found = kernel.solve_array(
             grids, rules, limit, engine.backend.heuristic, time_limit=engine.config.time_limit
         )

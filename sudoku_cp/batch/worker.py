@@ -6,8 +6,9 @@ module-level so the ``forkserver`` and ``spawn`` start methods can find them by 
 
 Task kinds:
 
-- ``("grids", groups)``: groups of ``(shape, grids)``, each an (m, ncells) uint8 array; the answer is a list
-  of ``ChunkAnswer`` (the ``solve_many`` path, for puzzles already parsed);
+- ``("grids", groups)``: groups of ``(shape, grids)``, each an (m, ncells) uint8 array, a list of rows of
+  digits or a list of pencilmark grids; the answer is a list of what ``Solver.solve`` answers (the path of
+  puzzles already parsed: ``solve_many``, and the command line's records);
 - ``("raw", RawTask)``: text bytes of whole records, parsed, solved and written back as text bytes without a
   Python object per puzzle (the command line's fast path, see ``rawio``).
 """
@@ -16,8 +17,6 @@ from __future__ import annotations
 
 import time
 from typing import Any
-
-import numpy as np
 
 from ..grid import Rules
 from .solver import Solver, SolverConfig
@@ -38,7 +37,7 @@ def init(config: SolverConfig) -> None:
     _CONFIG = config
     _SOLVER = Solver(config)
     if _SOLVER.compiled:
-        _SOLVER.solve(np.zeros((1, 16), np.uint8), Rules.classic(2, 2))
+        _SOLVER.solve([(0,) * 16], Rules.classic(2, 2))
 
 
 def solver() -> Solver:

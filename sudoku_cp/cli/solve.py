@@ -10,11 +10,10 @@ exit status is 130 (SIGINT) or 143 (SIGTERM).
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 
-from ..formats.sources import Inline, Input, expand_inputs
+from ..formats.sources import expand_inputs
 from ..result import Status
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_note
@@ -46,25 +45,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-#: Inputs of at most this many bytes (a 9x9 or 12x12 puzzle, or two 9x9) are searched by the reference
-#: dfs, in this process, when the backend is plain ``dfs`` (``dfs:compiled`` asks for the compiled one).
-TINY_INPUT = 256
-
-
-def _tiny(paths: list[Input]) -> bool:
-    """Whether the inputs, all from the command line or regular files, hold at most ``TINY_INPUT``
-    bytes (standard input and URLs are not known in advance: never tiny)."""
-    total = 0
-    for path in paths:
-        if isinstance(path, Inline):
-            total += len(path.text.encode())
-        elif path != "-" and "://" not in path and os.path.isfile(path):
-            total += os.path.getsize(path)
-        else:
-            return False
-    return total <= TINY_INPUT
-
-
 def run(args: argparse.Namespace) -> int:
     if args.true_candidates:
         from .truecands import run as run_true_candidates
@@ -75,12 +55,12 @@ def run(args: argparse.Namespace) -> int:
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.pool import WorkerError
     from ..batch.solver import SolverConfig
-    from ..batch.stream import StreamResult, solve_stream
+    from ..batch.stream import StreamResult, small_input, solve_stream
 
     paths = expand_inputs(args.files, args.puzzles)
     backend = args.backend
-    if backend == "dfs" and _tiny(paths):  # loading the compiled kernels takes longer than a few
-        backend = "dfs:python"  # puzzles take the reference search (0.8 s against milliseconds)
+    if backend == "dfs" and small_input(paths):  # a puzzle or two take the reference search: loading the
+        backend = "dfs:python"  # compiled kernels takes 0.8 s, the search milliseconds (dfs:compiled asks)
     config = SolverConfig(backend, backend_options(args), args.unique, args.time_limit)
     check_backend(config)  # a bad backend or option is a usage error before any work
     progress = progress_for(args)

@@ -12,6 +12,7 @@ import glob
 import io
 import math
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -21,7 +22,7 @@ from ..grid import BLANKS, SYMBOLS
 from ..optional import optional_import
 from .fpuzzles import looks_like_fpuzzles
 
-__all__ = ["Inline", "Input", "expand_inputs", "is_url", "looks_like_a_puzzle", "open_input"]
+__all__ = ["Inline", "Input", "expand_inputs", "is_url", "known_size", "looks_like_a_puzzle", "open_input"]
 
 _MAGIC = frozenset("*?[")
 
@@ -88,6 +89,28 @@ def expand_inputs(paths: list[str], puzzles: list[str] | None = None) -> list[In
             raise UsageError(f"no input matches {path}")
         expanded.extend(matches)
     return expanded
+
+
+def known_size(paths: list[Input]) -> int | None:
+    """The inputs' size in bytes when it is known before reading them: puzzles from the command line and
+    regular files. None for standard input (also when there are no paths), a URL, a pipe, a missing file."""
+    if not paths:
+        return None
+    total = 0
+    for path in paths:
+        if isinstance(path, Inline):
+            total += len(path.text.encode())
+            continue
+        if path == "-" or is_url(path):
+            return None
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        total += info.st_size
+    return total
 
 
 def open_input(path: Input) -> BinaryIO:
