@@ -375,3 +375,42 @@ def test_a_file_that_can_grow_no_more_keeps_whole_records_and_is_a_fault(tmp_pat
     assert 0 < len(kept) <= limit
     assert kept == (SOLVED + "\n").encode() * (len(kept) // 82)  # whole records only
     assert sorted(p.name for p in tmp_path.iterdir()) == ["many.txt", "out.txt.partial"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "{input}"),
+        ("count", "{input}"),
+        ("rate", "{input}"),
+        ("solve", "{folder}/*.txt"),  # a quoted pattern that matches the output
+        ("compare", "--backends", "dfs", "{input}", "--csv"),
+    ],
+)
+def test_an_output_that_is_an_input_is_refused(tmp_path: Path, easy: Path, args: tuple) -> None:
+    """The results would replace the puzzles they answer: refused, the input left as it was."""
+    words = [word.format(input=easy, folder=tmp_path) for word in args]
+    option = [] if words[-1] == "--csv" else ["-o"]
+    proc = run_cli(*words, *option, str(easy))
+    assert proc.returncode == 2 and "which the results would replace" in proc.stderr, proc.stderr
+    assert easy.read_text() == EASY + "\n" and list(tmp_path.iterdir()) == [easy]
+
+
+def test_an_output_that_is_the_redirected_standard_input_is_refused(easy: Path) -> None:
+    with easy.open("rb") as stdin:
+        proc = subprocess.run(
+            [sys.executable, "-m", "sudoku_cp", "solve", "-o", str(easy)], stdin=stdin, capture_output=True
+        )
+    assert proc.returncode == 2 and b"it is the standard input" in proc.stderr, proc.stderr
+    assert easy.read_text() == EASY + "\n"
+
+
+def test_decode_refuses_to_write_over_its_formula_or_model(tmp_path: Path, easy: Path) -> None:
+    formula, model = tmp_path / "f.cnf", tmp_path / "model.txt"
+    assert run_cli("encode", str(easy), "-o", str(formula)).returncode == 0
+    model.write_text("s SATISFIABLE\nv 1 0\n")
+    for target in (formula, model):
+        before = target.read_text()
+        proc = run_cli("decode", str(formula), str(model), "-o", str(target))
+        assert proc.returncode == 2 and f"the input {target}" in proc.stderr, proc.stderr
+        assert target.read_text() == before

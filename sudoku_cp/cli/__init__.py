@@ -127,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 on --help / --version
         return int(exc.code or 0)
     try:
+        _refuse_overwriting_inputs(args)
         return int(args.run(args))
     except BrokenPipeError:  # `sudoku-cp solve big.txt | head` ends quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -145,6 +146,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SudokuError, OSError) as exc:
         print(f"sudoku-cp: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
+    """Refuse an output file (``-o``, ``--csv``) that is one of the command's inputs: its files (patterns
+    expanded), standard input when it reads it, a formula or a model (``decode``)."""
+    outputs = [getattr(args, name, None) for name in ("output", "csv")]
+    if not any(outputs):
+        return
+    from ..formats.sources import expand_inputs
+    from .outfile import refuse_inputs
+
+    inputs: list[str] = []
+    if hasattr(args, "files"):
+        expanded = expand_inputs(args.files, getattr(args, "puzzles", None))
+        inputs += [path for path in expanded if isinstance(path, str)]  # files, URLs, "-"
+        if not expanded:
+            inputs.append("-")  # no input named: standard input
+    for name in ("formula", "model"):
+        if isinstance(value := getattr(args, name, None), str):
+            inputs.append(value)
+    for output in outputs:
+        refuse_inputs(output, inputs)
 
 
 def _worker_death(exc: RuntimeError) -> str | None:

@@ -32,7 +32,7 @@ from typing import TextIO
 
 from ..errors import SudokuError, UsageError
 
-__all__ = ["OutputError", "count_records", "output_stream", "partial_path"]
+__all__ = ["OutputError", "count_records", "output_stream", "partial_path", "refuse_inputs"]
 
 _TAG = ".sudoku-cp-"
 #: Errors only a write gives: no room left (a full disk or device, a quota, a file size limit).
@@ -176,6 +176,28 @@ def _check_writable(shown: str, target: Path) -> None:
             raise UsageError(f"cannot write {shown}: {_describe(exc)}") from None
     if not os.access(folder, os.W_OK):
         raise UsageError(f"cannot write {shown}: the folder {folder} is not writable")
+
+
+def refuse_inputs(output: str | None, inputs: list[str]) -> None:
+    """A ``UsageError`` when the file ``output`` names is one of ``inputs`` (paths, ``-`` for standard input):
+    the results would replace the puzzles they answer. Checked before any work starts."""
+    if output is None or output == "-":
+        return
+    target = _follow(output)
+    try:
+        written = os.stat(target) if isinstance(target, Path) else os.fstat(target)
+    except OSError:
+        return  # a new file: no input is it
+    if not stat.S_ISREG(written.st_mode):
+        return  # a device, a pipe: writing to it replaces no file
+    for name in inputs:
+        try:
+            read = os.fstat(sys.stdin.fileno()) if name == "-" else os.stat(name)
+        except (OSError, ValueError):  # no such file (a puzzle, a URL), or no standard input
+            continue
+        if (read.st_dev, read.st_ino) == (written.st_dev, written.st_ino):
+            shown = "the standard input" if name == "-" else f"the input {name}"
+            raise UsageError(f"cannot write {output}: it is {shown}, which the results would replace")
 
 
 @contextlib.contextmanager
