@@ -204,6 +204,16 @@ def test_dash_rows_are_blanks_when_they_have_a_full_row_of_dashes() -> None:
     assert record.puzzle.cells == (0, 0, 0, 0, 1, 2, 0, 4) + (0,) * 8
 
 
+@pytest.mark.parametrize("extra", [" 11.9", " # the hardest", "\t" + CLASSIC_LINE + " x"])
+def test_a_first_puzzle_with_more_text_keeps_the_line_layout(extra: str) -> None:
+    """A rating or a comment after the first puzzle made the whole input one spaced grid (every puzzle lost):
+    it is the line layout, that line an error naming it, the others read."""
+    lines = [CLASSIC_LINE + extra, CLASSIC_LINE, CLASSIC_LINE]
+    assert detect_format(lines) == "line"
+    got = records("\n".join(lines) + "\n")
+    assert [(r.index, r.line, r.ok) for r in got] == [(1, 1, False), (2, 2, True), (3, 3, True)]
+
+
 def test_spaced_layout() -> None:
     text = "\n".join(
         " ".join("0" if ch == "." else ch for ch in CLASSIC_LINE[r * 9 : r * 9 + 9]) for r in range(9)

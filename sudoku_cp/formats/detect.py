@@ -97,6 +97,8 @@ def classify(lines: Sequence[str], rules: Rules | None = None, final: bool = Tru
     length = len(fields[0])
     # n*n symbols for some n >= 4 (without a default shape for n = 5 or 7: then the error asks for one)
     square = length == rules.ncells if rules else length >= 16 and math.isqrt(length) ** 2 == length
+    if square and len(fields) > 1 and not (len(fields) == 2 and len(fields[1]) == length):
+        return "line"  # a puzzle and more text (a rating, a comment): that line is reported, the rest read
     if len(fields) <= 2 and square and (len(fields) == 1 or len(fields[1]) == length):
         if len(fields) == 2 or not _row_length(length, rules):
             return "line"
