@@ -226,6 +226,31 @@ def test_resume_continues_an_interrupted_run_to_the_same_output(tmp_path: Path, 
     assert not partial.exists()
 
 
+def test_resume_drops_a_torn_last_line_of_the_partial_file(tmp_path: Path) -> None:
+    """A partial file cut inside a line (edited, or a crash) keeps its whole lines; the torn one's puzzle
+    is solved again instead of being glued to the next record."""
+    source = tmp_path / "in.txt"
+    source.write_text(f"{MEDIUM}\n{EASY}\n{MEDIUM}\n")
+    whole = run_cli("solve", "-q", str(source))
+    first = whole.stdout.splitlines()[0]
+    out = tmp_path / "out.txt"
+    (tmp_path / "out.txt.partial").write_text(first + "\n" + SOLVED[:2])
+    proc = run_cli("solve", "-q", "-o", str(out), "--resume", str(source))
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == whole.stdout and whole.stdout.splitlines()[1] == SOLVED
+
+
+def test_resume_in_another_layout_than_the_partial_files_is_refused(tmp_path: Path, easy: Path) -> None:
+    """jsonl records followed by plain lines (or the other way round) would make one file of two layouts."""
+    out = tmp_path / "out.txt"
+    for written, asked in (('{"index": 1}\n', ()), (SOLVED + "\n", ("--output-format", "jsonl"))):
+        (tmp_path / "out.txt.partial").write_text(written)
+        proc = run_cli("solve", "-o", str(out), "--resume", *asked, str(easy), str(easy))
+        other = "line" if asked else "jsonl"
+        assert proc.returncode == 2 and f"resume with --output-format {other}" in proc.stderr, proc.stderr
+        assert not out.exists()
+
+
 def test_resume_needs_an_output_file_and_a_line_layout(tmp_path: Path, easy: Path) -> None:
     proc = run_cli("solve", "--resume", str(easy))
     assert proc.returncode == 2 and "-o FILE" in proc.stderr

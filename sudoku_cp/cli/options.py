@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from ..formats.writing import RESUMABLE_OUTPUTS
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..batch.progress import Progress
 
 __all__ = [
@@ -68,11 +70,20 @@ def resume_skip(args: argparse.Namespace, what: str = "puzzle", total: int | Non
         raise UsageError(f"--resume needs one record per output line: --output-format {choices}")
     partial = partial_path(args.output)
     skip = count_records(partial)
+    if skip and _holds_json(partial) != (layout == "jsonl"):  # a record of one kind after the other's
+        written = "jsonl" if layout != "jsonl" else "line"
+        raise UsageError(f"{partial} holds {written} records: resume with --output-format {written}")
     if total is not None and skip >= total:
         raise UsageError(f"{partial} holds {skip:,} {plural(skip, what)}: nothing is left of {total:,}")
     if skip:
         warn(f"resuming after the {skip:,} {plural(skip, what)} in {partial}")
     return skip
+
+
+def _holds_json(path: Path) -> bool:
+    """Whether the records of a partial output file are JSON objects (``jsonl``), from its first byte."""
+    with open(path, "rb") as f:
+        return f.read(1) == b"{"
 
 
 def jobs_option(text: str) -> int:

@@ -141,6 +141,21 @@ def count_records(path: Path) -> int:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
 
 
+def _last_line_end(path: Path) -> int:
+    """The offset just past the last line end of the file (0 when it has none): where its whole records
+    end, as ``count_records`` counts them."""
+    with path.open("rb") as f:
+        end = f.seek(0, os.SEEK_END)
+        while end > 0:
+            start = max(0, end - (1 << 16))
+            f.seek(start)
+            found = f.read(end - start).rfind(b"\n")
+            if found >= 0:
+                return start + found + 1
+            end = start
+    return 0
+
+
 def _remove_stale_temporaries(target: Path) -> None:
     """Delete ``.FILE.sudoku-cp-PID.tmp`` files beside ``target`` whose process no longer runs."""
     prefix = f".{target.name}{_TAG}"
@@ -239,6 +254,7 @@ def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]
     try:
         if resume and partial.exists():
             os.replace(partial, tmp)
+            os.truncate(tmp, _last_line_end(tmp))  # a torn last line (an edit, a crash) is no record
             raw = open(tmp, "ab")  # noqa: SIM115 - closed below
         else:
             raw = open(tmp, "xb")  # noqa: SIM115 - closed below
