@@ -14,6 +14,8 @@ import pytest
 from conftest import run_cli, shared
 
 from sudoku_cp.backends import DEFAULT_BACKEND, backend_class, backend_names, missing_packages
+from sudoku_cp.result import Status
+from sudoku_cp.solving import solve
 
 MEDIUM = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 MEDIUM_SOLVED = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
@@ -92,6 +94,20 @@ def test_count_writes_to_a_file_with_o(tmp_path: Path) -> None:
 def test_the_time_limit_is_a_run_option_of_count() -> None:
     proc = run_cli("count", "-q", "--limit", "100000000", "--time-limit", "0.2", "-p", "." * 81)
     assert proc.returncode == 1 and proc.stdout.endswith("?\n")
+
+
+@pytest.mark.parametrize("backend", ["dfs", "sat", "cpsat"])
+def test_limits_beyond_any_run_mean_none(backend: str) -> None:
+    """``--time-limit inf`` (or 1e308) and a count limit past 64 bits are no limits, not an overflow."""
+    if missing_packages(backend):
+        pytest.skip(f"{backend} is not installed")
+    huge = "9" * 30
+    for seconds in ("inf", "1e308"):
+        proc = run_cli(
+            "count", "-q", "--backend", backend, "--time-limit", seconds, "--limit", huge, stdin=MEDIUM
+        )
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "1\n", "")
+    assert solve(MEDIUM, backend, unique=True, time_limit=1e308).status is Status.SOLVED
 
 
 def _on_a_terminal(*args: str) -> str:

@@ -911,6 +911,7 @@ def solve_array(
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
+    limit = min(limit, BEYOND_REACH)
     _ensure_compiled(takes_bands(rules, heuristic))
     code = heuristic_code(heuristic)
     grids = _as_grids(grids, rules)
@@ -963,13 +964,19 @@ def solve_array(
 SLICE_SECONDS = 0.02
 
 
+#: The most solutions counted and nodes searched: beyond any search's reach (a larger limit means the same),
+#: and within the kernels' int64.
+BEYOND_REACH = 2**62
+
+
 def _nodes_within(seconds: float, rules: Rules) -> int:
-    """A rough node budget that a search of this shape gets through within ``seconds`` (at least 64).
+    """A rough node budget that a search of this shape gets through within ``seconds`` (at least 64; an
+    infinite time, ``BEYOND_REACH``).
 
     A node costs about one pass over the units, about 3 * ncells mask operations: ~1 microsecond on 9x9.
     """
     per_second = 2.5e8 / (3 * rules.ncells)
-    return max(64, int(seconds * per_second))
+    return max(64, int(min(seconds * per_second, BEYOND_REACH)))
 
 
 class CompiledSearch:
@@ -1013,6 +1020,7 @@ class CompiledSearch:
         code = heuristic_code(heuristic)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
+        limit = min(limit, BEYOND_REACH)
         _ensure_compiled(self._band_rules and heuristic == AUTO)
         if isinstance(cells, np.ndarray):
             grid = _as_grids(cells.reshape(1, -1), self.rules)[0]

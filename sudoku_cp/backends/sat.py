@@ -258,6 +258,8 @@ def _solve_call(
     remaining = None if deadline is None else deadline - time.perf_counter()
     if remaining is not None and remaining <= 0:
         return None
+    if remaining is not None and remaining >= threading.TIMEOUT_MAX:
+        remaining = None  # a timer that far off would overflow; it would never go off anyway
     timer = None if remaining is None else threading.Timer(remaining, solver.interrupt)
     if timer is not None:
         timer.start()

@@ -13,8 +13,7 @@ from ..backends import DEFAULT_BACKEND, backend_names
 from ..formats.alphabet import Alphabet, parse_alphabet
 from ..grid import Rules
 from ..rules import NAMED, expand_names
-from .options import add_run_options
-from .options import positive_float as _positive_float
+from .options import add_run_options, time_limit_option
 from .options import positive_int as _positive_int
 from .outfile import output_stream
 
@@ -131,7 +130,7 @@ def add_backend_options(
     if time_limit:
         group.add_argument(
             "--time-limit",
-            type=_positive_float,
+            type=time_limit_option,
             metavar="SECONDS",
             help="per puzzle; a puzzle over it is unknown",
         )

@@ -17,8 +17,9 @@ from ..compare import WARMUPS, compare, format_summary, parse_configs, summarize
 from ..grid import Puzzle
 from ..result import Status
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
-from .common import _positive_float, _positive_int, add_input_options, output_stream, warn
+from .common import _positive_int, add_input_options, output_stream, warn
 from .inputs import Inputs
+from .options import time_limit_option
 
 
 def _available() -> str:
@@ -44,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--unique", action="store_true", help="also prove each solution unique")
     p.add_argument(
         "--time-limit",
-        type=_positive_float,
+        type=time_limit_option,
         metavar="SECONDS",
         help="per puzzle; over it a puzzle is unknown",
     )

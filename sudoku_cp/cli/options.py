@@ -26,10 +26,10 @@ __all__ = [
     "add_resume_option",
     "add_run_options",
     "jobs_option",
-    "positive_float",
     "positive_int",
     "progress_for",
     "resume_skip",
+    "time_limit_option",
 ]
 
 #: What an input without any puzzle means, for the exit-status line of each command that reads puzzles:
@@ -97,15 +97,20 @@ def jobs_option(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
-    """A number above 0 (seconds)."""
+#: A time limit from this many seconds up (about 30 years), ``inf`` included, is no time limit.
+NO_TIME_LIMIT = 1e9
+
+
+def time_limit_option(text: str) -> float | None:
+    """``--time-limit SECONDS``: a number above 0; one that no run reaches (``NO_TIME_LIMIT``, ``inf``) is
+    none (None), not a clock or timer set that far (which would overflow)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be positive, not {text}")
-    return value
+    return None if value >= NO_TIME_LIMIT else value
 
 
 def positive_int(text: str) -> int:
@@ -165,7 +170,7 @@ def add_run_options(
     if time_limit:
         group.add_argument(
             "--time-limit",
-            type=positive_float,
+            type=time_limit_option,
             metavar="SECONDS",
             help="per puzzle; a puzzle over it is unknown",
         )
