@@ -450,6 +450,20 @@ def test_prove_and_check_from_the_command_line(tmp_path: Path) -> None:
     assert failed.returncode == 1 and failed.stdout.startswith("1 FAILED: 1.drat")
 
 
+def test_a_folder_without_readable_claims_is_an_input_error_the_others_are_checked(tmp_path: Path) -> None:
+    good = tmp_path / "good"
+    assert run_cli("prove", "-p", HARD, "-o", str(good), "-q").returncode == 0
+    garbled = tmp_path / "garbled"
+    garbled.mkdir()
+    (garbled / "claims.jsonl").write_bytes(b"\xff\xfe" + bytes(range(256)))
+    check = run_cli("check", str(tmp_path / "missing"), str(garbled), str(good), "-j", "1")
+    assert check.returncode == 2 and check.stdout == "1 verified unique\n", check.stdout
+    messages = check.stderr.splitlines()
+    assert f"cannot read {tmp_path / 'missing' / 'claims.jsonl'}: No such file or directory" in messages[0]
+    assert f"cannot read {garbled / 'claims.jsonl'}: not UTF-8 text" in messages[1]
+    assert checker.main([str(garbled), str(good)]) == 2
+
+
 def test_prove_refuses_a_killer_puzzle_by_name_and_goes_on(tmp_path: Path) -> None:
     killer = {"size": 4, "grid": [[{}] * 4] * 4, "killercage": [{"cells": ["R1C1", "R1C2"], "value": "3"}]}
     plain = {"size": 4, "grid": [[{"value": 1, "given": True}, {}, {}, {}]] + [[{}] * 4] * 3}

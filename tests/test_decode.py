@@ -63,3 +63,20 @@ def test_decode_says_when_the_solver_found_nothing_or_the_model_is_wrong(tmp_pat
     assert wrong.returncode == 1 and "r1c1" in wrong.stderr
     garbage = run_cli("decode", str(formula), "-", stdin="v 1 two 3\n")
     assert garbage.returncode == 1 and "line 1 of the solver output" in garbage.stderr
+
+
+def test_decode_names_a_file_it_cannot_read(tmp_path: Path) -> None:
+    cnf = tmp_path / "p.cnf"
+    assert run_cli("encode", "-p", EASY, "-o", str(cnf)).returncode == 0
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(bytes(range(128, 256)))
+    for formula, model, why in (
+        (cnf, garbage, f"cannot read {garbage}: not UTF-8 text"),
+        (garbage, cnf, f"cannot read {garbage}: not UTF-8 text"),
+        (cnf, tmp_path / "none.txt", f"cannot read {tmp_path / 'none.txt'}: No such file or directory"),
+        (cnf, tmp_path, f"cannot read {tmp_path}: Is a directory"),
+    ):
+        proc = run_cli("decode", str(formula), str(model))
+        assert proc.returncode == 2 and why in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    proc = run_cli("decode", str(cnf), "-", stdin=bytes(range(128, 256)))
+    assert proc.returncode == 2 and "cannot read the standard input: not UTF-8 text" in proc.stderr

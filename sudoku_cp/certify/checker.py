@@ -39,6 +39,7 @@ __all__ = [
     "SYMBOLS",
     "CertificateError",
     "Grid",
+    "UnreadableFolder",
     "blocking_clause",
     "certificate",
     "check_claim",
@@ -58,6 +59,11 @@ _RULE_KEYS = frozenset({"size", "box", "houses", "groups", "pairs", "thermometer
 
 class CertificateError(Exception):
     """A claim that does not hold, or cannot be read; the message says which part and why."""
+
+
+class UnreadableFolder(Exception):
+    """A folder whose ``claims.jsonl`` cannot be read (missing, not a file, not UTF-8 text): no claim to
+    check, an input error rather than a failed claim."""
 
 
 @dataclass(frozen=True)
@@ -418,10 +424,9 @@ def _refuted(
         raise CertificateError("the claim names no formula and proof file in its folder")
     cnf, proof = (folder / name for name in names)
     try:
-        text = cnf.read_text()
-        steps = proof.read_text()
+        text, steps = _text(cnf), _text(proof)
     except OSError as exc:
-        raise CertificateError(f"cannot read {exc.filename}: {exc.strerror}") from None
+        raise CertificateError(str(exc)) from None
     clauses, lines = certificate(grid, givens, blocking)
     variables = grid.n**3
     if text != dimacs_text(variables, lines) or len(set(clauses)) != len(clauses):
@@ -542,13 +547,12 @@ def collection_paused() -> Iterator[None]:
 
 def check_dir(folder: str | Path, jobs: int = 1) -> Iterator[tuple[int | None, str, bool]]:
     """``(index, message, ok)`` for each claim of ``folder/claims.jsonl``, in order; ``jobs`` worker
-    processes share the claims out."""
+    processes share the claims out. ``UnreadableFolder`` when that file cannot be read."""
     folder = Path(folder)
     try:
-        text = (folder / "claims.jsonl").read_text()
+        text = _text(folder / "claims.jsonl")
     except OSError as exc:
-        yield None, f"cannot read {folder / 'claims.jsonl'}: {exc.strerror}", False
-        return
+        raise UnreadableFolder(str(exc)) from None
     lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not lines:
         yield None, f"{folder / 'claims.jsonl'} holds no claim", False
@@ -564,6 +568,16 @@ def check_dir(folder: str | Path, jobs: int = 1) -> Iterator[tuple[int | None, s
         yield from pool.imap(_check_star, [(folder, number, line) for number, line in lines], chunk)
 
 
+def _text(path: Path) -> str:
+    """The UTF-8 text of a file; an ``OSError`` saying ``cannot read PATH: why`` (not text included)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise OSError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise OSError(f"cannot read {path}: not UTF-8 text") from None
+
+
 def _worker_signals() -> None:
     """A worker leaves Ctrl-C to the main process, which ends it, and ends quietly at SIGTERM."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -575,17 +589,22 @@ def _check_star(args: tuple[Path, int, str]) -> tuple[int | None, str, bool]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Check the folders named on the command line; 0 when every claim holds, 1 otherwise."""
+    """Check the folders named on the command line; 0 when every claim holds, 1 when one fails, 2 when a
+    folder's claims cannot be read."""
     folders = list(sys.argv[1:] if argv is None else argv)
     if not folders or folders[0].startswith("-"):
         print("usage: python -m sudoku_cp.certify.checker DIR...", file=sys.stderr)
         return 2
-    ok = True
+    ok, unreadable = True, False
     for folder in folders:
-        for _, message, holds in check_dir(folder):
-            print(message, flush=True)
-            ok = ok and holds
-    return 0 if ok else 1
+        try:
+            for _, message, holds in check_dir(folder):
+                print(message, flush=True)
+                ok = ok and holds
+        except UnreadableFolder as exc:
+            print(exc, file=sys.stderr)
+            unreadable = True
+    return 2 if unreadable else 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import EXIT_FAILED, EXIT_OK, SUMMARIES, exit_codes
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .options import jobs_option
 
 __all__ = ["register", "run"]
@@ -41,19 +41,24 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..batch import resolve_jobs
     from ..batch.interrupt import Interrupted, InterruptGuard
-    from ..certify.checker import check_dir
+    from ..certify.checker import UnreadableFolder, check_dir
+    from .common import warn
 
     jobs = resolve_jobs(args.jobs)
-    verified = failed = 0
+    verified = failed = unreadable = 0
     stopped: Interrupted | None = None
     with InterruptGuard() as guard:
         try:
             for folder in args.folders:
-                for _, message, ok in check_dir(folder, jobs=jobs):
-                    with guard.deferred():  # whole lines only
-                        print(message, flush=True)
-                        verified += ok
-                        failed += not ok
+                try:
+                    for _, message, ok in check_dir(folder, jobs=jobs):
+                        with guard.deferred():  # whole lines only
+                            print(message, flush=True)
+                            verified += ok
+                            failed += not ok
+                except UnreadableFolder as exc:  # the other folders are checked all the same
+                    warn(str(exc))
+                    unreadable += 1
         except Interrupted as exc:  # the workers are ended with the pool
             guard.handled()
             stopped = exc
@@ -62,4 +67,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{verified:,} verified, {failed:,} failed{where}", file=sys.stderr)
     if stopped is not None:
         return stopped.status
+    if unreadable:
+        return EXIT_USAGE
     return EXIT_OK if failed == 0 and verified else EXIT_FAILED

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..dimacs import model_of_solver_output, puzzle_of_dimacs
 from ..encode.cnf import decode
-from ..errors import ParseError
+from ..errors import ParseError, UsageError
 from ..formats import format_puzzle
 from ..verify import solution_problems
 from . import EXIT_FAILED, EXIT_OK, SUMMARIES, exit_codes
@@ -46,8 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzle = puzzle_of_dimacs(Path(args.formula).read_text(encoding="utf-8"))
-    text = sys.stdin.read() if args.model == "-" else Path(args.model).read_text(encoding="utf-8")
+    puzzle = puzzle_of_dimacs(_text(args.formula))
+    text = _text(args.model)
     try:
         model = model_of_solver_output(text, puzzle.rules.ncells * puzzle.n)
         solution = decode(model, puzzle)
@@ -60,3 +60,17 @@ def run(args: argparse.Namespace) -> int:
     with output_stream(args.output) as out:
         out.write(format_puzzle(solution, args.output_format) + "\n")
     return EXIT_OK
+
+
+def _text(name: str) -> str:
+    """The UTF-8 text of a file (``-``: standard input); a ``UsageError`` naming it when it cannot be
+    read or is not text."""
+    shown = "the standard input" if name == "-" else name
+    try:
+        if name == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
+        return Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {shown}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {shown}: not UTF-8 text") from None
