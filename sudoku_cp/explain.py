@@ -28,6 +28,7 @@ from typing import Any
 from .backends import Backend, make_backend
 from .grid import Puzzle
 from .result import Status
+from .signals import stopping
 
 __all__ = [
     "COUNT_LIMIT",
@@ -240,7 +241,9 @@ def _minimum_hitting_set(sets: list[frozenset[int]]) -> frozenset[int]:
     model.minimize(sum(pick.values()))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    status = solver.solve(model)
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C is Python's, as in backends.cpsat
+    with stopping(solver.stop_search):  # a signal stops the search, then reaches its handler
+        status = solver.solve(model)
     if status != cp_model.OPTIMAL:  # pragma: no cover - a set cover always has an optimum
         raise RuntimeError(f"the hitting-set model ended {solver.status_name(status)}")
     return frozenset(c for c in cells if solver.value(pick[c]))
