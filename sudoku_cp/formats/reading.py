@@ -429,6 +429,8 @@ def _line_records(
                 yield _error_record(index, lineno, _too_long(total), raw[:80], fmt, source)
             continue
         s = raw.strip()
+        if s.startswith("\ufeff"):  # a byte order mark inside the input: files joined by cat
+            s = s[1:].lstrip()
         if not s or s[0] == "#":
             continue
         index += 1
