@@ -48,10 +48,11 @@ def test_shape_from_n_is_the_most_square(n: int, expected: Rules) -> None:
     assert Rules.parse(str(expected)) == expected
 
 
-@pytest.mark.parametrize("bad", ["7", "3x", "0x3", "x", "abc", "1"])
+@pytest.mark.parametrize("bad", ["7", "3x", "0x3", "x", "abc", "1", "axb", "3x3x3", "-3x3"])
 def test_bad_shapes_are_value_errors(bad: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"bad box shape '{bad}': ") as error:
         Rules.parse(bad)
+    assert "int()" not in str(error.value)  # said in the user's words, not Python's
 
 
 def test_symbols() -> None:

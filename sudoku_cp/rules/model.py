@@ -135,10 +135,14 @@ class Rules:
     def parse(cls, text: str) -> Rules:
         """``"3x3"`` (box rows x box cols) or a grid size such as ``"9"``: classic rules."""
         text = text.strip().lower()
+        parts = text.split("x")
+        if len(parts) > 2 or not all(part.strip().isdigit() for part in parts):
+            raise ValueError(
+                f"bad box shape {text!r}: box rows x box columns, such as 3x3 or 2x3, or a size, such as 9"
+            )
         try:
-            if "x" in text:
-                r, c = (int(part) for part in text.split("x"))
-                return cls.classic(r, c)
+            if len(parts) == 2:
+                return cls.classic(int(parts[0]), int(parts[1]))
             return cls.from_n(int(text))
         except ValueError as exc:
             raise ValueError(f"bad box shape {text!r}: {exc}") from None
