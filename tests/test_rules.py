@@ -263,3 +263,19 @@ def test_an_impossible_cage_has_no_solution_on_any_backend() -> None:
     for spec in BACKENDS:
         found = make_backend(spec).enumerate(Puzzle.empty(rules), limit=2)
         assert found.complete and not found.solutions, spec
+
+
+def test_an_extra_region_larger_than_the_grid_side_is_kept_and_has_no_solution(tmp_path) -> None:
+    """Its digits must all differ, which n digits cannot do for more than n cells: every backend and the
+    prover say "no solution" (the region used to be dropped, and the puzzle called unique)."""
+    from sudoku_cp.certify.checker import check_dir
+    from sudoku_cp.certify.prover import write_folder
+    from sudoku_cp.solving import solve
+
+    rules = Rules.classic(2, 2).with_(extra_regions=[tuple(range(5))])
+    puzzle = Puzzle(rules, (0,) * 16)  # no given clashes: 5 cells cannot take 4 digits once each
+    assert tuple(range(5)) in rules.groups
+    for backend in ("dfs", "dfs:python", "sat", "cpsat"):
+        assert solve(puzzle, backend, unique=True).status.value == "no_solution", backend
+    write_folder([puzzle], tmp_path)
+    assert [message for _, message, _ in check_dir(tmp_path)] == ["1 verified none"]

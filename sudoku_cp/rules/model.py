@@ -217,9 +217,10 @@ class Rules:
 
     @cached_property
     def groups(self) -> tuple[tuple[int, ...], ...]:
-        """Cells whose digits differ without holding every digit: killer cages, small extra regions."""
-        small = tuple(r for r in self.extra_regions if 1 < len(r) < self.n)
-        return small + tuple(c.cells for c in self.cages if len(c.cells) > 1)
+        """Cells whose digits differ without holding every digit: killer cages, extra regions of other
+        sizes than n (more than n cells: no grid keeps them apart, so the puzzle has no solution)."""
+        other = tuple(r for r in self.extra_regions if len(r) > 1 and len(r) != self.n)
+        return other + tuple(c.cells for c in self.cages if len(c.cells) > 1)
 
     @cached_property
     def pairs(self) -> tuple[Pair, ...]:
