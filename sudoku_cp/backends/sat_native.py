@@ -195,8 +195,8 @@ def _loader(name: str) -> Any:
             # points at: each call's own, so that threads loading at once never share them
             vec, buffer = np.empty(2, np.int64), np.empty(64, np.int32)
             status = _load_vec(which, pointer, variables, lits, ends, vec, buffer)
-            if status < 0:  # a clause longer than the buffer: nothing was added yet
-                buffer = np.empty(-status, np.int32)
+            while status < 0:  # a clause longer than the buffer (nothing was added yet): the next may be
+                buffer = np.empty(-status, np.int32)  # longer still, so until every clause fits
                 status = _load_vec(which, pointer, variables, lits, ends, vec, buffer)
             return status == 1
     else:

@@ -31,7 +31,7 @@ from .amo import at_most_one
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
-__all__ = ["digit_sets", "pair_clauses", "pill_digits", "rule_families"]
+__all__ = ["digit_sets", "pair_clauses", "pill_showings", "rule_families"]
 
 
 def rule_families(rules: Rules, amo: str | None, pool: IDPool) -> Iterator[tuple[str, list[list[int]]]]:
@@ -118,19 +118,25 @@ def _arrow_clauses(i: int, arrow: Arrow, n: int, pool: IDPool) -> list[list[int]
         out += at_most_one(layer, "pairwise" if len(layer) <= 16 else "seqcounter", pool)
     k = len(line)
     for total in range(k, n * k + 1):
-        shown = pill_digits(total, len(arrow.circle), n)
-        if shown is None:
-            out.append([-p(k, total)])
-        else:
-            out += [[-p(k, total), cell * n + d] for cell, d in zip(arrow.circle, shown, strict=True)]
+        shown = pill_showings(total, len(arrow.circle), n)
+        if len(shown) == 1:
+            out += [[-p(k, total), cell * n + d] for cell, d in zip(arrow.circle, shown[0], strict=True)]
+            continue
+        picks = [pool.id(("pill", i, total, j)) for j in range(len(shown))]  # none: the total is barred
+        out.append([-p(k, total), *picks])
+        for pick, digits in zip(picks, shown, strict=True):
+            out += [[-pick, cell * n + d] for cell, d in zip(arrow.circle, digits, strict=True)]
     return out
 
 
-def pill_digits(value: int, width: int, n: int) -> tuple[int, ...] | None:
-    """The digits a circle or pill of ``width`` cells shows for ``value``, or None when none can."""
+def pill_showings(value: int, width: int, n: int) -> list[tuple[int, ...]]:
+    """Every way a circle or pill of ``width`` cells shows ``value`` (``constraints.pill_value``: its digits
+    read as a decimal number): one at most up to 9x9; from 10x10 several (21 is 2,1 and 1,11), or none."""
     if width == 1:
-        return (value,) if 1 <= value <= n else None
-    text = str(value)
-    if len(text) != width or "0" in text or any(int(ch) > n for ch in text):
-        return None
-    return tuple(int(ch) for ch in text)
+        return [(value,)] if 1 <= value <= n else []
+    return [
+        (*head, d)
+        for d in range(1, n + 1)
+        if value > d and (value - d) % 10 == 0
+        for head in pill_showings((value - d) // 10, width - 1, n)
+    ]
