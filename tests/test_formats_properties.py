@@ -178,8 +178,9 @@ def test_good_lines_keep_their_numbers_among_bad_ones(items: list[Puzzle | str])
     lines = [format_puzzle(x) if isinstance(x, Puzzle) else x for x in items]
     got = list(iter_records(lines, "line"))
     check_records(got)
-    # a BOM that opens the text is the reader's to drop, not a bad line
+    # a BOM that opens the text, and one that opens a line (files joined by cat), are the reader's to drop
     texts = [line.removeprefix("\ufeff") if i == 0 else line for i, line in enumerate(lines)]
+    texts = [text.strip().removeprefix("\ufeff") for text in texts]
     content = [(i + 1, x) for i, (x, text) in enumerate(zip(items, texts, strict=True))
                if text.strip() and not text.strip().startswith("#")]  # fmt: skip
     assert len(got) == len(content)
