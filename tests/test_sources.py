@@ -67,7 +67,7 @@ def test_a_small_file_is_answered_as_standard_input_is(tmp_path: Path, output: s
     and the same messages, bad lines, clashing givens, a puzzle of two solutions and a byte order mark
     inside the input included."""
     lines = ["12343412214343..", "# a comment", "1234", "11..............", ".2.4..1221..4.2.", "....  " * 3]
-    lines.append("\ufeff1234341221434321")  # a byte order mark inside: files joined by cat
+    lines.append("\ufeff \ufeff1234341221434321")  # byte order marks inside: files joined by cat
     path = tmp_path / "small.txt"
     path.write_text("\n".join(lines) + "\n")
     assert path.stat().st_size <= SMALL_INPUT_BYTES

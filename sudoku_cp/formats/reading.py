@@ -429,7 +429,7 @@ def _line_records(
                 yield _error_record(index, lineno, _too_long(total), raw[:80], fmt, source)
             continue
         s = raw.strip()
-        if s.startswith("\ufeff"):  # a byte order mark inside the input: files joined by cat
+        while s.startswith("\ufeff"):  # byte order marks inside the input: files joined by cat
             s = s[1:].lstrip()
         if not s or s[0] == "#":
             continue
