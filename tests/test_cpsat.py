@@ -10,8 +10,8 @@ from conftest import assert_solves, run_cli
 
 from sudoku_cp.backends import make_backend
 from sudoku_cp.backends.cpsat import CpSatBackend
-from sudoku_cp.encode.cpsat_model import add_blocking, build_model, decode, given_domains
-from sudoku_cp.errors import UsageError
+from sudoku_cp.encode.cpsat_model import add_blocking, build_model, decode, given_domains, read_cells
+from sudoku_cp.errors import SudokuError, UsageError
 from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import Status
 from sudoku_cp.samples import blanked, pattern_grid
@@ -57,6 +57,33 @@ def test_given_domains_and_decode_agree() -> None:
     assert decode(one_hot, grid.rules, "bool") == grid.cells
     with pytest.raises(ValueError, match="unknown CP-SAT model"):
         build_model(Rules.classic(2, 2), "sat")
+
+
+def test_a_solution_is_read_over_the_candidates_only() -> None:
+    grid = Puzzle.from_string(EASY_SOLUTION)
+    one_hot = [0] * (81 * 9)
+    for index, value in given_domains(grid, "bool"):
+        one_hot[index] = value
+    looked: list[int] = []
+
+    def value(index: int) -> int:
+        looked.append(index)
+        return one_hot[index]
+
+    assert read_cells(grid.cells.__getitem__, grid.rules, "int") == grid.cells  # int: a cell's variable
+    assert read_cells(value, grid.rules, "bool") == grid.cells  # every digit of every cell may be looked at
+    masks = [1 << (d - 1) if cell % 2 else (1 << (d - 1)) | 1 << (d % 9) for cell, d in enumerate(grid.cells)]
+    looked.clear()
+    assert read_cells(value, grid.rules, "bool", masks) == grid.cells
+    even_cells = set(range(0, 81, 2))  # the odd cells have one candidate: taken without a lookup
+    assert looked and {index // 9 for index in looked} <= even_cells
+    assert all(masks[index // 9] >> (index % 9) & 1 for index in looked)
+    wrong = [
+        m if cell else 1 << (grid.cells[0] % 9) | 1 << ((grid.cells[0] + 1) % 9)
+        for cell, m in enumerate(masks)
+    ]
+    with pytest.raises(SudokuError, match="no digit of r1c1"):
+        read_cells(value, grid.rules, "bool", wrong)
 
 
 @pytest.mark.parametrize("kind", ["int", "bool"])

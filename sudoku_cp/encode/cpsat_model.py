@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..errors import SudokuError
 from ..grid import Puzzle, Rules
 from .rules_cpsat import add_rules
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ortools.sat.python import cp_model
 
@@ -45,6 +46,7 @@ __all__ = [
     "given_domains",
     "int_model",
     "mask_domains",
+    "read_cells",
 ]
 
 #: The model kinds: ``int`` (AllDifferent) and ``bool`` (one-hot with ExactlyOne).
@@ -196,6 +198,40 @@ def decode(values: Sequence[int], rules: Rules, kind: str) -> tuple[int, ...]:
         return tuple(values[: rules.ncells])
     n = rules.n
     return tuple(i % n + 1 for i, v in enumerate(values[: rules.ncells * n]) if v)
+
+
+def read_cells(
+    value: Callable[[int], int], rules: Rules, kind: str, masks: Sequence[int] | None = None
+) -> tuple[int, ...]:
+    """The grid of a solution read value by value: ``value(index)`` is a model variable's value.
+
+    ``int`` reads each cell's variable; ``bool`` reads a cell's literals over its candidates
+    (``masks[cell]``, bit d - 1 for digit d; every digit without ``masks``) up to the true one, and
+    takes a cell with one candidate as decided. This beats copying the whole response (ortools 9.15,
+    9x9 bool: 0.4 ms per solution, a fifth of a 17-clue solve) by reading 100 to 300 values instead
+    of 729 list items. Candidates must hold every solution's digit (givens, sound propagation).
+
+    >>> read_cells(lambda i: i in (0, 7, 9, 14), Rules.classic(2, 2), "bool", [1, 15, 15, 15] + [1] * 12)[:4]
+    (1, 4, 2, 3)
+    """
+    if kind == "int":
+        return tuple(value(cell) for cell in range(rules.ncells))
+    n = rules.n
+    full = (1 << n) - 1
+    cells = []
+    for cell in range(rules.ncells):
+        mask = masks[cell] if masks is not None else full
+        if mask and not mask & (mask - 1):
+            cells.append(mask.bit_length())
+            continue
+        base = cell * n
+        for d in range(n):
+            if mask >> d & 1 and value(base + d):
+                cells.append(d + 1)
+                break
+        else:
+            raise SudokuError(f"CP-SAT's solution holds no digit of {rules.name(cell)} among its candidates")
+    return tuple(cells)
 
 
 def add_blocking(model: CpSatModel, puzzle: Puzzle, solution: Sequence[int]) -> None:
