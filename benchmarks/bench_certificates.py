@@ -4,8 +4,10 @@ collection proven and checked through the real commands with ``--jobs``.
 One process for the per-core rates: ``write_folder`` (prove, with the files written) and ``check_dir``
 (the standalone checker) on samples of 17_clue, top1465 and forum_hardest_11plus, process CPU time, after
 one puzzle proven to load the prover's compiled kernels; every claim must come out ``unique`` and
-verified. ``--whole`` also times ``sudoku-cp prove -j N`` and
-``sudoku-cp check -j N`` on all of 17_clue (about 49,000 puzzles).
+verified. ``check_dir`` runs with each DRAT checker, the reference (``drat``, standard library only) and
+its compiled twin (``drat_compiled``, loaded before any timing), twice each, alternating, and the faster
+run of each counts. ``--whole`` also times ``sudoku-cp prove -j N`` and ``sudoku-cp check -j N`` on all
+of 17_clue (about 49,000 puzzles).
 
     python benchmarks/bench_certificates.py --quick        # 200 puzzles a set, a minute
     python benchmarks/bench_certificates.py                # 1,000 a set
@@ -24,28 +26,35 @@ import time
 from pathlib import Path
 
 from sudoku_cp import Puzzle, datasets
+from sudoku_cp.certify import drat, drat_compiled
 from sudoku_cp.certify.checker import check_dir
 from sudoku_cp.certify.prover import write_folder
 
 SETS = ("17_clue.txt", "top1465.txt", "forum_hardest_11plus.txt")
+REFUTERS = {"reference": drat.check_refutation, "compiled": drat_compiled.check_refutation}
 WARM_UP = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
 
 def measure(name: str, count: int, root: Path) -> list[str]:
-    """A table row for one data set: prove/s, check/s, the share of claims settled by propagation alone
-    (no formula nor proof), and of the others proof lines (median, max) and formula clauses."""
+    """A table row for one data set: prove/s, check/s with each DRAT checker, the share of claims settled
+    by propagation alone (no formula nor proof), and of the others proof lines (median, max) and formula
+    clauses."""
     puzzles = datasets.load(name, sample=count, seed=1)
     folder = root / name
     start = time.process_time()
     certificates = write_folder(puzzles, folder)
     prove = time.process_time() - start
-    start = time.process_time()
-    results = list(check_dir(folder))
-    check = time.process_time() - start
     claims = {c.claim for c in certificates}
-    failed = [m for _, m, ok in results if not ok]
-    if claims != {"unique"} or failed:
-        raise SystemExit(f"{name}: claims {claims}, failed {failed[:3]}")
+    if claims != {"unique"}:
+        raise SystemExit(f"{name}: claims {claims}")
+    check = dict.fromkeys(REFUTERS, float("inf"))
+    for _ in range(2):
+        for checker, refute in REFUTERS.items():
+            start = time.process_time()
+            results = list(check_dir(folder, refute=refute))
+            check[checker] = min(check[checker], time.process_time() - start)
+            if failed := [m for _, m, ok in results if not ok]:
+                raise SystemExit(f"{name} ({checker} DRAT checker): failed {failed[:3]}")
     proven = [c for c in certificates if c.cnf is not None]  # the others: settled by propagation
     lines = [len((c.proof or "").splitlines()) for c in proven] or [0]
     clauses = [len((c.cnf or "").splitlines()) - 1 for c in proven] or [0]
@@ -53,7 +62,8 @@ def measure(name: str, count: int, root: Path) -> list[str]:
         name,
         f"{len(puzzles):,}",
         f"{len(puzzles) / prove:,.0f}",
-        f"{len(puzzles) / check:,.0f}",
+        f"{len(puzzles) / check['reference']:,.0f}",
+        f"{len(puzzles) / check['compiled']:,.0f}",
         f"{1 - len(proven) / len(puzzles):.0%}",
         f"{statistics.median(lines):,.0f}",
         f"{max(lines):,}",
@@ -95,13 +105,14 @@ def main() -> None:
     count = 200 if args.quick else args.count
     root = Path(tempfile.mkdtemp(prefix="bench-certs-"))
     try:
-        # the prover's compiled kernels load once a process (about a third of a second): not in the rates
+        # the compiled kernels load once a process (about a third of a second each): not in the rates
         write_folder([Puzzle.from_string(WARM_UP)], root / "warm-up")
+        drat_compiled.warm_up()
         print(
-            "| data set | puzzles | prove /s | check /s | by propagation | proof lines (median) | (max) "
-            "| clauses (median) |"
+            "| data set | puzzles | prove /s | check /s (reference) | (compiled) | by propagation "
+            "| proof lines (median) | (max) | clauses (median) |"
         )
-        print("|---|--:|--:|--:|--:|--:|--:|--:|")
+        print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
         for name in SETS:
             if datasets.data_path(name) is None:
                 print(f"| {name} | {datasets.MISSING_MESSAGE} |")

@@ -16,7 +16,7 @@ from conftest import run_cli
 
 from sudoku_cp import Puzzle, Rules, count_solutions, solve
 from sudoku_cp.backends.sat import SatBackend
-from sudoku_cp.certify import checker, drat
+from sudoku_cp.certify import checker, drat, drat_compiled
 from sudoku_cp.certify.prover import dimacs, prove, rules_field, write_folder
 from sudoku_cp.errors import UnsupportedRuleError
 from sudoku_cp.rules import Arrow, Cage, Pair, Thermo
@@ -206,17 +206,23 @@ def proven(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write_folder(puzzles, folder, minimal=True)
     assert [c["claim"] for c in _claims(folder)] == ["unique", "none", "multiple", "unique"]
     for k in (1, 2):  # their refutations take more than propagation: tampering with a proof shows
-        variables, clauses = checker.read_dimacs((folder / f"{k}.cnf").read_text(), f"{k}.cnf")
-        assert not drat.check_refutation(list(clauses), "", variables).ok
+        _, clauses = checker.read_dimacs((folder / f"{k}.cnf").read_text(), f"{k}.cnf")
+        assert not drat.check_refutation(list(clauses), "").ok
     return folder
 
 
-def _tampered(proven: Path, tmp_path: Path, change) -> str:
+#: The two DRAT checkers: the standard-library reference and its compiled twin, which must agree.
+REFUTERS = pytest.mark.parametrize(
+    "refute", [drat.check_refutation, drat_compiled.check_refutation], ids=["reference", "compiled"]
+)
+
+
+def _tampered(proven: Path, tmp_path: Path, change, refute=drat.check_refutation) -> str:
     """Check a copy of ``proven`` after ``change(folder)``; the message of the claim that fails."""
     folder = tmp_path / "copy"
     shutil.copytree(proven, folder)
     change(folder)
-    failed = [m for _, m, ok in checker.check_dir(folder) if not ok]
+    failed = [m for _, m, ok in checker.check_dir(folder, refute=refute) if not ok]
     assert len(failed) == 1, failed
     return failed[0]
 
@@ -232,8 +238,9 @@ def _edit_claim(folder: Path, k: int, edit) -> None:
     (folder / "claims.jsonl").write_text("".join(json.dumps(c) + "\n" for c in claims))
 
 
-def test_the_untouched_folder_verifies(proven: Path) -> None:
-    assert all(ok for *_, ok in checker.check_dir(proven))
+@REFUTERS
+def test_the_untouched_folder_verifies(proven: Path, refute) -> None:
+    assert all(ok for *_, ok in checker.check_dir(proven, refute=refute))
 
 
 def _flip(lines: list[str]) -> list[str]:
@@ -276,8 +283,11 @@ def _add(lines: list[str]) -> list[str]:
         "bad proof line",
     ],
 )
-def test_a_tampered_formula_or_proof_fails(proven: Path, tmp_path: Path, file: str, edit, why: str) -> None:
-    message = _tampered(proven, tmp_path, lambda folder: _edit(folder / file, edit))
+@REFUTERS
+def test_a_tampered_formula_or_proof_fails(
+    proven: Path, tmp_path: Path, file: str, edit, why: str, refute
+) -> None:
+    message = _tampered(proven, tmp_path, lambda folder: _edit(folder / file, edit), refute)
     assert message.startswith(file.split(".")[0] + " FAILED"), message
     assert re.search(why, message), message
 
@@ -351,8 +361,9 @@ def _pigeons(p: int, h: int) -> list[list[int]]:
     return out
 
 
+@REFUTERS
 @pytest.mark.parametrize("solver", ["cadical153", "glucose4", "lingeling"])
-def test_the_drat_checker_agrees_with_an_independent_one_on_mutated_proofs(solver: str) -> None:
+def test_the_drat_checker_agrees_with_an_independent_one_on_mutated_proofs(solver: str, refute) -> None:
     dratify = pytest.importorskip("dratify", reason="the independent checker: pip install -e '.[test]'")
     from pysat.solvers import Solver
 
@@ -360,7 +371,7 @@ def test_the_drat_checker_agrees_with_an_independent_one_on_mutated_proofs(solve
     with Solver(name=solver, with_proof=True, bootstrap_with=formula) as s:
         assert not s.solve()
         proof = s.get_proof()
-    assert drat.check_refutation(formula, "\n".join(proof)).ok
+    assert refute(formula, "\n".join(proof)).ok
     rng = random.Random(7)
     accepted = rejected = 0
     for _ in range(40):
@@ -374,7 +385,7 @@ def test_the_drat_checker_agrees_with_an_independent_one_on_mutated_proofs(solve
             if fields[j] not in ("d", "0"):
                 fields[j] = str(-int(fields[j]))
             lines[i] = " ".join(fields)
-        ours = drat.check_refutation(formula, "\n".join(lines)).ok
+        ours = refute(formula, "\n".join(lines)).ok
         theirs = dratify.check_proof(dratify.parse_dimacs(_dimacs(formula)), "\n".join(lines)).ok
         assert not ours or theirs, lines  # what this checker accepts, the independent one accepts
         accepted += ours
@@ -387,44 +398,97 @@ def _dimacs(formula: list[list[int]]) -> str:
     return f"p cnf {top} {len(formula)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in formula)
 
 
-def test_the_drat_checker_honours_deletions_but_keeps_a_fixed_literals_reason() -> None:
+@REFUTERS
+def test_the_drat_checker_honours_deletions_but_keeps_a_fixed_literals_reason(refute) -> None:
     xor = [[1, 2, 3], [-1, 2], [1, -2], [-1, -2]]  # unsatisfiable once 3 is false: 1 and 2 differ and agree
-    assert drat.check_refutation([*xor, [-3]], "2 0\n0\n").ok
+    assert refute([*xor, [-3]], "2 0\n0\n").ok
     # deleted, a clause no longer propagates: (1 2 3) gone, nothing forces 2 (1 and 2 false satisfy the rest)
-    assert not drat.check_refutation([*xor, [-3]], "d 1 2 3 0\n2 0\n0\n").ok
-    assert not drat.check_refutation([*xor, [-3]], "d 1 -2 0\n-1 0\n0\n").ok
+    assert not refute([*xor, [-3]], "d 1 2 3 0\n2 0\n0\n").ok
+    assert not refute([*xor, [-3]], "d 1 -2 0\n-1 0\n0\n").ok
     # the unit (-3) fixes 3 false at the top level: its deletion is ignored, as drat-trim ignores it, and so
     # is that of any clause a fixed literal satisfies
-    assert drat.check_refutation([*xor, [-3]], "d -3 0\n2 0\n0\n").ok
-    assert drat.check_refutation([*xor, [-3], [-3, 4, 5]], "d -3 4 5 0\nd -3 0\n2 0\n0\n").ok
+    assert refute([*xor, [-3]], "d -3 0\n2 0\n0\n").ok
+    assert refute([*xor, [-3], [-3, 4, 5]], "d -3 4 5 0\nd -3 0\n2 0\n0\n").ok
     # a clause that repeats a literal, deleted, leaves no watch behind
-    assert not drat.check_refutation([[1, 1, 2], *xor[1:]], "d 1 1 2 0\n2 0\n0\n").ok
+    assert not refute([[1, 1, 2], *xor[1:]], "d 1 1 2 0\n2 0\n0\n").ok
 
 
-def test_the_drat_checker_rejects_a_binary_proof_and_a_line_without_its_zero() -> None:
+@REFUTERS
+def test_the_drat_checker_rejects_a_binary_proof_and_a_line_without_its_zero(refute) -> None:
     with pytest.raises(drat.ProofError, match="binary"):
-        drat.check_refutation([[1], [-1]], "a\x02\x00")
+        refute([[1], [-1]], "a\x02\x00")
     with pytest.raises(drat.ProofError, match="exactly one 0"):
-        drat.check_refutation([[1], [-1]], "1 2\n")
-    assert drat.check_refutation([[1, 2], [-1, 2], [1, -2], [-1, -2]], "2 0\n0\n").ok
-    assert not drat.check_refutation([[1, 2], [-1, 2], [1, -2]], "0\n").ok  # satisfiable: no refutation
+        refute([[1], [-1]], "1 2\n")
+    assert refute([[1, 2], [-1, 2], [1, -2], [-1, -2]], "2 0\n0\n").ok
+    assert not refute([[1, 2], [-1, 2], [1, -2]], "0\n").ok  # satisfiable: no refutation
 
 
-def test_the_checking_side_imports_only_the_standard_library() -> None:
-    folder = Path(checker.__file__).parent
-    for name in ("checker.py", "drat.py"):
-        tree = ast.parse((folder / name).read_text())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                roots = [alias.name.split(".")[0] for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:  # relative: only the checking side's own modules
-                    assert node.module in ("drat",), f"{name} imports .{node.module}"
-                    continue
-                roots = [(node.module or "").split(".")[0]]
+@REFUTERS
+def test_a_rat_lemma_is_accepted_and_a_wrong_one_rejected(refute) -> None:
+    differ = [[1, 2], [-1, -2]]  # 1 and 2 differ: satisfiable, so no proof ends in the empty clause
+    ends = "the proof ends without deriving the empty clause"
+    # 3 is fresh: (3 1) is RAT on 3 (no clause holds -3), though not RUP; (-3 2) is RAT on -3: its one
+    # resolvent, with (3 1), is (2 1), which is RUP; (-3 -1)'s is (-1 1), a tautology
+    assert refute(differ, "3 1 0\n-3 2 0\n") == drat.Verdict(False, ends, 2, 0)
+    assert refute(differ, "3 1 0\n-3 -1 0\n") == drat.Verdict(False, ends, 2, 0)
+    # (-3) resolves with (3 1) to (1), which propagation does not show
+    verdict = refute(differ, "3 1 0\n-3 0\n")
+    assert not verdict.ok and verdict.reason == "proof step 2 (-3) is neither RUP nor RAT"
+    # a fresh variable is a name: 10**12 is checked as 3 is, without a table that long
+    big = 10**12
+    assert refute(differ, f"{big} 1 0\n-{big} 2 0\n") == drat.Verdict(False, ends, 2, 0)
+    assert refute(differ, f"{big} 1 0\n-{big} 0\n").reason == f"proof step 2 (-{big}) is neither RUP nor RAT"
+
+
+def test_the_compiled_drat_checker_gives_the_references_verdicts_on_tampered_proofs(tmp_path: Path) -> None:
+    puzzles = [Puzzle.from_string(HARD), *(_puzzle(NINE, 0.3, seed) for seed in range(3))]
+    write_folder(puzzles, tmp_path)
+    rng = random.Random(11)
+    seen: set[bool] = set()
+    for claim in _claims(tmp_path):
+        if "proof" not in claim:
+            continue
+        formula = [
+            [int(x) for x in line.split()[:-1]]
+            for line in (tmp_path / claim["cnf"]).read_text().splitlines()[1:]
+        ]
+        steps = drat.parse_proof((tmp_path / claim["proof"]).read_text())
+        for _ in range(25):
+            tampered = [(d, list(c)) for d, c in steps]
+            i = rng.randrange(len(tampered))
+            if rng.random() < 0.4 or not tampered[i][1]:
+                del tampered[i]
             else:
+                literals = tampered[i][1]
+                j = rng.randrange(len(literals))
+                literals[j] = -literals[j]
+            reference = drat.check_refutation(formula, tampered)
+            assert drat_compiled.check_refutation(formula, tampered) == reference  # reason and counts too
+            seen.add(reference.ok)
+    assert seen == {True, False}  # some tampering breaks a proof, some does not
+
+
+@pytest.mark.parametrize(
+    ("name", "allowed"), [("checker.py", ()), ("drat.py", ()), ("drat_compiled.py", ("numpy", "numba"))]
+)
+def test_the_checking_side_imports_only_the_standard_library(name: str, allowed: tuple[str, ...]) -> None:
+    """The checker and the reference DRAT checker: the standard library only; the compiled twin: numpy
+    and numba too. None of them imports the solving code."""
+    tree = ast.parse((Path(checker.__file__).parent / name).read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots = [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: only the checking side's own modules
+                assert node.module in ("drat",), f"{name} imports .{node.module}"
                 continue
-            assert all(r in sys.stdlib_module_names or r == "__future__" for r in roots), (name, roots)
+            roots = [(node.module or "").split(".")[0]]
+        else:
+            continue
+        assert all(r in sys.stdlib_module_names or r in ("__future__", *allowed) for r in roots), (
+            name,
+            roots,
+        )
 
 
 # --- the commands --------------------------------------------------------------------------------------
@@ -448,6 +512,39 @@ def test_prove_and_check_from_the_command_line(tmp_path: Path) -> None:
     (out / "1.drat").write_text("0\n")
     failed = run_cli("check", str(out))
     assert failed.returncode == 1 and failed.stdout.startswith("1 FAILED: 1.drat")
+
+
+@REFUTERS
+def test_a_header_counting_far_more_variables_is_read_as_the_clauses_are(
+    proven: Path, tmp_path: Path, refute
+) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(proven, folder)
+    _edit(folder / "1.cnf", lambda lines: [f"p cnf {10**12} {lines[0].split()[3]}", *lines[1:]])
+    assert all(ok for *_, ok in checker.check_dir(folder, refute=refute))
+
+
+def test_check_gives_the_same_lines_with_either_drat_checker(tmp_path: Path) -> None:
+    out = tmp_path / "certs"
+    write_folder([Puzzle.from_string(HARD), *(_puzzle(NINE, 0.3, seed) for seed in range(4))], out)
+    _edit(out / "1.drat", lambda lines: lines[: len(lines) // 2])  # cut short
+    runs = {
+        drat: run_cli("check", str(out), "-j", "1", "--drat", drat)
+        for drat in ("reference", "compiled", "auto")
+    }
+    assert all(run.returncode == 1 for run in runs.values()), runs["compiled"].stderr
+    assert runs["reference"].stdout == runs["compiled"].stdout == runs["auto"].stdout
+    assert runs["compiled"].stdout.startswith("1 FAILED: 1.drat")
+    assert run_cli("check", str(out), "--drat", "fast").returncode == 2  # not a choice
+
+
+def test_auto_takes_the_compiled_drat_checker_from_enough_proofs(tmp_path: Path, monkeypatch) -> None:
+    from sudoku_cp.cli import check
+
+    (tmp_path / "claims.jsonl").write_text('{"proof": "1.drat"}\n' * (check.COMPILED_FROM - 1))
+    assert check.drat_checker("auto", [str(tmp_path), str(tmp_path / "missing")]) is drat.check_refutation
+    monkeypatch.setattr(check, "COMPILED_FROM", check.COMPILED_FROM - 1)
+    assert check.drat_checker("auto", [str(tmp_path)]) is drat_compiled.check_refutation
 
 
 def test_a_folder_without_readable_claims_is_an_input_error_the_others_are_checked(tmp_path: Path) -> None:

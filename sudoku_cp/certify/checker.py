@@ -27,18 +27,23 @@ import json
 import math
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .drat import ProofError, check_refutation
+from .drat import ProofError, Verdict, check_refutation
+
+#: A DRAT checker: ``check_refutation(clauses, proof)`` of ``drat`` (the default) or a twin of it with the
+#: same verdicts (``drat_compiled``, which ``sudoku-cp check`` passes in for large folders).
+Refute = Callable[[list, list], Verdict]
 
 __all__ = [
     "SYMBOLS",
     "CertificateError",
     "Grid",
+    "Refute",
     "UnreadableFolder",
     "blocking_clause",
     "certificate",
@@ -416,7 +421,12 @@ def _solution(grid: Grid, line: object, givens: Sequence[int], what: str, skip: 
 
 
 def _refuted(
-    folder: Path, claim: dict, grid: Grid, givens: Sequence[int], blocking: Sequence[int] | None
+    folder: Path,
+    claim: dict,
+    grid: Grid,
+    givens: Sequence[int],
+    blocking: Sequence[int] | None,
+    refute: Refute = check_refutation,
 ) -> None:
     """The certificate's formula is the one ``certificate`` gives and its proof refutes it."""
     names = [claim.get("cnf"), claim.get("proof")]
@@ -428,15 +438,14 @@ def _refuted(
     except OSError as exc:
         raise CertificateError(str(exc)) from None
     clauses, lines = certificate(grid, givens, blocking)
-    variables = grid.n**3
-    if text != dimacs_text(variables, lines) or len(set(clauses)) != len(clauses):
+    if text != dimacs_text(grid.n**3, lines) or len(set(clauses)) != len(clauses):
         # not the text prove writes (another writer's order or spacing, or a change): read it and compare
         # the clauses as sets
-        variables, found = read_dimacs(text, cnf.name)
+        _, found = read_dimacs(text, cnf.name)
         _compare(found, set(clauses), cnf.name)
         clauses = list(found)
     try:
-        verdict = check_refutation(clauses, steps, variables)
+        verdict = refute(clauses, steps)
     except ProofError as exc:
         raise CertificateError(f"{proof.name}: {exc}") from None
     if not verdict.ok:
@@ -444,13 +453,18 @@ def _refuted(
 
 
 def _shown(
-    folder: Path, claim: dict, grid: Grid, givens: Sequence[int], solution: Sequence[int] | None = None
+    folder: Path,
+    claim: dict,
+    grid: Grid,
+    givens: Sequence[int],
+    solution: Sequence[int] | None = None,
+    refute: Refute = check_refutation,
 ) -> None:
     """The puzzle has no solution (``solution`` None) or none but ``solution``: shown by the claim's
     formula and proof, or, when it names neither, by unit propagation from the givens alone (to a
     conflict, or to ``solution`` in every cell, which the blocking clause then contradicts)."""
     if "cnf" in claim or "proof" in claim:
-        _refuted(folder, claim, grid, givens, solution)
+        _refuted(folder, claim, grid, givens, solution, refute)
         return
     n = grid.n
     settled = grid.canonical.values([c * n + d for c, d in enumerate(givens) if d])
@@ -461,9 +475,10 @@ def _shown(
         raise CertificateError("no formula nor proof, and propagation from the givens leaves cells open")
 
 
-def check_claim(claim: dict, folder: Path) -> str:
+def check_claim(claim: dict, folder: Path, refute: Refute = check_refutation) -> str:
     """What a claim of ``claims.jsonl`` shows once checked (``unique``, ``none``, ``multiple``, with
-    ``, minimal`` or ``, not minimal``); a ``CertificateError`` saying why when it does not hold."""
+    ``, minimal`` or ``, not minimal``); a ``CertificateError`` saying why when it does not hold. Proofs
+    are checked by ``refute``."""
     n, givens = read_puzzle(claim.get("puzzle"))
     grid = grid_of(n, claim.get("rules"))
     kind = claim.get("claim")
@@ -476,18 +491,20 @@ def check_claim(claim: dict, folder: Path) -> str:
             raise CertificateError("the two solutions are the same grid")
         return "multiple"
     if kind == "none":
-        _shown(folder, claim, grid, givens)
+        _shown(folder, claim, grid, givens, None, refute)
         return "none"
     if kind != "unique":
         raise CertificateError(f"unknown claim {kind!r} (unique, none or multiple)")
     solution = _solution(grid, claim.get("solution"), givens, "the solution")
-    _shown(folder, claim, grid, givens, solution)
+    _shown(folder, claim, grid, givens, solution, refute)
     if "minimal" not in claim:
         return "unique"
-    return "unique, " + _check_minimal(claim, grid, givens, solution, folder)
+    return "unique, " + _check_minimal(claim, grid, givens, solution, folder, refute)
 
 
-def _check_minimal(claim: dict, grid: Grid, givens: list[int], solution: list[int], folder: Path) -> str:
+def _check_minimal(
+    claim: dict, grid: Grid, givens: list[int], solution: list[int], folder: Path, refute: Refute
+) -> str:
     """Each given has a witness: two solutions without it, or a proof the puzzle stays unique."""
     entries = claim["minimal"]
     if not isinstance(entries, list):
@@ -510,14 +527,16 @@ def _check_minimal(claim: dict, grid: Grid, givens: list[int], solution: list[in
             if a == b:
                 raise CertificateError(f"minimal: the two solutions without {grid.cell(cell)} are the same")
         else:
-            _shown(folder, entry, grid, without, solution)
+            _shown(folder, entry, grid, without, solution, refute)
             redundant.append(grid.cell(cell))
     if seen != set(names.values()):
         raise CertificateError(f"minimal: {len(names) - len(seen)} givens have no entry")
     return f"not minimal ({', '.join(redundant)} redundant)" if redundant else "minimal"
 
 
-def _check_line(folder: Path, number: int, line: str) -> tuple[int | None, str, bool]:
+def _check_line(
+    folder: Path, number: int, line: str, refute: Refute = check_refutation
+) -> tuple[int | None, str, bool]:
     """``(index, message, ok)`` for the claim on line ``number`` of ``claims.jsonl``."""
     index: int | None = None
     try:
@@ -526,7 +545,7 @@ def _check_line(folder: Path, number: int, line: str) -> tuple[int | None, str, 
             if not isinstance(claim, dict):
                 raise CertificateError("not a JSON object")
             index = claim.get("index") if isinstance(claim.get("index"), int) else None
-            return index, f"{index} verified {check_claim(claim, folder)}", True
+            return index, f"{index} verified {check_claim(claim, folder, refute)}", True
     except (CertificateError, ValueError, RecursionError) as exc:
         label = index if index is not None else f"line {number}"
         return index, f"{label} FAILED: {exc}", False
@@ -545,9 +564,12 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_dir(folder: str | Path, jobs: int = 1) -> Iterator[tuple[int | None, str, bool]]:
+def check_dir(
+    folder: str | Path, jobs: int = 1, refute: Refute = check_refutation
+) -> Iterator[tuple[int | None, str, bool]]:
     """``(index, message, ok)`` for each claim of ``folder/claims.jsonl``, in order; ``jobs`` worker
-    processes share the claims out. ``UnreadableFolder`` when that file cannot be read."""
+    processes share the claims out; ``refute`` checks the proofs. ``UnreadableFolder`` when that file
+    cannot be read."""
     folder = Path(folder)
     try:
         text = _text(folder / "claims.jsonl")
@@ -559,13 +581,14 @@ def check_dir(folder: str | Path, jobs: int = 1) -> Iterator[tuple[int | None, s
         return
     if jobs <= 1 or len(lines) < 2:
         for number, line in lines:
-            yield _check_line(folder, number, line)
+            yield _check_line(folder, number, line, refute)
         return
     import multiprocessing
 
     chunk = max(1, min(64, len(lines) // (4 * jobs)))
     with multiprocessing.Pool(jobs, initializer=_worker_signals) as pool:  # ended (terminate) on any stop
-        yield from pool.imap(_check_star, [(folder, number, line) for number, line in lines], chunk)
+        work = [(folder, number, line, refute) for number, line in lines]
+        yield from pool.imap(_check_star, work, chunk)
 
 
 def _text(path: Path) -> str:
@@ -584,7 +607,7 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _check_star(args: tuple[Path, int, str]) -> tuple[int | None, str, bool]:
+def _check_star(args: tuple[Path, int, str, Refute]) -> tuple[int | None, str, bool]:
     return _check_line(*args)
 
 

@@ -20,6 +20,10 @@ Propagation uses two watched literals per clause (Moskewicz et al., "Chaff", DAC
 is kept in two implication lists instead, and leaves them when it is deleted. Once the formula is
 loaded and propagated, a long clause drops the literals false at the top level (they stay false, so
 no propagation changes). Only the text form of DRAT is read (the binary form is refused by name).
+
+The tables are as long as the largest variable the formula uses (not what a header claims); a proof's
+variables past it are fresh (RAT may bring in new ones) and renamed next to it, in order of first use:
+a name changes no step's validity, and a proof naming variable 10**12 needs no table that long.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["ProofError", "Verdict", "check_refutation", "parse_proof"]
+__all__ = ["ProofError", "Verdict", "check_refutation", "fresh_renamed", "not_implied", "parse_proof"]
 
 
 class ProofError(ValueError):
@@ -65,18 +69,14 @@ def parse_proof(text: str) -> list[tuple[bool, list[int]]]:
     return steps
 
 
-def check_refutation(
-    clauses: Iterable[Sequence[int]],
-    proof: str | list[tuple[bool, list[int]]],
-    variables: int | None = None,
-) -> Verdict:
-    """Whether ``proof`` (text DRAT, or ``parse_proof``'s steps) refutes the formula ``clauses``, whose
-    variables are at most ``variables`` (found from the clauses when not given)."""
-    steps = parse_proof(proof) if isinstance(proof, str) else proof
+def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[bool, list[int]]]) -> Verdict:
+    """Whether ``proof`` (text DRAT, or ``parse_proof``'s steps) refutes the formula ``clauses``."""
+    written = parse_proof(proof) if isinstance(proof, str) else proof
     formula = clauses if isinstance(clauses, list) else list(clauses)
-    if variables is None:
-        variables = max((abs(x) for c in formula for x in c), default=0)
-    checker = _Checker(max([variables, *(abs(x) for _, c in steps for x in c)]))
+    top = max(map(abs, itertools.chain.from_iterable(formula)), default=0)
+    steps = fresh_renamed(written, top)
+    used = max(map(abs, itertools.chain.from_iterable(c for _, c in steps)), default=0)
+    checker = _Checker(max(top, used))
     if not checker.load(formula):
         return Verdict(True, "the formula's own clauses propagate to a conflict", 0, 0)
     lemmas = deletions = 0
@@ -87,11 +87,34 @@ def check_refutation(
             continue
         lemmas += 1
         if not checker.implied(clause):
-            shown = " ".join(map(str, clause)) or "the empty clause"
-            return Verdict(False, f"proof step {number} ({shown}) is neither RUP nor RAT", lemmas, deletions)
+            return Verdict(False, not_implied(number, written), lemmas, deletions)
         if not checker.add(clause):
             return Verdict(True, f"refuted at proof step {number}", lemmas, deletions)
     return Verdict(False, "the proof ends without deriving the empty clause", lemmas, deletions)
+
+
+def not_implied(number: int, steps: list[tuple[bool, list[int]]]) -> str:
+    """The reason of a verdict that proof step ``number`` (from 1) fails, the clause as written."""
+    shown = " ".join(map(str, steps[number - 1][1])) or "the empty clause"
+    return f"proof step {number} ({shown}) is neither RUP nor RAT"
+
+
+def fresh_renamed(steps: list[tuple[bool, list[int]]], top: int) -> list[tuple[bool, list[int]]]:
+    """``steps`` with each variable past ``top`` (the formula's largest) renamed ``top + 1``, ``top + 2``,
+    ... in order of first use; ``steps`` itself when none lies past it."""
+    if max(map(abs, itertools.chain.from_iterable(c for _, c in steps)), default=0) <= top:
+        return steps
+    names: dict[int, int] = {}
+    renamed = []
+    for deleted, clause in steps:
+        literals = []
+        for x in clause:
+            v = abs(x)
+            if v > top:
+                v = names.setdefault(v, top + len(names) + 1)
+            literals.append(v if x > 0 else -v)
+        renamed.append((deleted, literals))
+    return renamed
 
 
 class _Checker:
