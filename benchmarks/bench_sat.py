@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sudoku_cp import datasets
-from sudoku_cp.backends.sat import DEFAULT_SOLVER, PROOF_SOLVERS, PROPAGATED_SOLVER, SatBackend
+from sudoku_cp.backends.sat import DEFAULT_SOLVER, PROOF_SOLVERS, SatBackend, propagated_solver
 from sudoku_cp.encode.amo import AMO_SCHEMES
 from sudoku_cp.encode.cnf import ENCODINGS
 from sudoku_cp.grid import Puzzle, Rules
@@ -39,8 +39,8 @@ SETS = {"17_clue": "17_clue.txt", "top1465": "top1465.txt", "hardest": "forum_ha
 #: The configurations of the propagation table: label -> SatBackend arguments; the first is the reference.
 PROPAGATION_ROWS: dict[str, dict] = {
     "without propagation (sat as before: auto)": {"propagate": False},
-    f"propagated, {PROPAGATED_SOLVER} (sat as it comes)": {},
-    "propagated, minisat22 (logs no proof)": {"variant": "minisat22"},
+    f"propagated, {propagated_solver(9)} (sat as it comes)": {},
+    "propagated, glucose4": {"variant": "glucose4"},
     "propagated, glucose3": {"variant": "glucose3"},
     "propagated, cadical153": {"variant": "cadical153"},
 }

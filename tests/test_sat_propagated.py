@@ -238,7 +238,13 @@ def test_grids_beyond_25x25_go_to_cadical(solvers_built: list[str]) -> None:
         found = backend.enumerate(puzzle, 2)
         assert found.solutions and all(is_solution(puzzle, s) for s in found.solutions)
     # grids of 16 digits and more go through python-sat's Solver (they stop on a signal at once)
-    assert built == ["-", sat_module.PROPAGATED_SOLVER, "-", sat_module.DEFAULT_SOLVER]
+    assert built == ["-", sat_module.propagated_solver(16), "-", sat_module.DEFAULT_SOLVER]
+    assert [sat_module.propagated_solver(n) for n in (9, 16, 25, 36)] == [
+        "minisat22",
+        "minisat22",
+        "glucose4",
+        sat_module.DEFAULT_SOLVER,
+    ]
 
 
 def test_a_clause_longer_than_the_loaders_buffer_goes_in_whole() -> None:

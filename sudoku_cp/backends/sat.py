@@ -7,8 +7,8 @@ candidates, renumbered, only the clauses not yet satisfied), loaded from compile
 (``sat_native``). Propagation alone decides 76 to 79% of 17_clue, unique, with no solver at all.
 Measured (benchmarks/bench_sat.py, CPU time, uniqueness included, against the two ways below as chosen
 by measurement): 17_clue 3.4 times as fast, top1465 2.0 times, forum_hardest_11plus 2.7 times; faster on
-12x12 to 25x25 grids too. Glucose 4 (``PROPAGATED_SOLVER``) builds and solves these small formulas
-fastest of the solvers that can log a proof (MiniSat is 8 to 14% faster, CaDiCaL a third slower).
+12x12 to 25x25 grids too. MiniSat 2.2 builds and solves these small formulas fastest up to 16x16, Glucose
+4 on 25x25 grids (``PROPAGATED_SOLVERS``; CaDiCaL's set-up per solver is too dear for them).
 
 Its start-up, numba's, takes about 1.5 s once per process, so unless ``propagate=True`` a backend rents
 (``propagation.Rental``): its first puzzles go the two older ways until they have taken as long, unless
@@ -61,7 +61,15 @@ if TYPE_CHECKING:
     from ..encode.reduced_fast import ReducedTemplate
     from .grid_solver import GridSolver
 
-__all__ = ["DEFAULT_SOLVER", "PROOF_SOLVERS", "SOLVERS", "SatBackend", "canonical_solver"]
+__all__ = [
+    "DEFAULT_SOLVER",
+    "PROOF_SOLVERS",
+    "PROPAGATED_SOLVERS",
+    "SOLVERS",
+    "SatBackend",
+    "canonical_solver",
+    "propagated_solver",
+]
 
 #: python-sat's solver names (``pysat.solvers.SolverNames``), the variants of ``sat:NAME``.
 SOLVERS: tuple[str, ...] = (
@@ -78,12 +86,14 @@ PROOF_SOLVERS: tuple[str, ...] = (
 #: Glucose), on 17_clue (1.2 times) and on 36x36 grids (4 s against Glucose's 150 s); 1.5.3 and 1.9.5 are
 #: as fast, 1.5.3 up to 5% ahead on 17_clue (benchmarks/bench_sat.py, encodings/README.md).
 DEFAULT_SOLVER = "cadical153"
-#: The solver of a puzzle's propagated formula (``encode.propagated``) under plain ``sat``, up to
-#: PROPAGATED_SOLVER_UP_TO digits; larger grids take DEFAULT_SOLVER, CaDiCaL (measured, with uniqueness:
-#: 25x25 with 45% givens, Glucose 4 0.02 to 0.08 s, CaDiCaL 0.03 to 0.15 s; 36x36, CaDiCaL 10 s, Glucose
-#: 4 not done in 60 s).
-PROPAGATED_SOLVER = "glucose4"
-PROPAGATED_SOLVER_UP_TO = 25
+#: The solver of a puzzle's propagated formula (``encode.propagated``) under plain ``sat``, by grid side:
+#: the first entry whose side the grid's does not pass; larger grids take DEFAULT_SOLVER, CaDiCaL. Measured
+#: with uniqueness, CPU time, alternating in one process: MiniSat 2.2 ahead of Glucose 4 by 9% on 17_clue
+#: and top1465 and 6% on forum_hardest_11plus, as fast on 12x12 and 16x16 grids, 10% behind on 25x25
+#: grids with 62% blanks (Glucose 21-25 ms a puzzle); 25x25 with 45% givens, Glucose 4 0.02 to 0.08 s,
+#: CaDiCaL 0.03 to 0.15 s; 36x36, CaDiCaL 10 s, Glucose 4 not done in 60 s. These solvers log no proof:
+#: ``prove`` runs its own proof-logging solver.
+PROPAGATED_SOLVERS: tuple[tuple[int, str], ...] = ((16, "minisat22"), (25, "glucose4"))
 #: The solver of a formula built for one puzzle under plain ``sat``, by grid side (others: DEFAULT_SOLVER).
 PER_PUZZLE_SOLVER: dict[int, str] = {9: "glucose4"}
 #: Options set on a new solver. Chronological backtracking (Nadel and Ryvchin, SAT 2018) off: these
@@ -135,6 +145,11 @@ INCREMENTAL_UP_TO = 16
 #: Largest grid side whose per-puzzle formulas are cut from a ``ReducedTemplate`` (16x16: about 120,000
 #: ready-made binary clauses, 27 MB, built in 40 ms); larger grids build theirs with ``clause_families``.
 TEMPLATE_UP_TO = 16
+
+
+def propagated_solver(n: int) -> str:
+    """The solver of a propagated formula of a grid of ``n`` digits (``PROPAGATED_SOLVERS``)."""
+    return next((name for side, name in PROPAGATED_SOLVERS if n <= side), DEFAULT_SOLVER)
 
 
 def canonical_solver(name: str) -> str:
@@ -688,7 +703,7 @@ class SatBackend(Backend):
             stats.update(decisions=0, conflicts=0, propagations=0, forced=int(bool(found)))
             stats["time"] = stats["build_time"] = time.perf_counter() - start
             return Enumeration(found, True, False, stats)
-        name = self.variant or (PROPAGATED_SOLVER if puzzle.n <= PROPAGATED_SOLVER_UP_TO else DEFAULT_SOLVER)
+        name = self.variant or propagated_solver(puzzle.n)
         stoppable = puzzle.n >= STOPPABLE_FROM_N
         native = _sat_native()
         direct = deadline is None and not stoppable and native.Direct.available(name)
