@@ -39,6 +39,44 @@ def test_the_readme_lists_the_same_statuses() -> None:
     assert "3 a fault" in " ".join(paragraph.split())
 
 
+#: Every command reading puzzles, with what it needs beside the input.
+_READERS = {
+    "solve": [],
+    "count": [],
+    "rate": [],
+    "explain": [],
+    "hint": [],
+    "steps": [],
+    "render": [],
+    "encode": [],
+    "compare": ["--backends", "dfs"],
+    "prove": ["-o", "{tmp}/certs"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(_READERS))
+def test_an_input_without_puzzles_exits_0_with_a_warning(command: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n# a comment, no puzzle\n")
+    extra = [arg.format(tmp=tmp_path) for arg in _READERS[command]]
+    proc = subprocess.run(
+        [sys.executable, "-m", "sudoku_cp", command, str(empty), *extra], capture_output=True, text=True
+    )
+    assert proc.returncode == EXIT_OK, proc.stderr
+    assert "no puzzles" in proc.stderr
+
+
+def test_encode_of_one_unreadable_puzzle_exits_1_as_with_a_folder(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("123\n")
+    for output in ([], ["-o", f"{tmp_path}/cnf/"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "sudoku_cp", "encode", str(bad), *output], capture_output=True, text=True
+        )
+        assert proc.returncode == EXIT_FAILED, proc.stderr
+        assert "line 1, puzzle 1" in proc.stderr
+
+
 def _workers(pid: int) -> list[int]:
     """The spawned worker processes of ``pid`` (Linux: from /proc)."""
     found = []

@@ -19,7 +19,7 @@ from ..result import Status
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .common import _positive_int, add_input_options, output_stream, warn
 from .inputs import Inputs
-from .options import time_limit_option
+from .options import EMPTY_INPUT, time_limit_option
 
 
 def _available() -> str:
@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "compare",
         help=SUMMARIES["compare"],
         description=__doc__,
-        epilog=exit_codes("every configuration solved every puzzle", "some answer was not solved"),
+        epilog=exit_codes("every configuration solved every puzzle", "some answer was not solved")
+        + EMPTY_INPUT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_options(p)
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     datasets, skipped, unreadable = _read(args)
     if not datasets:
         warn("no puzzles to compare")
-        return EXIT_USAGE if unreadable else EXIT_FAILED
+        return EXIT_USAGE if unreadable else EXIT_OK
     df = compare(datasets, configs, unique=args.unique, time_limit=args.time_limit, warmup=args.warmup)
     if args.csv:
         with output_stream(args.csv) as out:

@@ -24,7 +24,7 @@ from ..wording import plural
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .common import add_input_options, output_stream, warn
 from .inputs import Inputs
-from .options import add_run_options
+from .options import EMPTY_INPUT, add_run_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "encode",
         help=SUMMARIES["encode"],
         description=__doc__,
-        epilog=exit_codes("every formula written", "some puzzle could not be read (with -o DIR/)"),
+        epilog=exit_codes("every formula written", "some puzzle could not be read") + EMPTY_INPUT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_options(p)
@@ -63,20 +63,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _the_puzzle(args: argparse.Namespace) -> Puzzle | None:
-    """The one puzzle of the input, or None after reporting why there is none."""
+def _the_puzzle(args: argparse.Namespace) -> tuple[Puzzle | None, int]:
+    """The one puzzle of the input, or None after reporting why there is none, with the exit status
+    then: 0 for an input without a puzzle, 1 for one that cannot be read as a puzzle, 2 unreadable."""
     inputs = Inputs(args, validate=False)
     records = iter(inputs)
     record = next(records, None)
     if record is None:
-        if not inputs.unreadable:
-            warn("no puzzle in the input")
-        return None
+        if inputs.unreadable:
+            return None, EXIT_USAGE
+        warn(f"no puzzles in {inputs.names()}")
+        return None, EXIT_OK
     if next(records, None) is not None:
         raise UsageError("the input holds several puzzles: give -o DIR/ to write one file each")
     if record.puzzle is None:
         warn(f"{record.error}")
-    return record.puzzle
+    return record.puzzle, EXIT_FAILED
 
 
 def _folder(output: str | None) -> Path | None:
@@ -127,9 +129,9 @@ def run(args: argparse.Namespace) -> int:
         if args.rules:
             puzzle = puzzle.with_named(args.rules)
     else:
-        puzzle = _the_puzzle(args)
-    if puzzle is None:
-        return EXIT_USAGE
+        puzzle, status = _the_puzzle(args)
+        if puzzle is None:
+            return status
     text = to_dimacs(puzzle, args.encoding, args.amo, comments=not args.no_comments)
     with output_stream(args.output) as out:
         out.write(text)

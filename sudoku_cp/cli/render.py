@@ -21,11 +21,11 @@ from ..grid import Puzzle
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .common import add_backend_options, add_input_options, backend_options, warn
 from .inputs import Inputs
-from .options import positive_int
+from .options import EMPTY_INPUT, positive_int
 
 __all__ = ["register", "run"]
 
-EPILOG = exit_codes("every puzzle drawn", "some puzzle unreadable or unsolved")
+EPILOG = exit_codes("every puzzle drawn", "some puzzle unreadable or unsolved") + EMPTY_INPUT
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -160,6 +160,5 @@ def _exit(inputs: Inputs, done: int, failed: int) -> int:
     if inputs.unreadable:
         return EXIT_USAGE
     if not done and not failed:
-        warn("no puzzles in the input")
-        return EXIT_FAILED
+        warn(f"no puzzles in {inputs.names()}")
     return EXIT_FAILED if failed else EXIT_OK
