@@ -12,6 +12,7 @@ from functools import cache
 
 from .errors import InvalidPuzzleError, ParseError
 from .rules import Rules, Violation
+from .wording import plural
 
 __all__ = ["BLANKS", "SYMBOLS", "Puzzle", "Rules", "digit_of", "symbol"]
 
@@ -76,10 +77,13 @@ class Puzzle:
             rules = rules or Rules.from_cell_count(len(chars))
         except ValueError:
             raise ParseError(
-                f"{len(chars)} symbols is not the length of any grid (81 for 9x9, 256 for 16x16)"
+                f"{len(chars)} {plural(len(chars), 'symbol')} is not the length of any grid (81 for 9x9, 256 "
+                "for 16x16)"
             ) from None
         if len(chars) != rules.ncells:
-            raise ParseError(f"{len(chars)} symbols, a {rules.n}x{rules.n} grid has {rules.ncells}")
+            raise ParseError(
+                f"{len(chars)} {plural(len(chars), 'symbol')}, a {rules.n}x{rules.n} grid has {rules.ncells}"
+            )
         try:
             return cls(rules, tuple(digit_of(ch, rules.n) for ch in chars))
         except ValueError as exc:

@@ -96,3 +96,10 @@ def test_verifier_catches_each_kind_of_fault() -> None:
     problems = solution_problems(puzzle, swapped)
     assert any("given" in p for p in problems) and any("house" in p for p in problems)
     assert not is_solution(puzzle, Puzzle.empty(Rules.classic(2, 3)))
+
+
+def test_a_count_of_one_symbol_is_said_in_the_singular() -> None:
+    with pytest.raises(ParseError, match=r"^1 symbol is not the length of any grid"):
+        Puzzle.from_string("1")
+    with pytest.raises(ParseError, match=r"^2 symbols is not the length of any grid"):
+        Puzzle.from_string("12")

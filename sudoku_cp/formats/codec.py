@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..grid import BLANKS, SYMBOLS, Puzzle, Rules
+from ..wording import plural
 from .alphabet import Alphabet
 
 __all__ = [
@@ -243,9 +244,9 @@ def shape_error(cells: int) -> ParseError:
         m = math.isqrt(cells)
         box = Rules.from_n(m)
         return ParseError(
-            f"{cells} symbols: a {marks}x{marks} pencilmark grid ({marks * marks} cells x {marks} "
-            f"candidates, read by hint, steps, rate --scale se, and solve and count with --backend sat or "
-            f"cpsat), or "
+            f"{cells} {plural(cells, 'symbol')}: a {marks}x{marks} pencilmark grid ({marks * marks} cells x "
+            f"{marks} candidates, read by hint, steps, rate --scale se, and solve and count with --backend "
+            f"sat or cpsat), or "
             f"{'an' if m == 8 else 'a'} {m}x{m} puzzle: for the puzzle give --box {box}"
         )
     n = math.isqrt(cells)
@@ -253,8 +254,8 @@ def shape_error(cells: int) -> ParseError:
         try:
             Rules.from_n(n)
         except ValueError as exc:
-            return ParseError(f"{cells} symbols: {exc}")
+            return ParseError(f"{cells} {plural(cells, 'symbol')}: {exc}")
     return ParseError(
-        f"{cells} symbols is not the length of a puzzle "
+        f"{cells} {plural(cells, 'symbol')} is not the length of a puzzle "
         "(16 for 4x4, 36 for 6x6, 81 for 9x9, 144 for 12x12, 256 for 16x16, 625 for 25x25)"
     )

@@ -25,6 +25,7 @@ from typing import Any
 from ..candidates import Candidates
 from ..errors import InvalidPuzzleError, ParseError, UsageError
 from ..grid import BLANKS, Puzzle, Rules
+from ..wording import plural
 from .alphabet import Alphabet, parse_alphabet
 from .codec import (
     INVALID,
@@ -366,7 +367,9 @@ def parse_symbols(text: str, rules: Rules | None, validate: bool, symbols: Alpha
         if rules is None:
             raise shape_error(length)
     elif length != rules.ncells:
-        raise ParseError(f"{length} symbols, a {rules.n}x{rules.n} grid has {rules.ncells}")
+        raise ParseError(
+            f"{length} {plural(length, 'symbol')}, a {rules.n}x{rules.n} grid has {rules.ncells}"
+        )
     if _ambiguous(text, rules.n, symbols):
         raise zero_or_blank_error(symbols)
     c = _codec(rules, symbols)
@@ -657,7 +660,9 @@ def parse_block(
             count = _token_count(tokens, chars)
             if rules is None and k == 1:
                 raise ParseError(f"{m} rows of {count} symbols: a grid has as many rows as symbols in a row")
-            raise ParseError(f"row {k} has {count} symbols, a {n}x{n} grid has {n}").located(line=ln)
+            raise ParseError(
+                f"row {k} has {count} {plural(count, 'symbol')}, a {n}x{n} grid has {n}"
+            ).located(line=ln)
     if rules is None:
         rules = shape_for_n(n)
         if rules is None:
