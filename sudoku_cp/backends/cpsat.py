@@ -71,6 +71,7 @@ from ..encode.cpsat_model import (
     given_domains,
     mask_domains,
     read_cells,
+    set_literals,
 )
 from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
@@ -195,7 +196,8 @@ class CpSatBackend(Backend):
     ) -> CpSatModel:
         """The shape's model with this puzzle's givens fixed (the last puzzle's undone), built if needed;
         with ``candidates``, each cell's variable narrowed to them as well; with ``masks`` (candidates per
-        cell after propagation), every cell's variable narrowed to its own instead of the givens."""
+        cell after propagation), every cell's variable narrowed to its own instead of the givens. The bool
+        model's literals are all set anew each time (``set_literals``)."""
         rules = puzzle.rules
         model = self._models.get(rules) if self.reuse else None
         if model is None:
@@ -203,6 +205,9 @@ class CpSatBackend(Backend):
             self._narrowed[rules] = []
             if self.reuse:
                 self._models[rules] = model
+        if self.kind == "bool":
+            set_literals(model, masks if masks is not None else _known_masks(puzzle, candidates))
+            return model
         variables = model.model.proto.variables
         lo, hi = free_domain(self.kind, rules.n)
         narrowed = self._narrowed[rules]
@@ -262,10 +267,7 @@ class CpSatBackend(Backend):
             encoder = self._encoders[puzzle.rules] = PropagatedEncoder(puzzle.rules)
         formula = encoder.encode(puzzle.cells, None if candidates is None else candidates.masks)
         if formula.status == "open":
-            masks = encoder.cands.tolist()
-            if self.kind == "bool":  # (its candidates still tell where to read a solution)
-                return self._enumerate(puzzle, candidates, limit, time_limit, None, start, masks)
-            return self._enumerate(puzzle, None, limit, time_limit, masks, start)
+            return self._enumerate(puzzle, None, limit, time_limit, encoder.cands.tolist(), start)
         found = () if formula.status == "contradiction" else (Puzzle(puzzle.rules, formula.solution()),)
         stats: Stats = {"workers": 0, "branches": 0, "conflicts": 0, "propagations": 0, "wall_time": 0.0}
         stats.update(solves=0, forced=int(bool(found)))  # decided by propagation, without CP-SAT
@@ -282,11 +284,9 @@ class CpSatBackend(Backend):
         time_limit: float | None,
         masks: Sequence[int] | None = None,
         start: float | None = None,
-        known: Sequence[int] | None = None,
     ) -> Enumeration:
         """Up to ``limit`` solutions by CP-SAT, the domains narrowed to the givens and ``candidates``, or
-        to ``masks`` (each cell's candidates); ``known`` (candidates the domains do not hold) tells where
-        to read a solution, as ``masks`` or ``candidates`` do."""
+        to ``masks`` (each cell's candidates), which also tell where to read a solution."""
         import ortools.sat.python.cp_model  # noqa: F401  (imported here so build_time leaves out the import)
 
         if limit < 1:
@@ -310,7 +310,7 @@ class CpSatBackend(Backend):
         }
         method = self.enumeration or ("callback" if workers == 1 else "block")
         if limit > 1 and method == "callback":
-            known = known or masks or _known_masks(puzzle, candidates)
+            known = masks or _known_masks(puzzle, candidates)
             solutions, complete, timed_out = self._enumerate_callback(model, limit, deadline, stats, known)
         else:
             solutions, complete, timed_out = self._enumerate_blocking(

@@ -20,8 +20,8 @@ gain). ortools is imported inside the functions, never when this module is impor
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SudokuError
 from ..grid import Puzzle, Rules
@@ -47,6 +47,7 @@ __all__ = [
     "int_model",
     "mask_domains",
     "read_cells",
+    "set_literals",
 ]
 
 #: The model kinds: ``int`` (AllDifferent) and ``bool`` (one-hot with ExactlyOne).
@@ -58,7 +59,9 @@ class CpSatModel:
     """A CP-SAT model of one shape without givens, and its size.
 
     ``model.proto.variables`` are, in order, the cell variables (``int``: index ``cell``) or the cell-digit
-    literals (``bool``: index ``cell * n + digit - 1``); nothing else, so a solution's values decode directly.
+    literals (``bool``: index ``cell * n + digit - 1``), then the rules' auxiliary variables, if any, so a
+    solution's values decode directly. ``auxiliary``: copies of the bool model's auxiliary variables, for
+    ``set_literals``.
     """
 
     kind: str
@@ -66,6 +69,7 @@ class CpSatModel:
     model: cp_model.CpModel
     variables: int
     constraints: int
+    auxiliary: tuple[Any, ...] = ()
 
 
 def int_model(rules: Rules) -> CpSatModel:
@@ -107,7 +111,12 @@ def bool_model(rules: Rules) -> CpSatModel:
         for d in range(n):
             model.add_exactly_one([lits[cell][d] for cell in unit])
     extra = add_rules(model, rules, lits)
-    return CpSatModel("bool", rules, model, rules.ncells * n, rules.ncells + len(rules.houses) * n + extra)
+    variables = model.proto.variables
+    auxiliary = [_variable(0, 0) for _ in range(rules.ncells * n, len(variables))]
+    for copy, k in zip(auxiliary, range(rules.ncells * n, len(variables)), strict=True):
+        copy.copy_from(variables[k])
+    count = rules.ncells + len(rules.houses) * n + extra
+    return CpSatModel("bool", rules, model, rules.ncells * n, count, tuple(auxiliary))
 
 
 def build_model(rules: Rules, kind: str = "int") -> CpSatModel:
@@ -198,6 +207,49 @@ def decode(values: Sequence[int], rules: Rules, kind: str) -> tuple[int, ...]:
         return tuple(values[: rules.ncells])
     n = rules.n
     return tuple(i % n + 1 for i, v in enumerate(values[: rules.ncells * n]) if v)
+
+
+def set_literals(model: CpSatModel, masks: Sequence[int]) -> None:
+    """Fix the bool model's literals to the candidates ``masks`` (per cell, bit d - 1 for digit d): true for
+    a cell's one candidate, false for a digit it cannot hold, free otherwise.
+
+    The variables are replaced at once by copies of three prepared messages (``extend``): setting 729
+    domains one by one from Python took 3 ms, twice a 17-clue puzzle's CP-SAT call (ortools 9.15).
+
+    >>> m = bool_model(Rules.classic(2, 2))
+    >>> set_literals(m, [0b0100, 0b1011] + [0b1111] * 14)
+    >>> [tuple(m.model.proto.variables[i].domain) for i in (0, 2, 4, 6)]
+    [(0, 0), (1, 1), (0, 1), (0, 0)]
+    """
+    n = model.rules.n
+    variables = model.model.proto.variables
+    literals = [message for mask in masks for message in _cell_literals(n, mask)]
+    variables.clear()
+    variables.extend(literals + list(model.auxiliary))
+
+
+@lru_cache(maxsize=1 << 14)
+def _cell_literals(n: int, mask: int) -> tuple[Any, ...]:
+    """A cell's n literal variables for its candidates ``mask`` (shared messages: ``extend`` copies them)."""
+    free, true, false = _shared(0, 1), _shared(1, 1), _shared(0, 0)
+    if mask and not mask & (mask - 1):
+        return tuple(true if mask >> d & 1 else false for d in range(n))
+    return tuple(free if mask >> d & 1 else false for d in range(n))
+
+
+@cache
+def _shared(lo: int, hi: int) -> Any:
+    """A variable message with domain lo..hi, made once: callers copy it, never change it."""
+    return _variable(lo, hi)
+
+
+def _variable(lo: int, hi: int) -> Any:
+    """A new variable message with domain lo..hi."""
+    from ortools.sat.python.cp_model_helper import IntegerVariableProto
+
+    message = IntegerVariableProto()
+    message.domain.extend((lo, hi))
+    return message
 
 
 def read_cells(
