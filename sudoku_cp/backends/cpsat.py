@@ -10,8 +10,10 @@ and chosen:
   propagators, ``encode.propagated``) decide 76 to 79% of 17_clue with no CP-SAT call, unique, and find
   contradictions; for the rest the int model's every cell takes its candidates as its domain and CP-SAT
   runs without presolve or probing (nothing is left for them). Measured with uniqueness, per CPU second:
-  17_clue int 4.3 times as fast, bool 3.7 times; top1465 int 1.4 times. The bool model keeps its
-  givens-only solve for the puzzles left open (fixing its literals cost more than it saved).
+  17_clue int 4.3 times as fast, bool 3.7 times; top1465 int 1.4 times. The bool model's literals are
+  all fixed to the candidates at once (``cpsat_model.set_literals``): one by one, setting them cost more
+  than they saved (top1465 141 against 266 puzzles per CPU second); at once, 17_clue 1,963 against 1,480
+  and top1465 737 against 314 (``bench_cpsat.py --quick``, 2026-11-26, that version right after).
 - Reuse one model per shape and set only the givens' domains in ``model.proto`` (undone before the next
   puzzle) instead of building a model per puzzle. Building costs 1.0 ms (int: 81 variables, 27
   AllDifferent) or 5.8 ms (bool: 729 literals, 324 ExactlyOne) in Python against 1-2 ms of CP-SAT: on
@@ -253,10 +255,8 @@ class CpSatBackend(Backend):
     def _enumerate_propagated(
         self, puzzle: Puzzle, candidates: Candidates | None, limit: int, time_limit: float | None
     ) -> Enumeration:
-        """The puzzle propagated first (``encode.propagated``): decided there, or solved by CP-SAT, the int
-        model with every cell's domain narrowed to its candidates (presolve off: nothing is left for it to
-        find), the bool model as without propagation (fixing its many literals costs more than it saves:
-        measured, top1465 141 against 266 puzzles per CPU second)."""
+        """The puzzle propagated first (``encode.propagated``): decided there, or solved by CP-SAT with
+        every cell narrowed to its candidates (presolve off: nothing is left for it to find)."""
         from ..encode.propagated import PropagatedEncoder
 
         if limit < 1:
