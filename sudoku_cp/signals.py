@@ -15,14 +15,15 @@ within milliseconds and the signal is then delivered as above.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import signal
 import socket
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from types import FrameType
+from types import FrameType, ModuleType
 
-__all__ = ["HELD", "NOTICE_AFTER", "announced", "compiling", "signals_held", "stopping"]
+__all__ = ["HELD", "NOTICE_AFTER", "announced", "compiling", "held_import", "signals_held", "stopping"]
 
 #: The signals held.
 HELD = (signal.SIGINT, signal.SIGTERM)
@@ -54,6 +55,14 @@ def compiling(what: str, seconds: int) -> Iterator[None]:
     )
     with announced(message), signals_held():
         yield
+
+
+def held_import(name: str, package: str | None = None) -> ModuleType:
+    """``importlib.import_module`` with the signals held: numba, interrupted half-way through its first
+    import, stays unusable for the rest of the process (a RecursionError, or "module 'numba' has no
+    attribute 'core'", at every later call), as a kernel interrupted while loading does."""
+    with signals_held():
+        return importlib.import_module(name, package)
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ from sudoku_cp.encode.cpsat_model import add_blocking, build_model, decode, give
 from sudoku_cp.errors import SudokuError, UsageError
 from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.result import Status
+from sudoku_cp.rules import Arrow, Cage
 from sudoku_cp.samples import blanked, pattern_grid
 from sudoku_cp.solving import count_solutions, solve
 from sudoku_cp.verify import is_solution
@@ -252,8 +253,8 @@ def test_options_are_checked() -> None:
     assert make_backend("cpsat").spec == "cpsat" and make_backend("cpsat:bool").spec == "cpsat:bool"
     assert make_backend("cpsat", workers=3).workers_for(Rules.classic(3, 3)) == 3
     assert make_backend("cpsat").workers_for(Rules.classic(5, 5)) == 1
-    assert CpSatBackend("int").presolve_for() and not CpSatBackend("bool").presolve_for()
-    assert CpSatBackend("bool", presolve=True).presolve_for()
+    assert CpSatBackend().presolve_for("int") and not CpSatBackend().presolve_for("bool")
+    assert CpSatBackend("bool", presolve=True).presolve_for("bool")
     bad_options = [{"workers": 0}, {"workers": "2"}, {"presolve": "yes"}, {"reuse": "no"}]
     for bad in [*bad_options, {"enumeration": "dfs"}, {"amo": "ladder"}]:
         with pytest.raises(UsageError):
@@ -329,3 +330,17 @@ def test_ctrl_c_stops_a_long_search_and_keeps_working_afterwards() -> None:
     # The time limit is 60 s; CP-SAT's presolve heeds the stop within about 1.5 s (several under load).
     assert first.startswith("search interrupted after") and float(first.split()[-2]) < 30, proc.stdout
     assert second == "sleep interrupted", proc.stdout
+
+
+def test_the_model_is_chosen_per_rules_unless_a_variant_names_it() -> None:
+    nine = Rules.classic(3, 3)
+    arrows = nine.with_(arrows=(Arrow((0,), (1, 2)),))
+    killer, groups = nine.with_(cages=(Cage((0, 1), 3),)), nine.with_(cages=(Cage((0, 1)),))
+    chosen = [CpSatBackend().kind_for(r) for r in (nine, Rules.classic(5, 5), arrows, killer, groups)]
+    assert chosen == ["bool", "bool", "int", "int", "bool"]  # sums (arrows, cage totals): the int model
+    assert CpSatBackend("int").kind_for(nine) == "int" and CpSatBackend("bool").kind_for(arrows) == "bool"
+    backend = CpSatBackend()
+    for rules in (nine, arrows, killer):  # valid answers, whichever model
+        puzzle = Puzzle.empty(rules)
+        found = backend.enumerate(puzzle, limit=2)
+        assert len(found.solutions) == 2 and all(is_solution(puzzle, s) for s in found.solutions)

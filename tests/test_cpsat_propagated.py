@@ -38,8 +38,8 @@ def test_propagate_is_read_like_the_other_options() -> None:
     with pytest.raises(UsageError, match="propagate must be"):
         CpSatBackend(propagate="maybe")
     # a propagated int model searches without presolve, unless presolve is set
-    assert not CpSatBackend().presolve_for(propagated=True) and CpSatBackend().presolve_for()
-    assert CpSatBackend(presolve=True).presolve_for(propagated=True)
+    assert not CpSatBackend().presolve_for("int", propagated=True) and CpSatBackend().presolve_for("int")
+    assert CpSatBackend(presolve=True).presolve_for("int", propagated=True)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -169,3 +169,34 @@ def test_explain_stops_cleanly_inside_its_hitting_set_search() -> None:
         proc.kill()
     assert proc.returncode == 130 and "Traceback" not in err, err
     assert err.strip().splitlines()[-1].endswith("interrupted by SIGINT")
+
+
+#: Run in a child process: Ctrl-C a few milliseconds into a backend's first puzzle, while it imports numba
+#: and loads its kernels, then the same puzzle again: it must be solved (numba, interrupted half-way through
+#: its import, used to stay broken: "module 'numba' has no attribute 'core'").
+FIRST_PUZZLE_INTERRUPTED = """
+import os, signal, sys, threading, time
+from sudoku_cp.backends import make_backend
+from sudoku_cp.grid import Puzzle
+backend = make_backend(sys.argv[1], propagate=True) if sys.argv[1] != "dfs" else make_backend("dfs")
+puzzle = Puzzle.from_string("1234341221434...")
+threading.Timer(float(sys.argv[2]), os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    backend.enumerate(puzzle)
+    time.sleep(5)
+except KeyboardInterrupt:
+    pass
+print(backend.enumerate(puzzle).solutions[0].to_string())
+"""
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "dfs"])
+@pytest.mark.parametrize("delay", [0.02, 0.15])
+def test_a_backend_interrupted_in_its_first_imports_keeps_working(backend: str, delay: float) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", FIRST_PUZZLE_INTERRUPTED, backend, str(delay)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == "1234341221434321", proc.stderr[-800:]

@@ -78,7 +78,7 @@ from ..encode.cpsat_model import (
 from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats, common_stats
-from ..signals import stopping
+from ..signals import held_import, stopping
 from .base import Backend
 from .propagation import Rental
 
@@ -100,6 +100,9 @@ ENUMERATIONS = ("callback", "block")
 class CpSatBackend(Backend):
     """OR-tools CP-SAT with one model per shape; the givens are set as variable domains for each puzzle.
 
+    The model (``cpsat_model``): the variant's (``cpsat:int``, ``cpsat:bool``), else per rules the one-hot
+    bool model, or the int model (AllDifferent) for rules with sums (``kind_for``, as measured).
+
     Options: ``workers`` (CP-SAT search workers, default 1),
     ``presolve`` (True/False; default: on for the int model, off for the bool model and for a propagated
     puzzle, as measured), ``propagate`` (None: once its start-up is paid for; True, False),
@@ -114,7 +117,8 @@ class CpSatBackend(Backend):
 
     name: ClassVar[str] = "cpsat"
     description: ClassVar[str] = (
-        "OR-tools CP-SAT: AllDifferent per unit (cpsat, cpsat:int) or one-hot ExactlyOne (cpsat:bool)"
+        "OR-tools CP-SAT: one-hot ExactlyOne (cpsat:bool) or AllDifferent per unit (cpsat:int); cpsat "
+        "picks the one measured faster for the rules"
     )
     requires: ClassVar[dict[str, str]] = {"ortools": "ortools"}
     variants: ClassVar[tuple[str, ...]] = ("int", "bool")
@@ -142,7 +146,6 @@ class CpSatBackend(Backend):
             raise UsageError(f"reuse must be True or False, not {reuse!r}")
         if enumeration is not None and enumeration not in ENUMERATIONS:
             raise UsageError(f"unknown enumeration {enumeration!r}; valid: {', '.join(ENUMERATIONS)}")
-        self.kind = variant or "int"
         self.workers = workers
         self.presolve = presolve
         self.reuse = reuse
@@ -167,28 +170,45 @@ class CpSatBackend(Backend):
         """The number of CP-SAT workers for a grid: the user's, else 1 (measured best at every size)."""
         return self.workers or 1
 
-    def presolve_for(self, propagated: bool = False) -> bool:
+    def kind_for(self, rules: Rules) -> str:
+        """The model of a grid: the variant's, else the bool model, or the int model for rules with sums
+        (cages with a total, arrows), whose linear constraints it states on the digits themselves.
+
+        Measured (propagated, uniqueness, CPU time, 2026-11-26): the bool model took 17_clue at 2,070 to
+        2,733 puzzles a second against 1,189 to 1,586 (alternating in one process), top1465 at 410
+        against 199, a 16x16 and a 25x25 grid in 0.010 and 0.08 s against 0.013 and 0.17 s; on
+        ``bench_variants.py --quick`` it was ahead on every rule without sums (X 165 against 62 a
+        second, anti-knight 51 against 23, windoku 195 against 98, non-consecutive 2.0 against 1.4, the
+        16x16 ones level) and behind on killer puzzles (47 against 85) and on the published arrow
+        puzzles of the tests (36 and 92 ms against 11 and 26).
+        """
+        if self.variant:
+            return self.variant
+        sums = rules.arrows or any(cage.total is not None for cage in rules.cages)
+        return "int" if sums else "bool"
+
+    def presolve_for(self, kind: str, propagated: bool = False) -> bool:
         """Presolve on for the int model (it expands AllDifferent), off for the bool model and for a
         propagated puzzle (its domains are the candidates already), unless set."""
         if self.presolve is not None:
             return self.presolve
-        return self.kind == "int" and not propagated
+        return kind == "int" and not propagated
 
     def _parameters(
-        self, solver: cp_model.CpSolver, workers: int, *, enumerate_all: bool, propagated: bool = False
+        self, solver: cp_model.CpSolver, kind: str, workers: int, *, enumerate_all: bool, propagated: bool
     ) -> None:
         """The parameters chosen by measurement (see the module's docstring)."""
         params = solver.parameters
         params.num_workers = workers
         params.enumerate_all_solutions = enumerate_all
-        params.cp_model_presolve = self.presolve_for(propagated)
+        params.cp_model_presolve = self.presolve_for(kind, propagated)
         params.max_presolve_iterations = 1
         params.symmetry_level = 0
         params.linearization_level = 0
         params.use_sat_inprocessing = False
         params.auto_detect_greater_than_at_least_one_of = False
         params.catch_sigint_signal = False  # see the module's docstring
-        if self.kind == "bool" or propagated:
+        if kind == "bool" or propagated:
             params.cp_model_probing_level = 0
 
     # -- the model of a puzzle -------------------------------------------------------------------------
@@ -203,26 +223,26 @@ class CpSatBackend(Backend):
         rules = puzzle.rules
         model = self._models.get(rules) if self.reuse else None
         if model is None:
-            model = build_model(rules, self.kind)
+            model = build_model(rules, self.kind_for(rules))
             self._narrowed[rules] = []
             if self.reuse:
                 self._models[rules] = model
-        if self.kind == "bool":
+        if model.kind == "bool":
             set_literals(model, masks if masks is not None else _known_masks(puzzle, candidates))
             return model
         variables = model.model.proto.variables
-        lo, hi = free_domain(self.kind, rules.n)
+        lo, hi = free_domain("int", rules.n)
         narrowed = self._narrowed[rules]
-        if masks is None or self.kind != "int":  # (masks give every int variable its domain anew)
+        if masks is None:  # (masks give every variable its domain anew)
             for index in narrowed:
                 domain = variables[index].domain
                 domain.clear()
                 domain.extend((lo, hi))
         narrowed.clear()
         if masks is not None:
-            domains = mask_domains(masks, self.kind, rules.n)
+            domains = mask_domains(masks, "int", rules.n)
         else:
-            domains = [*given_domains(puzzle, self.kind), *candidate_domains(candidates, self.kind)]
+            domains = [*given_domains(puzzle, "int"), *candidate_domains(candidates, "int")]
         for index, values in domains:
             domain = variables[index].domain
             domain.clear()
@@ -257,14 +277,13 @@ class CpSatBackend(Backend):
     ) -> Enumeration:
         """The puzzle propagated first (``encode.propagated``): decided there, or solved by CP-SAT with
         every cell narrowed to its candidates (presolve off: nothing is left for it to find)."""
-        from ..encode.propagated import PropagatedEncoder
-
         if limit < 1:
             raise UsageError(f"limit must be at least 1, not {limit}")
         start = time.perf_counter()
         encoder = self._encoders.get(puzzle.rules)
         if encoder is None:
-            encoder = self._encoders[puzzle.rules] = PropagatedEncoder(puzzle.rules)
+            propagated = held_import("sudoku_cp.encode.propagated")  # (numba: see held_import)
+            encoder = self._encoders[puzzle.rules] = propagated.PropagatedEncoder(puzzle.rules)
         formula = encoder.encode(puzzle.cells, None if candidates is None else candidates.masks)
         if formula.status == "open":
             return self._enumerate(puzzle, None, limit, time_limit, encoder.cands.tolist(), start)
@@ -335,7 +354,10 @@ class CpSatBackend(Backend):
         from ortools.sat.python import cp_model
 
         solver = cp_model.CpSolver()
-        self._parameters(solver, workers, enumerate_all=collector is not None, propagated=self._propagated)
+        enumerate_all = collector is not None
+        self._parameters(
+            solver, model.kind, workers, enumerate_all=enumerate_all, propagated=self._propagated
+        )
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left <= 0:

@@ -24,6 +24,7 @@ from ..errors import BackendUnavailableError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, common_stats
 from ..rules import RULES_KEPT
+from ..signals import held_import
 from .base import Backend
 from .dfs_reference import AUTO, HEURISTICS, SearchOutcome, search
 
@@ -36,10 +37,9 @@ ENGINES = ("auto", "compiled", "python")
 def _compiled_module() -> Any | None:
     """The compiled engine's module, or None when numba (or a numpy it accepts) cannot be imported."""
     try:
-        from . import dfs_compiled
+        return held_import("sudoku_cp.backends.dfs_compiled")  # (numba: see held_import)
     except ImportError:
         return None
-    return dfs_compiled
 
 
 class DfsBackend(Backend):

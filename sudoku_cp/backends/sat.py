@@ -49,7 +49,7 @@ from ..encode.cnf import candidates, check_encoding, clause_families, decode, de
 from ..errors import BackendUnavailableError, UnknownBackendError, UnsupportedRuleError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
-from ..signals import stopping
+from ..signals import held_import, stopping
 from .base import Backend
 from .propagation import Rental
 
@@ -693,9 +693,8 @@ class SatBackend(Backend):
         rules = puzzle.rules
         encoder = state.encoder
         if encoder is None:
-            from ..encode.propagated import PropagatedEncoder
-
-            encoder = state.encoder = PropagatedEncoder(rules)
+            propagated = held_import("sudoku_cp.encode.propagated")  # (numba: see held_import)
+            encoder = state.encoder = propagated.PropagatedEncoder(rules)
         formula = encoder.encode(puzzle.cells, masks)
         stats: Stats = {"variables": formula.variables, "clauses": formula.clauses, "incremental": 0}
         if formula.status != "open":  # decided by propagation: one solution (unique) or none
@@ -826,9 +825,7 @@ class SatBackend(Backend):
 @functools.cache
 def _sat_native() -> Any:
     """The module ``sat_native``, imported at the first propagated puzzle (it imports numba)."""
-    from . import sat_native
-
-    return sat_native
+    return held_import("sudoku_cp.backends.sat_native")
 
 
 def _add_totals(totals: dict[str, int], solver: Any) -> None:

@@ -109,9 +109,9 @@ def drat_checker(choice: str, folders: list[str]) -> Refute:
         choice = "compiled" if proofs >= COMPILED_FROM else "reference"
     if choice == "reference":
         return check_refutation
-    from ..certify import drat_compiled
-    from ..signals import compiling
+    from ..signals import compiling, held_import
 
+    drat_compiled = held_import("sudoku_cp.certify.drat_compiled")
     with compiling("the DRAT checker", 10):
         drat_compiled.warm_up()
     return drat_compiled.check_refutation

@@ -28,6 +28,7 @@ from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
 from ..rate import LEVELS, Rating
 from ..rate import rate as rate_puzzle
+from ..signals import held_import
 from .oracle import DEFAULT_SOLVER, SOLVERS, UniquenessOracle
 from .reduce import reduce_clues
 from .symmetry import SYMMETRIES, orbits, pattern_sizes
@@ -327,9 +328,8 @@ def _one(oracle: UniquenessOracle | None, request: _Request, seed: int | str, in
     cell_orbits = orbits(rules, request.symmetry)
     for attempt in range(1, request.max_attempts + 1):
         if oracle is None:
-            from .bands import minimal_puzzle  # numba: loaded only where used
-
-            drawn = minimal_puzzle(rng, cell_orbits)
+            bands = held_import("sudoku_cp.generate.bands")  # numba: loaded only where used
+            drawn = bands.minimal_puzzle(rng, cell_orbits)
             if drawn is None:
                 continue
             grid, kept = drawn
