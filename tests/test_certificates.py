@@ -411,6 +411,9 @@ def test_the_drat_checker_honours_deletions_but_keeps_a_fixed_literals_reason(re
     assert refute([*xor, [-3], [-3, 4, 5]], "d -3 4 5 0\nd -3 0\n2 0\n0\n").ok
     # a clause that repeats a literal, deleted, leaves no watch behind
     assert not refute([[1, 1, 2], *xor[1:]], "d 1 1 2 0\n2 0\n0\n").ok
+    # and is read without its copies: (1 1) is the unit 1, and in (1 2 1), once 2 is false, 1 follows
+    assert refute([[1, 1], [-1, 2], [-1, -2]], "").ok
+    assert refute([[1, 2, 1], [-2], [-1, 3], [-1, -3]], "").ok
 
 
 @REFUTERS

@@ -150,6 +150,9 @@ class _Checker:
         self.originals = formula = formula if isinstance(formula, list) else list(formula)
         for cid, clause in enumerate(formula):
             size = len(clause)
+            if size > 1 and len(set(clause)) < size:  # a repeated literal: (x x) is the unit x, and a
+                clause = list(dict.fromkeys(clause))  # watch must not move onto a copy of itself
+                size = len(clause)
             if size == 2:  # most clauses: no list comprehension
                 x, y = clause
                 a = 2 * x if x > 0 else 1 - 2 * x
@@ -171,7 +174,7 @@ class _Checker:
             if not size:
                 return False
             lits = [2 * x if x > 0 else 1 - 2 * x for x in clause]
-            clauses.append(lits)  # a literal repeated in a clause is watched twice at worst: harmless
+            clauses.append(lits)
             watches[lits[0] ^ 1].append(cid)
             watches[lits[1] ^ 1].append(cid)
         self.alive = [True] * len(clauses)
@@ -238,10 +241,8 @@ class _Checker:
             self.binary[a ^ 1].remove(b)
             self.binary[b ^ 1].remove(a)
         elif len(lits) > 1:  # a long clause is in the watch lists of its first two literals only
-            for watching in {lits[0] ^ 1, lits[1] ^ 1}:
-                watching = self.watches[watching]
-                while cid in watching:  # (twice, for a clause that repeats a literal)
-                    watching.remove(cid)
+            self.watches[lits[0] ^ 1].remove(cid)
+            self.watches[lits[1] ^ 1].remove(cid)
 
     # --- propagation -------------------------------------------------------------------------------
 
