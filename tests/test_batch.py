@@ -8,6 +8,7 @@ import itertools
 import operator
 import os
 import signal
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -342,3 +343,34 @@ def test_short_writes_of_an_unbuffered_output_lose_nothing(output: str, tmp_path
         assert_solves(Puzzle.from_string(puzzle), Puzzle.from_string(answer))
     out.write("still open\n")
     assert raw.data.endswith(b"still open\n")
+
+
+def _spawned() -> list[int]:
+    """This process's spawned worker processes (Linux: from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if (
+                not entry.isdigit()
+                or f"PPid:\t{os.getpid()}\n" not in Path(f"/proc/{entry}/status").read_text()
+            ):
+                continue
+            if b"spawn_main" in Path(f"/proc/{entry}/cmdline").read_bytes():  # (not the resource tracker)
+                found.append(int(entry))
+        except OSError:  # the process ended meanwhile
+            continue
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="finds the worker through /proc")
+def test_an_idle_worker_that_died_is_a_worker_error_not_a_broken_pipe() -> None:
+    import time
+
+    before = set(_spawned())
+    with OrderedPool(1, operator.neg, method="spawn") as pool:
+        assert list(pool.map([1, 2])) == [-1, -2]  # the worker is up, and idle now
+        (worker,) = set(_spawned()) - before
+        os.kill(worker, signal.SIGKILL)
+        time.sleep(0.5)
+        with pytest.raises(WorkerError, match=r"a worker process died \(exit code -9\)"):
+            list(pool.map([3]))  # sending it a task met its closed pipe: a BrokenPipeError before

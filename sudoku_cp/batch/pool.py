@@ -181,7 +181,12 @@ class OrderedPool:
             while True:
                 while idle and (task := draw()) is not _NOTHING:
                     conn = idle.pop()
-                    conn.send((next_seq, task))
+                    try:
+                        conn.send((next_seq, task))
+                    except OSError:  # an idle worker that died: not standard output's broken pipe
+                        proc = self._procs[self._conns.index(conn)]
+                        proc.join(1.0)
+                        raise WorkerError(f"a worker process died (exit code {proc.exitcode})") from None
                     self._busy[conn] = next_seq
                     next_seq += 1
                 if next_out in done:
