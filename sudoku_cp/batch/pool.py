@@ -184,9 +184,7 @@ class OrderedPool:
                     try:
                         conn.send((next_seq, task))
                     except OSError:  # an idle worker that died: not standard output's broken pipe
-                        proc = self._procs[self._conns.index(conn)]
-                        proc.join(1.0)
-                        raise WorkerError(f"a worker process died (exit code {proc.exitcode})") from None
+                        raise self._death(conn) from None
                     self._busy[conn] = next_seq
                     next_seq += 1
                 if next_out in done:
@@ -235,11 +233,16 @@ class OrderedPool:
                         done[seq] = (ok, value)
                     idle.append(conn)
             except (EOFError, OSError):
-                proc = self._procs[self._conns.index(conn)]
-                proc.join(1.0)
-                if conn not in self._ready and proc.exitcode == _RERUN_EXIT:
-                    raise UsageError(MAIN_GUARD) from None
-                raise WorkerError(f"a worker process died (exit code {proc.exitcode})") from None
+                raise self._death(conn) from None
+
+    def _death(self, conn: Connection) -> Exception:
+        """The error to raise for the worker behind ``conn``, which died: a ``WorkerError`` with its exit
+        code, or the ``MAIN_GUARD`` usage error for one that died starting, running the main script again."""
+        proc = self._procs[self._conns.index(conn)]
+        proc.join(1.0)
+        if conn not in self._ready and proc.exitcode == _RERUN_EXIT:
+            return UsageError(MAIN_GUARD)
+        return WorkerError(f"a worker process died (exit code {proc.exitcode})")
 
     def close(self) -> None:
         """Ask the workers to stop and wait for them briefly; kill those that do not."""

@@ -326,9 +326,9 @@ def _one(oracle: UniquenessOracle | None, request: _Request, seed: int | str, in
     rng = random.Random(f"sudoku-cp:{seed}:{index}")
     rules = request.rules
     cell_orbits = orbits(rules, request.symmetry)
+    bands = held_import("sudoku_cp.generate.bands") if oracle is None else None  # numba: only where used
     for attempt in range(1, request.max_attempts + 1):
-        if oracle is None:
-            bands = held_import("sudoku_cp.generate.bands")  # numba: loaded only where used
+        if bands is not None:
             drawn = bands.minimal_puzzle(rng, cell_orbits)
             if drawn is None:
                 continue
