@@ -18,6 +18,7 @@ an engine by name, so comparison tools can set the two side by side.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar
 
 from ..errors import BackendUnavailableError, UsageError
@@ -34,8 +35,10 @@ __all__ = ["ENGINES", "HEURISTICS", "DfsBackend"]
 ENGINES = ("auto", "compiled", "python")
 
 
+@functools.cache
 def _compiled_module() -> Any | None:
-    """The compiled engine's module, or None when numba (or a numpy it accepts) cannot be imported."""
+    """The compiled engine's module, or None when numba (or a numpy it accepts) cannot be imported (once a
+    process: ``held_import`` sets and restores signal handlers, 38 us a call)."""
     try:
         return held_import("sudoku_cp.backends.dfs_compiled")  # (numba: see held_import)
     except ImportError:
