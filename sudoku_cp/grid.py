@@ -14,7 +14,7 @@ from .errors import InvalidPuzzleError, ParseError
 from .rules import Rules, Violation
 from .wording import plural
 
-__all__ = ["BLANKS", "SYMBOLS", "Puzzle", "Rules", "digit_of", "symbol"]
+__all__ = ["BLANKS", "SYMBOLS", "Puzzle", "Rules", "digit_of", "length_error", "symbol"]
 
 #: Symbols of digits 1..n: 1-9, then A-Z, then a-z (lower case is distinct only past 35 digits).
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -25,6 +25,11 @@ BLANKS = ".0?_-"
 def symbol(digit: int) -> str:
     """The one-character symbol of ``digit`` (``0`` gives ``.``)."""
     return "." if digit == 0 else SYMBOLS[digit - 1]
+
+
+def length_error(count: int, rules: Rules) -> ParseError:
+    """The error for ``count`` symbols read as a grid of ``rules``, which has another number of cells."""
+    return ParseError(f"{count} {plural(count, 'symbol')}, a {rules.n}x{rules.n} grid has {rules.ncells}")
 
 
 def digit_of(char: str, n: int) -> int:
@@ -81,9 +86,7 @@ class Puzzle:
                 "for 16x16)"
             ) from None
         if len(chars) != rules.ncells:
-            raise ParseError(
-                f"{len(chars)} {plural(len(chars), 'symbol')}, a {rules.n}x{rules.n} grid has {rules.ncells}"
-            )
+            raise length_error(len(chars), rules)
         try:
             return cls(rules, tuple(digit_of(ch, rules.n) for ch in chars))
         except ValueError as exc:

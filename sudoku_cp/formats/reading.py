@@ -24,7 +24,7 @@ from typing import Any
 
 from ..candidates import Candidates
 from ..errors import InvalidPuzzleError, ParseError, UsageError
-from ..grid import BLANKS, Puzzle, Rules
+from ..grid import BLANKS, Puzzle, Rules, length_error
 from ..wording import plural
 from .alphabet import Alphabet, parse_alphabet
 from .codec import (
@@ -367,9 +367,7 @@ def parse_symbols(text: str, rules: Rules | None, validate: bool, symbols: Alpha
         if rules is None:
             raise shape_error(length)
     elif length != rules.ncells:
-        raise ParseError(
-            f"{length} {plural(length, 'symbol')}, a {rules.n}x{rules.n} grid has {rules.ncells}"
-        )
+        raise length_error(length, rules)
     if _ambiguous(text, rules.n, symbols):
         raise zero_or_blank_error(symbols)
     c = _codec(rules, symbols)
