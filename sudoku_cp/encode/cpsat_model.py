@@ -112,11 +112,9 @@ def bool_model(rules: Rules) -> CpSatModel:
             model.add_exactly_one([lits[cell][d] for cell in unit])
     extra = add_rules(model, rules, lits)
     variables = model.proto.variables
-    auxiliary = [_variable(0, 0) for _ in range(rules.ncells * n, len(variables))]
-    for copy, k in zip(auxiliary, range(rules.ncells * n, len(variables)), strict=True):
-        copy.copy_from(variables[k])
+    auxiliary = tuple(_copy(variables[k]) for k in range(rules.ncells * n, len(variables)))
     count = rules.ncells + len(rules.houses) * n + extra
-    return CpSatModel("bool", rules, model, rules.ncells * n, count, tuple(auxiliary))
+    return CpSatModel("bool", rules, model, rules.ncells * n, count, auxiliary)
 
 
 def build_model(rules: Rules, kind: str = "int") -> CpSatModel:
@@ -240,16 +238,20 @@ def _cell_literals(n: int, mask: int) -> tuple[Any, ...]:
 @cache
 def _shared(lo: int, hi: int) -> Any:
     """A variable message with domain lo..hi, made once: callers copy it, never change it."""
-    return _variable(lo, hi)
-
-
-def _variable(lo: int, hi: int) -> Any:
-    """A new variable message with domain lo..hi."""
     from ortools.sat.python.cp_model_helper import IntegerVariableProto
 
     message = IntegerVariableProto()
     message.domain.extend((lo, hi))
     return message
+
+
+def _copy(message: Any) -> Any:
+    """A copy of a variable message (the model's own change with it)."""
+    from ortools.sat.python.cp_model_helper import IntegerVariableProto
+
+    copy = IntegerVariableProto()
+    copy.copy_from(message)
+    return copy
 
 
 def read_cells(
