@@ -3,6 +3,8 @@ no step ever places or removes a digit against a solution (checked against the s
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 from conftest import shared
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 from sudoku_cp.candidates import Candidates
 from sudoku_cp.grid import Puzzle, Rules
 from sudoku_cp.human import FAMILIES, TECHNIQUES, Board, Step, family, next_step, nth_step, walk
-from sudoku_cp.human.board import house_name
+from sudoku_cp.human.board import cells_of, house_name
 from sudoku_cp.human.chains import aic, length_bonus, x_chain, xy_chain
 from sudoku_cp.human.colouring import simple_colouring
 from sudoku_cp.human.engine import apply
@@ -498,3 +500,63 @@ def test_the_sudoku_explainer_comparison_reads_serate_lines_and_scores_them(tmp_
     same_row = [c.strip() for c in rows["same.txt"]]
     assert same_row[:2] == ["2", "1.000"] and same_row[4:] == ["100%", "100%", "+0.0", "0%", "0%"]
     assert [c.strip() for c in rows["off.txt"]][4:] == ["50%", "50%", "-0.5", "50%", "0%"]
+
+
+def _first_finned_by_definition(board: Board, size: int) -> tuple | None:
+    """The first finned fish as ``fish_compiled`` defines it, by brute force: the least digit, rows before
+    columns, base lines, box, cover lines, such that the base lines (each holding the digit twice or
+    more) have their places outside the box in the cover lines, each cover line crosses a place of the
+    base lines, and there is a fin and something to eliminate. (digit, houses, eliminated cells)."""
+    n, bits = board.n, board.geometry.house_bits
+    union = lambda houses: sum(bits[h] for h in houses)  # noqa: E731 - houses of one orientation are disjoint
+    for digit in range(1, n + 1):
+        where = board.candidate_cells[digit - 1]
+        for first in (0, n):
+            lines = [h for h in range(first, first + n) if (where & bits[h]).bit_count() >= 2]
+            crossing = range(n - first, 2 * n - first)
+            for base in combinations(lines, size):
+                body = where & union(base)
+                for box in range(2 * n, 3 * n):
+                    options = [h for h in crossing if body & bits[h]]
+                    for covers in combinations(options, size):
+                        cover = union(covers)
+                        if body & ~bits[box] & ~cover:
+                            continue
+                        gone = where & cover & bits[box] & ~union(base)
+                        if body & ~cover and gone:
+                            return digit, (*base, *covers, box), cells_of(gone)
+    return None
+
+
+def _jigsaw_9x9() -> Rules:
+    """The 9x9 boxes with r1c3 and r1c4, and r5c5 and r6c7, swapped between their boxes."""
+    regions = [list(r) for r in CLASSIC.regions]
+    for a, b in ((2, 3), (40, 51)):
+        ra, rb = CLASSIC.region_of[a], CLASSIC.region_of[b]
+        regions[ra][regions[ra].index(a)], regions[rb][regions[rb].index(b)] = b, a
+    return Rules.jigsaw(regions)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_finned_fish_find_the_first_fish_of_their_definition(data: st.DataObject) -> None:
+    rules = data.draw(st.sampled_from([CLASSIC, _jigsaw_9x9(), Rules.classic(2, 3), Rules.classic(2, 2)]))
+    size = data.draw(st.sampled_from([2, 3, 4] if rules.n > 4 else [2]))
+    # sparse candidates of each digit: fish need lines with few places
+    keep = data.draw(
+        st.lists(st.integers(0, 99), min_size=rules.ncells * rules.n, max_size=rules.ncells * rules.n)
+    )
+    density = data.draw(st.integers(15, 45))
+    masks = [
+        sum(1 << d for d in range(rules.n) if keep[c * rules.n + d] < density) or 1
+        for c in range(rules.ncells)
+    ]
+    board = Board(Candidates(Puzzle(rules, (0,) * rules.ncells), tuple(masks)))
+    expected = _first_finned_by_definition(board, size)
+    step = finned_fish(size)(board)
+    if expected is None:
+        assert step is None
+        return
+    assert step is not None
+    digit, houses, gone = expected
+    assert (step.digits, step.houses, [c for c, _ in step.eliminations]) == ((digit,), houses, list(gone))
