@@ -8,17 +8,22 @@ columns, boxes or regions, then extra houses such as diagonals and windows), so 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from types import ModuleType
 from typing import Any, TypeVar
+
+import numpy as np
 
 from ..candidates import Candidates
 from ..grid import Puzzle, Rules, symbol
 from ..rules import NAMED, RULES_KEPT
 from ..rules.constraints import cell_name
+from ..signals import held_import
 
-__all__ = ["Board", "Geometry", "cells_of", "digits_of", "geometry", "house_name", "plain_layout"]
+__all__ = ["Board", "Geometry", "cells_of", "compiled", "digits_of", "geometry", "house_name", "plain_layout"]
 
 _T = TypeVar("_T")
 
@@ -121,6 +126,11 @@ class Board:
             found = cache[key] = (stamp, make(self, key))
         return found[1]
 
+    def open_masks(self) -> np.ndarray:
+        """Each cell's candidates, 0 for a placed cell, as the compiled searches take them (kept for the
+        state of the board)."""
+        return self.kept("open masks", None, self.version, _open_masks)
+
     def places_in(self, h: int, digit: int) -> int:
         """The open cells of house ``h`` holding ``digit`` as a candidate, as a bit set."""
         return self.candidate_cells[digit - 1] & self.geometry.house_bits[h]
@@ -187,6 +197,19 @@ class Board:
     def candidates(self) -> Candidates:
         """The board as a ``Candidates`` value of the puzzle of its placed digits."""
         return Candidates(Puzzle(self.rules, tuple(self.values)), tuple(self.masks))
+
+
+def _open_masks(board: Board, _: None) -> np.ndarray:
+    return np.array([0 if v else m for m, v in zip(board.masks, board.values, strict=True)], np.int64)
+
+
+@functools.cache
+def compiled(name: str) -> ModuleType:
+    """The module ``name`` of compiled searches (numba) of this package, imported and its kernels loaded
+    (``warm_up``) once a process, with Ctrl-C held."""
+    module = held_import(f"{__package__}.{name}")
+    module.warm_up()
+    return module
 
 
 @lru_cache(maxsize=1 << 16)

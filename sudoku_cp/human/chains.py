@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any
 
-from ..grid import symbol
+import numpy as np
+
+from ..grid import Rules, symbol
+from ..rules import RULES_KEPT
 from ..rules.constraints import cell_name
-from .board import Board, cells_of, digits_of
+from .board import Board, compiled
 from .step import Step, Technique
 
 __all__ = ["CHAINS", "PATTERNS", "aic", "length_bonus", "x_chain", "xy_chain"]
@@ -41,62 +43,12 @@ def length_bonus(nodes: int) -> float:
     return round(bonus, 1)
 
 
-def _links(board: Board) -> dict[str, Any]:
-    """The links between candidates (node ``cell * n + digit - 1``) as adjacency lists: ``xy`` the strong
-    links of XY-chains (the two candidates of a bivalue cell), ``aic`` those and the strong links in a
-    house (a digit's two places there), ``weak`` the weak links of the nodes with a strong link (the other
-    candidates of the cell, then the peers holding the digit): a chain starts, turns and ends at such
-    nodes only; ``sees`` the weak links as bit sets of nodes. Built once per state of the board
-    (``Board.version``)."""
-    return board.kept("links", None, board.version, _make_links)
-
-
-def _make_links(board: Board, _: None) -> dict[str, Any]:
-    n, masks, where = board.n, board.masks, board.candidate_cells
-    peer_bits = board.geometry.peer_bits
-    in_cell: dict[int, list[int]] = {}
-    for cell in cells_of(board.open_bits):
-        mask = masks[cell]
-        if mask.bit_count() == 2:
-            a, b = (cell * n + d - 1 for d in digits_of(mask))
-            in_cell[a] = [b]
-            in_cell[b] = [a]
-    aic = {node: list(others) for node, others in in_cell.items()}
-    # a digit's strong links in houses, and what its nodes see of it: kept while its candidate cells stay
-    digit_of: list[dict[int, tuple[list[int], int]]] = []
-    for d in range(n):
-        pairs, seen_of = board.kept("chain digits", d, where[d], _digit_links)
-        for a, b in pairs:
-            aic.setdefault(a, []).append(b)
-            aic.setdefault(b, []).append(a)
-        digit_of.append(seen_of)
-    weak: dict[int, list[int]] = {}
-    sees: dict[int, int] = {}
-    for node in aic:
-        cell, d = divmod(node, n)
-        seen = digit_of[d].get(node)
-        if seen is None:
-            peers = where[d] & peer_bits[cell]
-            seen = digit_of[d][node] = (list(_nodes(peers, d, n)), _node_bits(peers, d, n))
-        others = masks[cell] & ~(1 << d)
-        weak[node] = [cell * n + e for e in cells_of(others)] + seen[0]
-        sees[node] = others << cell * n | seen[1]
-    return {"xy": in_cell, "aic": aic, "weak": weak, "sees": sees}
-
-
 def _chain(kind: str) -> Technique:
     name, base = CHAINS[kind]
 
     def find(board: Board) -> Step | None:
         n = board.n
-        if kind == "x":
-            best = _shortest_x(board)
-        else:
-            links = _links(board)
-            onward = links.get(f"{kind} onward")
-            if onward is None:
-                onward = links[f"{kind} onward"] = onward_links(links[kind], links["weak"])
-            best = _shortest(board, links[kind], onward, links["sees"])
+        best = _shortest(board, kind)
         if best is None:
             return None
         path, eliminations, placements = best
@@ -133,19 +85,6 @@ def _chain(kind: str) -> Technique:
 
 #: The names of the short chains that have names of their own (HoDoKu's), rated as the chains they are.
 PATTERNS = ("Skyscraper", "Two-string kite", "Turbot fish", "Remote pair", "W-wing")
-
-
-def _digit_links(board: Board, d: int) -> tuple[list[tuple[int, int]], dict[int, tuple[list[int], int]]]:
-    """Digit index ``d``'s strong links in houses (its two places in a house, as nodes), and an empty
-    table of what its nodes see, filled as the chain searches ask: both depend on its candidate cells
-    alone, so ``_links`` keeps them from state to state while those stay."""
-    n, places_of = board.n, board.candidate_cells[d]
-    pairs = []
-    for bits in board.geometry.house_bits:
-        places = places_of & bits
-        if places.bit_count() == 2:
-            pairs.append(tuple(c * n + d for c in cells_of(places)))
-    return pairs, {}
 
 
 def _pattern(board: Board, nodes: list[tuple[int, int]]) -> tuple[str | None, tuple[int, ...]]:
@@ -201,178 +140,46 @@ def _strong_house(board: Board, digit: int, a: int, b: int) -> int | None:
 Found = tuple[list[int], list[tuple[int, int]], tuple[tuple[int, int], ...]]
 
 
-def _shortest(
-    board: Board, strong: dict[int, list[int]], onward: dict[int, list[int]], sees: dict[int, int]
-) -> Found | None:
-    """The shortest chain, from the first start node (in node order) among the shortest. The searches
-    from every start go a level at a time together, so none goes deeper than the shortest chain."""
-    searches = [_Search(start, strong, onward, sees, board.n) for start in sorted(strong)]
-    on, size = False, 1
-    while searches and size < MAX_NODES:
-        going = []
-        for search in searches:
-            found = search.level(on)
-            if found is not None:
-                return found
-            if search.frontier:
-                going.append(search)
-        searches, on, size = going, not on, size + 1
-    return None
-
-
-def _shortest_x(board: Board) -> Found | None:
-    """The shortest X-chain, from the first start node among the shortest. An X-chain stays on one digit
-    and depends on its candidate cells alone: its links are built digit by digit, and a digit without a
-    chain is not searched again until its candidate cells change."""
+def _shortest(board: Board, kind: str) -> Found | None:
+    """The chain of ``kind`` the compiled search (``chains_compiled``) finds first, or None. An X-chain
+    stays on one digit and depends on its candidate cells alone: a digit without one is not searched
+    again until they change."""
+    search = compiled("chains_compiled")
     n = board.n
-    house_bits, peer_bits = board.geometry.house_bits, board.geometry.peer_bits
-    barren = board.memo.setdefault("no X-chain", {})
-    best: tuple[int, int, Found] | None = None  # (length, start, chain)
-    for digit in range(1, n + 1):
-        where = board.candidate_cells[digit - 1]
-        if barren.get(digit) == where:
-            continue
-        strong: dict[int, list[int]] = {}
-        for bits in house_bits:
-            places = where & bits
-            if places.bit_count() == 2:
-                a, b = (c * n + digit - 1 for c in cells_of(places))
-                strong.setdefault(a, []).append(b)
-                strong.setdefault(b, []).append(a)
-        weak, sees = {}, {}  # for the nodes with a strong link: a chain starts, turns and ends there
-        for node in strong:
-            peers = where & peer_bits[node // n]
-            weak[node], sees[node] = list(_nodes(peers, digit - 1, n)), _node_bits(peers, digit - 1, n)
-        complete = best is None  # searched without a bound: finding nothing then means there is nothing
-        onward = onward_links(strong, weak)
-        for start in sorted(strong):
-            # a tie may win: a later digit's start can come before an earlier one's
-            limit = MAX_NODES if best is None else best[0] + 1
-            found = _search(start, strong, limit, board, onward, sees)
-            if found is not None and (best is None or (len(found[0]), start) < best[:2]):
-                best = (len(found[0]), start, found)
-        if complete and best is None:
-            barren[digit] = where
-    return best[2] if best is not None else None
+    masks, rules = board.open_masks(), _rule_arrays(board.rules)
+    path, gone = np.zeros(MAX_NODES, np.int64), np.zeros(masks.size * n, np.int64)
+    if kind == "x":
+        where = board.candidate_cells
+        known = board.memo.setdefault("no X-chain", {})
+        barren = np.array([known.get(d) == where[d] for d in range(n)], np.bool_)
+        length, count = search.shortest_x(masks, n, *rules, MAX_NODES, path, gone, barren)
+        for d in np.flatnonzero(barren).tolist():
+            known[d] = where[d]
+    else:
+        length, count = search.shortest(search.KINDS[kind], masks, n, *rules, MAX_NODES, path, gone)
+    if not length:
+        return None
+    nodes = path[:length].tolist()
+    eliminations = [(w // n, w % n + 1) for w in gone[:count].tolist()]
+    placements = () if count else ((nodes[0] // n, nodes[0] % n + 1),)  # the chain closes at its start
+    return nodes, eliminations, placements
+
+
+@lru_cache(maxsize=RULES_KEPT)
+def _rule_arrays(rules: Rules) -> tuple[np.ndarray, ...]:
+    """The peers, houses and houses of each cell of ``rules`` as the compiled searches take them: each as
+    its members end to end (peers in cell order) after where each one's start (one more entry: the end)."""
+    arrays: list[np.ndarray] = []
+    for lists in (tuple(map(sorted, rules.peers)), rules.houses, rules.houses_of):
+        sizes = np.fromiter(map(len, lists), np.int64, count=len(lists))
+        starts = np.zeros(len(lists) + 1, np.int64)
+        np.cumsum(sizes, out=starts[1:])
+        arrays += [starts, np.array([m for members in lists for m in members], np.int64)]
+    return tuple(arrays)
 
 
 def _node(node: int, n: int) -> str:
     return f"{cell_name(node // n, n)}={symbol(node % n + 1)}"
-
-
-def _search(
-    start: int,
-    strong: dict[int, list[int]],
-    limit: int,
-    board: Board,
-    onward: dict[int, list[int]],
-    sees: dict[int, int],
-) -> Found | None:
-    """The shortest chain from ``start`` (assumed false) of fewer than ``limit`` nodes that proves
-    something: (path, eliminations, placements)."""
-    search = _Search(start, strong, onward, sees, board.n)
-    on, size = False, 1
-    while search.frontier and size < limit:
-        found = search.level(on)
-        if found is not None:
-            return found
-        on, size = not on, size + 1
-    return None
-
-
-class _Search:
-    """A breadth-first search for a chain from ``start`` (assumed false), a level at a time: the nodes
-    reached off (by a weak link) and on (by a strong link) each keep the node they were reached from.
-    ``onward`` holds the weak links to nodes that have a strong link (``onward_links``): a chain cannot go
-    on from the others, and the search need not visit them. ``sees`` holds every weak link, as bit sets
-    of nodes (bit ``node``): what sees both ends of a chain goes."""
-
-    __slots__ = (
-        "frontier",
-        "n",
-        "onward",
-        "reached_off",
-        "reached_on",
-        "sees",
-        "start",
-        "start_sees",
-        "strong",
-    )
-
-    def __init__(
-        self,
-        start: int,
-        strong: dict[int, list[int]],
-        onward: dict[int, list[int]],
-        sees: dict[int, int],
-        n: int,
-    ) -> None:
-        self.start, self.strong, self.onward, self.sees, self.n = start, strong, onward, sees, n
-        self.start_sees = sees.get(start, 0)
-        self.reached_off: dict[int, int] = {start: -1}
-        self.reached_on: dict[int, int] = {}
-        self.frontier = [start]
-
-    def level(self, on: bool) -> Found | None:
-        """Go one level further (from nodes reached ``on`` by weak links, else by strong ones); the chain
-        it closes, if any: (path, eliminations, placements)."""
-        following = []
-        reached_off, reached_on = self.reached_off, self.reached_on
-        if on:
-            onward = self.onward
-            for node in self.frontier:
-                for nxt in onward.get(node, ()):
-                    if nxt not in reached_off:
-                        reached_off[nxt] = node
-                        following.append(nxt)
-        else:
-            start, start_sees, sees, n = self.start, self.start_sees, self.sees, self.n
-            for node in self.frontier:
-                for nxt in self.strong.get(node, ()):
-                    if nxt in reached_on:
-                        continue
-                    reached_on[nxt] = node
-                    if nxt == start:  # not start implies start: start is true
-                        return _path(nxt, reached_on, reached_off), [], ((start // n, start % n + 1),)
-                    both = sees.get(nxt, 0) & start_sees  # start or nxt is true: what sees both goes
-                    if both:
-                        eliminations = [(w // n, w % n + 1) for w in cells_of(both)]
-                        return _path(nxt, reached_on, reached_off), eliminations, ()
-                    following.append(nxt)
-        self.frontier = following
-        return None
-
-
-@lru_cache(maxsize=1 << 16)
-def _nodes(cells: int, d: int, n: int) -> tuple[int, ...]:
-    """The nodes of digit index ``d`` in the cells of bit set ``cells``, in order (kept: a walk asks the
-    same ones at every state)."""
-    return tuple(cell * n + d for cell in cells_of(cells))
-
-
-@lru_cache(maxsize=1 << 16)
-def _node_bits(cells: int, d: int, n: int) -> int:
-    """``_nodes`` as a bit set of nodes."""
-    bits = 0
-    for node in _nodes(cells, d, n):
-        bits |= 1 << node
-    return bits
-
-
-def onward_links(strong: dict[int, list[int]], weak: dict[int, list[int]]) -> dict[int, list[int]]:
-    """The weak links of the nodes with a strong link (``weak`` holds them all) that end at a node with a
-    strong link, in their order: the only ones a chain goes on by."""
-    return {node: [w for w in weak[node] if w in strong] for node in strong}
-
-
-def _path(end: int, reached_on: dict[int, int], reached_off: dict[int, int]) -> list[int]:
-    """The nodes from the start to ``end`` (reached on), following each node back to the one before."""
-    path, at, on = [], end, True
-    while at != -1:
-        path.append(at)
-        at = reached_on[at] if on else reached_off[at]
-        on = not on
-    return path[::-1]
 
 
 x_chain = _chain("x")

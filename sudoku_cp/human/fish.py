@@ -9,19 +9,16 @@ the cover lines goes (HoDoKu's finned and sashimi fish; rated beside the X-chain
 
 from __future__ import annotations
 
-import functools
 from functools import lru_cache
 from itertools import combinations
-from types import ModuleType
 
 import numpy as np
 
 from ..grid import Rules, symbol
 from ..rules import RULES_KEPT
 from ..rules.constraints import cell_name
-from ..signals import held_import
 from ..wording import listing
-from .board import Board, cells_of, house_name
+from .board import Board, cells_of, compiled, house_name
 from .step import Step, Technique
 
 __all__ = ["FINNED", "FISH", "basic_fish", "finned_fish"]
@@ -105,8 +102,8 @@ def finned_fish(size: int) -> Technique:
     def find(board: Board) -> Step | None:
         rules, n = board.rules, board.n
         found = np.zeros(5, np.int64)
-        masks = np.array([0 if v else m for m, v in zip(board.masks, board.values, strict=True)], np.int64)
-        if not _compiled().first_finned(masks, _region_array(rules), n, size, found):
+        search = compiled("fish_compiled")
+        if not search.first_finned(board.open_masks(), _region_array(rules), n, size, found):
             return None
         digit, across, box, base_bits, cover_bits = found.tolist()
         base_first = n * across
@@ -133,14 +130,6 @@ def finned_fish(size: int) -> Technique:
     find.__name__ = name.lower().replace("-", "_").replace(" ", "_")
     find.__doc__ = f"{name}: {size} lines whose places of a digit lie in {size} crossing lines, but for fins."
     return find
-
-
-@functools.cache
-def _compiled() -> ModuleType:
-    """The compiled search, imported (numba) and loaded once, with Ctrl-C held."""
-    module = held_import("sudoku_cp.human.fish_compiled")
-    module.warm_up()
-    return module
 
 
 @lru_cache(maxsize=RULES_KEPT)
