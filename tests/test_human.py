@@ -3,6 +3,7 @@ no step ever places or removes a digit against a solution (checked against the s
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 import pytest
@@ -537,21 +538,22 @@ def _jigsaw_9x9() -> Rules:
     return Rules.jigsaw(regions)
 
 
+def _sparse_board(data: st.DataObject, rules: Rules, low: int, high: int) -> Board:
+    """A board of no digits whose cells hold each digit with one chance in 100 of ``low`` to ``high`` (a
+    cell left with none holds 1)."""
+    n, ncells = rules.n, rules.ncells
+    keep = data.draw(st.lists(st.integers(0, 99), min_size=ncells * n, max_size=ncells * n))
+    density = data.draw(st.integers(low, high))
+    masks = [sum(1 << d for d in range(n) if keep[c * n + d] < density) or 1 for c in range(ncells)]
+    return Board(Candidates(Puzzle(rules, (0,) * ncells), tuple(masks)))
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_finned_fish_find_the_first_fish_of_their_definition(data: st.DataObject) -> None:
     rules = data.draw(st.sampled_from([CLASSIC, _jigsaw_9x9(), Rules.classic(2, 3), Rules.classic(2, 2)]))
     size = data.draw(st.sampled_from([2, 3, 4] if rules.n > 4 else [2]))
-    # sparse candidates of each digit: fish need lines with few places
-    keep = data.draw(
-        st.lists(st.integers(0, 99), min_size=rules.ncells * rules.n, max_size=rules.ncells * rules.n)
-    )
-    density = data.draw(st.integers(15, 45))
-    masks = [
-        sum(1 << d for d in range(rules.n) if keep[c * rules.n + d] < density) or 1
-        for c in range(rules.ncells)
-    ]
-    board = Board(Candidates(Puzzle(rules, (0,) * rules.ncells), tuple(masks)))
+    board = _sparse_board(data, rules, 15, 45)  # fish need lines with few places
     expected = _first_finned_by_definition(board, size)
     step = finned_fish(size)(board)
     if expected is None:
@@ -560,3 +562,107 @@ def test_finned_fish_find_the_first_fish_of_their_definition(data: st.DataObject
     assert step is not None
     digit, houses, gone = expected
     assert (step.digits, step.houses, [c for c, _ in step.eliminations]) == ((digit,), houses, list(gone))
+
+
+def _shortest_chain_by_definition(board: Board, kind: str) -> tuple[int, int] | None:
+    """(nodes, start node) of the shortest chain of ``kind`` as ``chains_compiled`` defines it, by a plain
+    breadth-first search from every start: strong links (``x``: a digit's two places in a house; ``xy``:
+    a bivalue cell's two candidates; ``aic``: both), weak links to nodes with a strong link, the first
+    node reached by a strong link that is the start or sees what the start sees closes the chain; the
+    fewest nodes (20 at most) win, then the lower start node (``cell * n + digit - 1``)."""
+    rules, n = board.rules, board.n
+    masks = [0 if v else m for m, v in zip(board.masks, board.values, strict=True)]
+    node = lambda c, d: c * n + d - 1  # noqa: E731
+
+    @cache
+    def strong(c: int, d: int) -> list[tuple[int, int]]:
+        out = []
+        if kind != "x" and masks[c].bit_count() == 2:
+            out.append((c, (masks[c] & ~(1 << (d - 1))).bit_length()))
+        if kind != "xy":
+            for house in rules.houses:
+                places = [x for x in house if masks[x] >> (d - 1) & 1]
+                if c in house and len(places) == 2:
+                    out += [(x, d) for x in places if x != c]
+        return out
+
+    @cache
+    def sees(c: int, d: int) -> set[tuple[int, int]]:
+        out = {(p, d) for p in rules.peers[c] if masks[p] >> (d - 1) & 1}
+        return out | (
+            {(c, e) for e in range(1, n + 1) if e != d and masks[c] >> (e - 1) & 1} if kind != "x" else set()
+        )
+
+    starts = sorted(
+        (
+            (c, d)
+            for c in range(rules.ncells)
+            for d in range(1, n + 1)
+            if masks[c] >> (d - 1) & 1 and strong(c, d)
+        ),
+        key=lambda cd: node(*cd),
+    )
+    best = None
+    for start in starts:
+        linked = [s for s in starts if kind != "x" or s[1] == start[1]]
+        reached_off, reached_on, frontier = {start}, set(), [start]
+        for size in range(1, 20):
+            if size % 2:
+                frontier = [y for x in frontier for y in strong(*x) if y not in reached_on]
+                reached_on |= set(frontier)
+                if start in frontier or any(sees(*y) & sees(*start) for y in frontier):
+                    found = (size + 1, node(*start))
+                    best = found if best is None else min(best, found)
+                    break
+            else:
+                frontier = [y for x in frontier for y in sees(*x) if y in linked and y not in reached_off]
+                reached_off |= set(frontier)
+    return best
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_chains_are_the_shortest_of_their_definition_and_eliminate_what_sees_both_ends(
+    data: st.DataObject,
+) -> None:
+    rules = data.draw(
+        st.sampled_from(
+            [
+                CLASSIC,
+                _jigsaw_9x9(),
+                CLASSIC.with_named(["anti-knight"]),
+                Rules.classic(2, 3).with_named(["x"]),
+            ]
+        )
+    )
+    kind, technique = data.draw(st.sampled_from([("x", x_chain), ("xy", xy_chain), ("aic", aic)]))
+    board = _sparse_board(data, rules, 12, 40)  # chains need bivalue cells and houses
+    expected = _shortest_chain_by_definition(board, kind)
+    step = technique(board)
+    assert (step is None) == (expected is None)
+    if step is None:
+        return
+    nodes = [step.links[0][0]] + [b for _, b, _ in step.links]
+    n = rules.n
+    assert (len(nodes), nodes[0][0] * n + nodes[0][1] - 1) == expected
+    first, last = nodes[0], nodes[-1]
+    if step.placements:
+        assert first == last and step.placements == (first,) and not step.eliminations
+    else:
+        both = {
+            (c, d)
+            for c in range(rules.ncells)
+            for d in range(1, n + 1)
+            if board.masks[c] >> (d - 1) & 1
+            and (c, d) not in (first, last)
+            and all(_sees(rules, (c, d), end, kind) for end in (first, last))
+        }
+        assert set(step.eliminations) == both
+
+
+def _sees(rules: Rules, a: tuple[int, int], b: tuple[int, int], kind: str) -> bool:
+    """Whether candidates ``a`` and ``b`` are weakly linked (an X-chain's: same digit only)."""
+    (ca, da), (cb, db) = a, b
+    if ca == cb:
+        return da != db and kind != "x"
+    return da == db and cb in rules.peers[ca]

@@ -13,15 +13,16 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from types import ModuleType
-from typing import Any, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..candidates import Candidates
 from ..grid import Puzzle, Rules, symbol
 from ..rules import NAMED, RULES_KEPT
 from ..rules.constraints import cell_name
 from ..signals import held_import
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Board", "Geometry", "cells_of", "compiled", "digits_of", "geometry", "house_name", "plain_layout"]
 
@@ -200,6 +201,8 @@ class Board:
 
 
 def _open_masks(board: Board, _: None) -> np.ndarray:
+    import numpy as np  # (imported where needed: hints on easy puzzles never do)
+
     return np.array([0 if v else m for m, v in zip(board.masks, board.values, strict=True)], np.int64)
 
 

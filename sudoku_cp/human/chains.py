@@ -15,14 +15,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import pairwise
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..grid import Rules, symbol
 from ..rules import RULES_KEPT
 from ..rules.constraints import cell_name
 from .board import Board, compiled
 from .step import Step, Technique
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["CHAINS", "PATTERNS", "aic", "length_bonus", "x_chain", "xy_chain"]
 
@@ -144,6 +146,8 @@ def _shortest(board: Board, kind: str) -> Found | None:
     """The chain of ``kind`` the compiled search (``chains_compiled``) finds first, or None. An X-chain
     stays on one digit and depends on its candidate cells alone: a digit without one is not searched
     again until they change."""
+    import numpy as np
+
     search = compiled("chains_compiled")
     n = board.n
     masks, rules = board.open_masks(), _rule_arrays(board.rules)
@@ -169,6 +173,8 @@ def _shortest(board: Board, kind: str) -> Found | None:
 def _rule_arrays(rules: Rules) -> tuple[np.ndarray, ...]:
     """The peers, houses and houses of each cell of ``rules`` as the compiled searches take them: each as
     its members end to end (peers in cell order) after where each one's start (one more entry: the end)."""
+    import numpy as np
+
     arrays: list[np.ndarray] = []
     for lists in (tuple(map(sorted, rules.peers)), rules.houses, rules.houses_of):
         sizes = np.fromiter(map(len, lists), np.int64, count=len(lists))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..backends.dfs_compiled import _popcount
 from ..signals import compiling
 
 __all__ = ["AIC", "KINDS", "XY", "shortest", "shortest_x", "warm_up"]
@@ -45,7 +46,7 @@ def _links(masks, n, kind, digit, peer_ptr, peers, house_ptr, houses, cell_house
         mask = masks[cell]
         if mask == 0:
             continue
-        bivalue = kind != 0 and _bits(mask) == 2
+        bivalue = kind != 0 and _popcount(mask) == 2
         for d in range(n):
             if not mask >> d & 1 or (kind == 0 and d != digit):
                 continue
@@ -73,7 +74,7 @@ def _links(masks, n, kind, digit, peer_ptr, peers, house_ptr, houses, cell_house
     for i in range(count):
         cell, d = nodes[i] // n, nodes[i] % n
         mask = masks[cell]
-        if kind != 0 and _bits(mask) == 2:
+        if kind != 0 and _popcount(mask) == 2:
             other = mask & ~(np.int64(1) << d)
             e = 0
             while not other >> e & 1:
@@ -112,15 +113,6 @@ def _links(masks, n, kind, digit, peer_ptr, peers, house_ptr, houses, cell_house
                     size += 1
         onward_ptr[i + 1] = size
     return nodes, strong_ptr, strong, onward_ptr, onward, sees
-
-
-@njit(cache=True)
-def _bits(x):
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..grid import Rules, symbol
 from ..rules import RULES_KEPT
@@ -20,6 +19,9 @@ from ..rules.constraints import cell_name
 from ..wording import listing
 from .board import Board, cells_of, compiled, house_name
 from .step import Step, Technique
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["FINNED", "FISH", "basic_fish", "finned_fish"]
 
@@ -100,6 +102,8 @@ def finned_fish(size: int) -> Technique:
     name, difficulty = FINNED[size]
 
     def find(board: Board) -> Step | None:
+        import numpy as np
+
         rules, n = board.rules, board.n
         found = np.zeros(5, np.int64)
         search = compiled("fish_compiled")
@@ -135,6 +139,8 @@ def finned_fish(size: int) -> Technique:
 @lru_cache(maxsize=RULES_KEPT)
 def _region_array(rules: Rules) -> np.ndarray:
     """``Rules.region_of`` as the compiled search takes it."""
+    import numpy as np
+
     return np.array(rules.region_of, np.int64)
 
 

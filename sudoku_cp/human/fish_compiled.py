@@ -14,19 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..backends.dfs_compiled import _popcount
 from ..signals import compiling
 
 __all__ = ["first_finned", "warm_up"]
-
-
-@njit(cache=True)
-def _bits(x):
-    """The number of set bits of ``x``."""
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -64,7 +55,7 @@ def _first(place, inside, spanned, n, size, found):
     lines = np.zeros(n, np.int64)
     nlines = 0
     for line in range(n):
-        if _bits(place[line]) >= 2:
+        if _popcount(place[line]) >= 2:
             lines[nlines] = line
             nlines += 1
     fit = np.zeros(n, np.int64)
@@ -74,14 +65,14 @@ def _first(place, inside, spanned, n, size, found):
     best = np.zeros(size, np.int64)
     best_box = -1
     for box in range(n):
-        if _bits(spanned[box]) < 2:  # no place for a fin and one to eliminate
+        if _popcount(spanned[box]) < 2:  # no place for a fin and one to eliminate
             continue
         nfit = 0
         fins = False
         for k in range(nlines):  # the lines whose places outside the box lie in size lines or fewer
             line = lines[k]
             out = place[line] & ~inside[line, box]
-            if _bits(out) <= size:
+            if _popcount(out) <= size:
                 fit[nfit] = line
                 outer[nfit] = out
                 nfit += 1
@@ -110,7 +101,7 @@ def _first(place, inside, spanned, n, size, found):
                 i = picked[depth] + 1
             else:
                 grown = needed[depth] | outer[i]
-                if _bits(grown) <= size:
+                if _popcount(grown) <= size:
                     picked[depth] = i
                     needed[depth + 1] = grown
                     depth += 1
@@ -154,7 +145,7 @@ def _cover(place, inside, fit, picked, box, needed, size, n):
         if (optional & ~needed) >> x & 1:
             spare[nspare] = x
             nspare += 1
-    extra = size - _bits(needed)
+    extra = size - _popcount(needed)
     if extra > nspare:
         return -1
     chosen = np.arange(extra)  # the extra-subsets of spare, in increasing order
