@@ -666,3 +666,34 @@ def _sees(rules: Rules, a: tuple[int, int], b: tuple[int, int], kind: str) -> bo
     if ca == cb:
         return da != db and kind != "x"
     return da == db and cb in rules.peers[ca]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_nets_propagation_reaches_the_sat_solvers_fixpoint(data: st.DataObject) -> None:
+    """Where propagation meets no conflict, the literals it assigns are the fixpoint of the formula with
+    the assumption, whatever the order: the same as python-sat's ``propagate`` on the same clauses."""
+    from sudoku_cp.backends.grid_solver import empty_grid_clauses
+    from sudoku_cp.backends.sat import new_solver
+    from sudoku_cp.human.probe import Probe
+
+    rules = data.draw(st.sampled_from([CLASSIC, CLASSIC.with_named(["anti-knight"]), Rules.classic(2, 3)]))
+    board = _sparse_board(data, rules, 55, 95)
+    n = rules.n
+    clauses, _ = empty_grid_clauses(rules, "extended")
+    solver = new_solver("glucose4", clauses, incremental=True)
+    for cell, mask in enumerate(board.masks):
+        for d in range(1, n + 1):
+            if not mask >> (d - 1) & 1:
+                solver.add_clause([-(cell * n + d)])
+    probe = Probe(board)
+    candidates = probe.update(board)
+    try:
+        for var in data.draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=20)):
+            ok, assigned = probe.propagate([var])
+            expected_ok, expected = solver.propagate(assumptions=[var])
+            assert ok == expected_ok and probe.single(var) == (ok, len(assigned))
+            if ok:
+                assert sorted(assigned) == sorted(expected)
+    finally:
+        solver.delete()

@@ -8,7 +8,6 @@ columns, boxes or regions, then extra houses such as diagonals and windows), so 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -24,7 +23,17 @@ from ..signals import held_import
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Board", "Geometry", "cells_of", "compiled", "digits_of", "geometry", "house_name", "plain_layout"]
+__all__ = [
+    "Board",
+    "Geometry",
+    "cells_of",
+    "compiled",
+    "digits_of",
+    "geometry",
+    "house_name",
+    "plain_layout",
+    "rule_arrays",
+]
 
 _T = TypeVar("_T")
 
@@ -206,13 +215,28 @@ def _open_masks(board: Board, _: None) -> np.ndarray:
     return np.array([0 if v else m for m, v in zip(board.masks, board.values, strict=True)], np.int64)
 
 
-@functools.cache
+@cache
 def compiled(name: str) -> ModuleType:
     """The module ``name`` of compiled searches (numba) of this package, imported and its kernels loaded
     (``warm_up``) once a process, with Ctrl-C held."""
     module = held_import(f"{__package__}.{name}")
     module.warm_up()
     return module
+
+
+@lru_cache(maxsize=RULES_KEPT)
+def rule_arrays(rules: Rules) -> tuple[np.ndarray, ...]:
+    """The peers, houses and houses of each cell of ``rules`` as the compiled searches take them: for each,
+    where each one's members start (one more entry: the end), then its members end to end, in order."""
+    import numpy as np
+
+    arrays: list[np.ndarray] = []
+    for lists in (tuple(map(sorted, rules.peers)), tuple(map(sorted, rules.houses)), rules.houses_of):
+        sizes = np.fromiter(map(len, lists), np.int64, count=len(lists))
+        starts = np.zeros(len(lists) + 1, np.int64)
+        np.cumsum(sizes, out=starts[1:])
+        arrays += [starts, np.array([m for members in lists for m in members], np.int64)]
+    return tuple(arrays)
 
 
 @lru_cache(maxsize=1 << 16)

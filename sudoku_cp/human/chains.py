@@ -13,18 +13,12 @@ use one digit's links only, XY-chains only bivalue cells' strong links, the AIC 
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
-from ..grid import Rules, symbol
-from ..rules import RULES_KEPT
+from ..grid import symbol
 from ..rules.constraints import cell_name
-from .board import Board, compiled
+from .board import Board, compiled, rule_arrays
 from .step import Step, Technique
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["CHAINS", "PATTERNS", "aic", "length_bonus", "x_chain", "xy_chain"]
 
@@ -150,7 +144,7 @@ def _shortest(board: Board, kind: str) -> Found | None:
 
     search = compiled("chains_compiled")
     n = board.n
-    masks, rules = board.open_masks(), _rule_arrays(board.rules)
+    masks, rules = board.open_masks(), rule_arrays(board.rules)
     path, gone = np.zeros(MAX_NODES, np.int64), np.zeros(masks.size * n, np.int64)
     if kind == "x":
         where = board.candidate_cells
@@ -167,21 +161,6 @@ def _shortest(board: Board, kind: str) -> Found | None:
     eliminations = [(w // n, w % n + 1) for w in gone[:count].tolist()]
     placements = () if count else ((nodes[0] // n, nodes[0] % n + 1),)  # the chain closes at its start
     return nodes, eliminations, placements
-
-
-@lru_cache(maxsize=RULES_KEPT)
-def _rule_arrays(rules: Rules) -> tuple[np.ndarray, ...]:
-    """The peers, houses and houses of each cell of ``rules`` as the compiled searches take them: each as
-    its members end to end (peers in cell order) after where each one's start (one more entry: the end)."""
-    import numpy as np
-
-    arrays: list[np.ndarray] = []
-    for lists in (tuple(map(sorted, rules.peers)), rules.houses, rules.houses_of):
-        sizes = np.fromiter(map(len, lists), np.int64, count=len(lists))
-        starts = np.zeros(len(lists) + 1, np.int64)
-        np.cumsum(sizes, out=starts[1:])
-        arrays += [starts, np.array([m for members in lists for m in members], np.int64)]
-    return tuple(arrays)
 
 
 def _node(node: int, n: int) -> str:

@@ -1,9 +1,9 @@
 """Forcing nets: assume a candidate and follow everything the singles then force, in every direction.
 
-The propagation is a SAT solver's unit propagation on the extended encoding of the rules (one digit per
-cell, each digit once per house): exactly the naked and hidden singles, plus what any other rule of the
-``Rules`` forces, run in C++ (python-sat's ``propagate``). The board's placements and eliminations are
-unit clauses of a solver kept for the walk, so each trial assumes one literal.
+The propagation is unit propagation on the extended encoding of the rules (one digit per cell, each digit
+once per house): exactly the naked and hidden singles, plus what any other rule of the ``Rules`` forces,
+compiled (``probe``, ``forcing_compiled``). The board's placements and eliminations are facts assigned
+for the walk, so each trial assumes one literal.
 
 - Cell and region forcing nets: every candidate of a cell (or every place of a digit in a house) forces
   the same elimination, so it holds (Sudoku Explainer's cell/region forcing chains, 8.2 and up).
@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
-from .board import Board, house_name
+from .board import Board, cells_of, digits_of, house_name
 from .chains import length_bonus
 from .probe import Probe, probe_of, unique_board
 from .step import Step, Technique
@@ -39,7 +39,10 @@ LEVELS = {
 def _fails(probe: Probe, assumptions: list[int], level: int, candidates: list[int]) -> int:
     """0 when the assumptions propagate without contradiction at nesting ``level`` (0: singles only), else
     the size of the net that met it (literals propagated, at least 1)."""
-    ok, implied = probe.single(assumptions[0]) if len(assumptions) == 1 else probe.propagate(assumptions)
+    if level == 0 and len(assumptions) == 1:  # kept per state: the nets of every candidate ask it
+        ok, assigned = probe.single(assumptions[0])
+        return 0 if ok else max(1, assigned)
+    ok, implied = probe.propagate(assumptions)
     if not ok:
         return max(1, len(implied))
     if level == 0:
@@ -116,52 +119,29 @@ def _order(board: Board, candidates: list[int]) -> list[int]:
 
 def forcing_net(board: Board) -> Step | None:
     """Cell and region forcing nets: every way a cell (or a house's digit) can go forces one elimination."""
-    probe = probe_of(board)
+    found = probe_of(board).forcing(board)
+    if found is None:
+        return None
+    kind, where, digit, size, gone = found
     n, rules = board.n, board.rules
-    for cell in sorted(board.open_cells(), key=lambda c: (bin(board.masks[c]).count("1"), c)):
-        options = [cell * n + d for d in range(1, n + 1) if board.masks[cell] >> (d - 1) & 1]
-        found = _common(probe, options)
-        if found is not None:
-            where = f"every candidate of {cell_name(cell, n)}"
-            return _forcing_step(board, found, options, where, (), 8.2)
-    for h in range(len(rules.houses)):
-        for d, places in board.open_digits(h):
-            if len(places) < 2:
-                continue
-            options = [c * n + d for c in places]
-            found = _common(probe, options)
-            if found is not None:
-                where = f"every place of {symbol(d)} in {house_name(rules, h)}"
-                return _forcing_step(board, found, options, where, (h,), 8.3)
-    return None
-
-
-def _common(probe: Probe, options: list[int]) -> tuple[list[int], int] | None:
-    """The open candidates every option eliminates, and the nets' size; None if there are none (or an
-    option contradicts: that is a contradiction net's to find)."""
-    common: set[int] | frozenset[int] = probe.eliminated
-    size = 0
-    for var in options:
-        ok, implied = probe.single(var)
-        if not ok:
-            return None
-        size += len(implied)
-        common = common.intersection(implied)
-        if not common:
-            return None
-    return sorted(-lit for lit in common), size
+    if kind == 1:
+        options = [where * n + d for d in digits_of(board.masks[where])]
+        return _forcing_step(board, gone, size, options, f"every candidate of {cell_name(where, n)}", (), 8.2)
+    options = [c * n + digit for c in cells_of(board.places_in(where, digit))]
+    text = f"every place of {symbol(digit)} in {house_name(rules, where)}"
+    return _forcing_step(board, gone, size, options, text, (where,), 8.3)
 
 
 def _forcing_step(
     board: Board,
-    found: tuple[list[int], int],
+    gone: list[int],
+    size: int,
     options: Iterable[int],
     where: str,
     houses: tuple[int, ...],
     base: float,
 ) -> Step:
     n = board.n
-    gone, size = found
     eliminations = tuple(_candidate(var, n) for var in gone)
     pairs = [_candidate(var, n) for var in options]
     cells = tuple(sorted({cell for cell, _ in pairs}))

@@ -1,87 +1,139 @@
 """The forcing nets' propagation probe, and whether a walk's puzzle has one solution.
 
-The probe is a SAT solver holding the extended encoding of the rules simplified by the board's facts at
-the time it is built (clauses a placement satisfies dropped, eliminated candidates' literals removed), so
-it loads a few thousand clauses instead of the twelve thousand of the empty 9x9 grid: the build, not the
-propagation, was its cost. Unit propagation in it is that of the whole formula with the facts as unit
-clauses; later facts are added as unit clauses. Uniqueness is asked of one incremental ``sat`` backend
-per thread, kept across walks (a solver built per walk cost as much as the rest of a short walk).
+The probe holds the extended encoding of the rules simplified by the board's facts at the time it is
+built (clauses a placement satisfies dropped, eliminated candidates' literals removed: a few thousand
+clauses instead of the twelve thousand of the empty 9x9 grid), with the facts, then the later ones,
+assigned and propagated; its unit propagation is compiled (``forcing_compiled``). It is that of the
+whole formula with the facts as unit clauses, breadth first in a fixed order, so a net's size (the
+literals assigned by a contradiction) depends on the board alone, not on what was propagated before.
+Uniqueness is asked of one incremental ``sat`` backend per thread, kept across walks (a solver built per
+walk cost as much as the rest of a short walk).
 """
 
 from __future__ import annotations
 
 import atexit
+import itertools
 import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..rules import RULES_KEPT, Rules
-from .board import Board, cells_of, digits_of
+from .board import Board, cells_of, compiled, digits_of, rule_arrays
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["PROBE_SOLVER", "Probe", "probe_of", "release", "unique_board"]
-
-#: The solver whose ``propagate`` runs the nets (Glucose supports it).
-PROBE_SOLVER = "glucose4"
+__all__ = ["Probe", "probe_of", "release", "unique_board"]
 
 
 class Probe:
-    """A solver of the board's rules holding the board's facts (see the module's docstring)."""
+    """The board's rules as clauses, with the board's facts assigned, for unit propagation (see the
+    module's docstring)."""
 
     def __init__(self, board: Board) -> None:
-        from ..backends.sat import new_solver
+        import numpy as np
 
         self.n = board.n
-        self.solver: Any = new_solver(PROBE_SOLVER, _simplified(board), incremental=True)
-        #: Each cell's candidates and digit when its facts were last given to the solver.
+        clauses, self._nv = _simplified(board)
+        self._compiled = compiled("forcing_compiled")
+        ends = np.cumsum(np.fromiter(map(len, clauses), np.int64, count=len(clauses)))
+        lits = np.fromiter(
+            itertools.chain.from_iterable(clauses), np.int64, count=int(ends[-1]) if clauses else 0
+        )
+        self._formula = self._compiled.formula(lits, ends, self._nv)
+        #: Each variable's value at the fixpoint of the facts (1 true, -1 false, 0 open), and whether that
+        #: met no conflict (else every propagation does).
+        self._value = np.zeros(self._nv + 1, np.int8)
+        self._trail = np.zeros(self._nv + 1, np.int64)
+        # the formula's units are its first facts; an empty clause, a broken rule
+        self._facts_hold = all(clauses) and self._fix([c[0] for c in clauses if len(c) == 1])
+        #: Each cell's candidates and digit when its facts were last assigned.
         self._masks, self._values = list(board.masks), list(board.values)
-        #: One literal's propagation, kept for the board state it was asked in (``Board.version``):
+        #: Each literal's propagation alone, kept for the board state it was asked in (``Board.version``):
         #: the forcing nets and the first contradiction nets ask the same ones.
-        self._single: dict[int, tuple[bool, list[int]]] = {}
+        self._singles: tuple[np.ndarray, ...] | None = None
         self._version = -1
         self._candidates: list[int] = []
-        #: The literals that eliminate an open candidate (kept with the candidates per board state).
-        self.eliminated: frozenset[int] = frozenset()
 
     def update(self, board: Board) -> list[int]:
-        """Give the solver the board's new facts; the open candidates' variables, cells in order (once per
-        board state, as ``eliminated``, the negative literals of those variables)."""
+        """Assign the board's new facts; the open candidates' variables, cells in order (once per board
+        state)."""
         if board.version == self._version:
             return self._candidates
-        self._single.clear()
+        self._singles = None
         self._version = board.version
-        n, solver = self.n, self.solver
+        n = self.n
         masks, values, known_masks, known_values = board.masks, board.values, self._masks, self._values
-        # a digit placed where it was the last candidate changes no mask: its cell's clause is then a unit
+        facts = []
         for cell in [c for c, (a, b) in enumerate(zip(masks, known_masks, strict=True)) if a != b]:
             base, mask, value = cell * n, masks[cell], values[cell]
             old_mask, old_value = known_masks[cell], known_values[cell]
             known_masks[cell], known_values[cell] = mask, value
             if value and not old_value:
-                solver.add_clause([base + value])
-            for d in digits_of(old_mask & ~(1 << (value - 1) if value else mask)):
-                solver.add_clause([-(base + d)])
+                facts.append(base + value)
+            facts += [-(base + d) for d in digits_of(old_mask & ~(1 << (value - 1) if value else mask))]
+        if facts:
+            self._facts_hold = self._fix(facts) and self._facts_hold
         candidates = [var for cell in cells_of(board.open_bits) for var in _variables(cell * n, masks[cell])]
         self._candidates = candidates
-        self.eliminated = frozenset(-var for var in candidates)
         return candidates
 
     def propagate(self, assumptions: list[int]) -> tuple[bool, list[int]]:
-        """Unit propagation alone under ``assumptions``: whether it meets no conflict, and the literals it
-        assigns (the assumptions first; the board's facts are not among them)."""
-        return self.solver.propagate(assumptions=assumptions)
+        """Unit propagation under ``assumptions`` (each in turn, then what it forces, breadth first): whether
+        it meets no conflict, and the literals it assigned by then (the facts are not among them)."""
+        import numpy as np
 
-    def single(self, var: int) -> tuple[bool, list[int]]:
-        """``propagate([var])`` on the board's facts, once per board state."""
-        found = self._single.get(var)
-        if found is None:
-            found = self._single[var] = self.propagate([var])
-        return found
+        if not self._facts_hold:
+            return False, []
+        size, ok = self._compiled.propagate(
+            self._value, *self._formula, self._nv, np.array(assumptions, np.int64), self._trail
+        )
+        return ok, self._trail[:size].tolist()
 
-    def close(self) -> None:
-        self.solver.delete()
+    def single(self, var: int) -> tuple[bool, int]:
+        """``propagate([var])`` as whether it meets no conflict and how many literals it assigned, once per
+        board state."""
+        if not self._facts_hold:
+            return False, 0
+        return self._compiled.single(var, self._value, *self._formula, self._nv, self._trail, *self._kept())
+
+    def forcing(self, board: Board) -> tuple[int, int, int, int, list[int]] | None:
+        """The first cell or region forcing net (``forcing_compiled.forcing`` says which comes first): 1 for
+        a cell or 2 for a region, the cell or house, the region's digit, the nets' size, the variables every
+        option eliminates; or None."""
+        import numpy as np
+
+        if not self._facts_hold:
+            return None
+        found, eliminated = np.zeros(5, np.int64), np.zeros(board.rules.ncells * self.n, np.int64)
+        house_ptr, houses = rule_arrays(board.rules)[2:4]
+        args = (board.open_masks(), self.n, house_ptr, houses, self._value, *self._formula, self._nv)
+        if not self._compiled.forcing(*args, self._trail, *self._kept(), found, eliminated):
+            return None
+        kind, where, digit, size, count = found.tolist()
+        return kind, where, digit, size, eliminated[:count].tolist()
+
+    def _kept(self) -> tuple[np.ndarray, ...]:
+        """The state's single propagations (``forcing_compiled.single``): done, ok, count, eliminations."""
+        import numpy as np
+
+        if self._singles is None:
+            primary = self.n**3
+            self._singles = (
+                np.zeros(primary + 1, np.bool_),
+                np.zeros(primary + 1, np.bool_),
+                np.zeros(primary + 1, np.int64),
+                np.zeros((primary + 1, primary // 64 + 1), np.uint64),
+            )
+        return self._singles
+
+    def _fix(self, facts: list[int]) -> bool:
+        import numpy as np
+
+        return self._compiled.fix(
+            self._value, *self._formula, self._nv, np.array(facts, np.int64), self._trail
+        )
 
 
 @lru_cache(maxsize=1 << 14)
@@ -110,10 +162,7 @@ def unique_board(board: Board) -> bool:
 
 
 def release(board: Board) -> None:
-    """Drop what the walk kept (its solver, links, caches): a board kept or sent elsewhere holds none."""
-    probe = board.memo.pop("probe", None)
-    if probe is not None:
-        probe.close()
+    """Drop what the walk kept (its probe, links, caches): a board kept or sent elsewhere holds none."""
     board.memo.clear()
 
 
@@ -132,11 +181,12 @@ def _uniqueness_backend() -> Any:
     return backend
 
 
-def _simplified(board: Board) -> list[list[int]]:
+def _simplified(board: Board) -> tuple[list[list[int]], int]:
     """The extended encoding of the board's rules simplified by its facts: the clauses no fact satisfies,
     without the literals a fact falsifies (one left with a single literal stays, a unit; with none, the
     empty clause). The longer clauses first, then the binary ones, each in the encoding's order (Glucose
-    watches the two kinds apart, so their propagation order is the whole formula's)."""
+    watches the two kinds apart, so their propagation order is the whole formula's); and the variable
+    count."""
     import numpy as np
 
     n = board.n
@@ -160,7 +210,7 @@ def _simplified(board: Board) -> list[list[int]]:
     if (live & (open_ends < 2)).any():  # a fact falsifies an end: the other alone, or nothing
         cut = np.where(state == 0, binary, 0)[live & (open_ends < 2)]
         clauses += [list(filter(None, row)) for row in cut.tolist()]
-    return clauses
+    return clauses, nv
 
 
 @lru_cache(maxsize=RULES_KEPT)
