@@ -280,10 +280,10 @@ def shortest_x(masks, n, peer_ptr, peers, house_ptr, houses, cell_houses_ptr, ce
 
 
 def warm_up() -> None:
-    """Compile the searches, or load them from numba's cache (a few seconds the first time on a machine),
+    """Compile the searches, or load them from numba's cache (20 s the first time on a machine),
     with Ctrl-C held, on the types of the real calls."""
     empty = np.zeros(1, np.int64)
-    with compiling("the chain searches", 15):
+    with compiling("the chain searches", 20):
         masks = np.zeros(16, np.int64)
         path, gone = np.zeros(20, np.int64), np.zeros(64, np.int64)
         shortest(XY, masks, 4, empty, empty, empty, empty, empty, empty, 20, path, gone)

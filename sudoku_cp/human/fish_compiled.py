@@ -169,7 +169,7 @@ def _cover(place, inside, fit, picked, box, needed, size, n):
 
 
 def warm_up() -> None:
-    """Compile the search, or load it from numba's cache (a few seconds the first time on a machine), with
+    """Compile the search, or load it from numba's cache (6 s the first time on a machine), with
     Ctrl-C held, on the types of the real calls."""
-    with compiling("the finned fish search", 10):
+    with compiling("the finned fish search", 6):
         first_finned(np.zeros(16, np.int64), np.zeros(16, np.int64), 4, 2, np.zeros(5, np.int64))

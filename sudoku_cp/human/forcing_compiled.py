@@ -250,9 +250,9 @@ def _write(found, size, common, eliminated):
 
 
 def warm_up() -> None:
-    """Compile the propagation and the nets, or load them from numba's cache (a few seconds the first time
-    on a machine), with Ctrl-C held, on the types of the real calls."""
-    with compiling("the forcing nets", 15):
+    """Compile the propagation and the nets, or load them from numba's cache (10 s the first time on a
+    machine), with Ctrl-C held, on the types of the real calls."""
+    with compiling("the forcing nets", 10):
         lits, ends = np.array([1, 2, -1, -2], np.int64), np.array([2, 4], np.int64)
         clauses = formula(lits, ends, 2)
         value, trail = np.zeros(3, np.int8), np.zeros(3, np.int64)
