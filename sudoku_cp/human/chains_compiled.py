@@ -13,9 +13,9 @@ A node is a candidate, ``cell * n + digit - 1``. The links, in the order the sea
 A search from a start assumes it false and goes a level at a time, strong and weak in turn, each node
 reached once per kind of arrival; the first node reached by a strong link that is the start (the start
 is true) or that sees a candidate the start sees (one of the two is true) closes the chain. XY-chains and
-AICs search from every start a level at a time together, so the shortest chain wins, from the first start
-among the shortest; X-chains search digit by digit and start by start, keeping the shortest (ties: the
-lower start node).
+AICs keep the shortest chain, from the first start among the shortest; X-chains search digit by digit and
+keep the shortest (ties: the lower start node). The searches go start by start, each no deeper than the
+best chain so far, in memory linear in the nodes.
 """
 
 from __future__ import annotations
@@ -135,48 +135,57 @@ def _other_place(masks, d, cell, house, house_ptr, houses):
 
 
 @njit(cache=True)
-def _level(s, start, on, front, fronts, following, reached_on, reached_off, strong_ptr, strong, onward_ptr,
-           onward, sees):  # fmt: skip
-    """One level of the search ``s`` from node index ``start``: its frontier ``front[s, :fronts[s]]``
-    grows by strong links (``on`` False) or onward weak links. The node that closes a chain, or -1."""
-    count = 0
-    for f in range(fronts[s]):
-        node = front[s, f]
-        if on:
-            for k in range(onward_ptr[node], onward_ptr[node + 1]):
-                nxt = onward[k]
-                if reached_off[s, nxt] == -2:
-                    reached_off[s, nxt] = node
+def _search(start, limit, nodes, strong_ptr, strong, onward_ptr, onward, sees, front, following, reached_on,
+            reached_off):  # fmt: skip
+    """The search from node index ``start``, fewer than ``limit`` levels deep: the node that closes its
+    first chain, or -1. ``reached_on`` and ``reached_off`` keep where each node was reached from (-2 not
+    yet, -1 the start); ``front`` and ``following`` are room for the frontiers."""
+    reached_on[:] = -2
+    reached_off[:] = -2
+    reached_off[start] = -1
+    front[0] = start
+    fronts = 1
+    on, size = False, 1
+    while fronts and size < limit:
+        count = 0
+        for f in range(fronts):
+            node = front[f]
+            if on:
+                for k in range(onward_ptr[node], onward_ptr[node + 1]):
+                    nxt = onward[k]
+                    if reached_off[nxt] == -2:
+                        reached_off[nxt] = node
+                        following[count] = nxt
+                        count += 1
+            else:
+                for k in range(strong_ptr[node], strong_ptr[node + 1]):
+                    nxt = strong[k]
+                    if reached_on[nxt] != -2:
+                        continue
+                    reached_on[nxt] = node
+                    if nxt == start:
+                        return nxt
+                    for w in range(sees.shape[1]):
+                        if sees[nxt, w] & sees[start, w]:
+                            return nxt
                     following[count] = nxt
                     count += 1
-        else:
-            for k in range(strong_ptr[node], strong_ptr[node + 1]):
-                nxt = strong[k]
-                if reached_on[s, nxt] != -2:
-                    continue
-                reached_on[s, nxt] = node
-                if nxt == start:
-                    return nxt
-                for w in range(sees.shape[1]):
-                    if sees[nxt, w] & sees[start, w]:
-                        return nxt
-                following[count] = nxt
-                count += 1
-    front[s, :count] = following[:count]
-    fronts[s] = count
+        front[:count] = following[:count]
+        fronts = count
+        on, size = not on, size + 1
     return -1
 
 
 @njit(cache=True)
-def _close(s, start, end, nodes, reached_on, reached_off, sees, path, gone):
-    """The chain of search ``s`` ending at ``end`` into ``path`` (nodes, from the start), and what it
-    eliminates into ``gone`` (nodes, increasing; none when the chain closes at its start, which is then
-    true): (path length, eliminations)."""
+def _close(start, end, nodes, reached_on, reached_off, sees, path, gone):
+    """The chain from ``start`` to ``end`` into ``path`` (nodes), and what it eliminates into ``gone``
+    (nodes, increasing; none when the chain closes at its start, which is then true): (path length,
+    eliminations)."""
     length, at, on = 0, end, True
     while at != -1:
         path[length] = nodes[at]
         length += 1
-        at = reached_on[s, at] if on else reached_off[s, at]
+        at = reached_on[at] if on else reached_off[at]
         on = not on
     path[:length] = path[:length][::-1].copy()
     count = 0
@@ -191,92 +200,56 @@ def _close(s, start, end, nodes, reached_on, reached_off, sees, path, gone):
 
 
 @njit(cache=True)
-def _searches(count, starts):
-    """Room for ``starts`` searches over ``count`` nodes: frontiers and where each node was reached from
-    (-2 not yet; -1 the start)."""
-    front = np.zeros((starts, count), np.int64)
-    fronts = np.ones(starts, np.int64)
-    reached_on = np.full((starts, count), -2, np.int32)
-    reached_off = np.full((starts, count), -2, np.int32)
-    return front, fronts, reached_on, reached_off
+def _scan(links, max_nodes, ties, best, path, gone):
+    """Search from every start in order, each no deeper than the shortest chain found so far (as deep when
+    ``ties``: an X-chain's tie goes to the lower start node, which a later digit may have), and keep the
+    best: ``best`` = (nodes, start node, eliminations), its chain in ``path`` and ``gone``."""
+    nodes, strong_ptr, strong, onward_ptr, onward, sees = links
+    count = nodes.shape[0]
+    front, following = np.zeros(count, np.int64), np.zeros(count, np.int64)
+    reached_on, reached_off = np.zeros(count, np.int64), np.zeros(count, np.int64)
+    chain, eliminated = np.zeros_like(path), np.zeros_like(gone)
+    for s in range(count):
+        limit = max_nodes if best[0] == 0 else best[0] + (1 if ties else -1)
+        end = _search(s, limit, nodes, strong_ptr, strong, onward_ptr, onward, sees, front, following,
+                      reached_on, reached_off)  # fmt: skip
+        if end < 0:
+            continue
+        length, found = _close(s, end, nodes, reached_on, reached_off, sees, chain, eliminated)
+        if best[0] == 0 or length < best[0] or (length == best[0] and nodes[s] < best[1]):
+            best[0], best[1], best[2] = length, nodes[s], found
+            path[:length] = chain[:length]
+            gone[:found] = eliminated[:found]
 
 
 @njit(cache=True)
 def shortest(kind, masks, n, peer_ptr, peers, house_ptr, houses, cell_houses_ptr, cell_houses, max_nodes,
              path, gone):  # fmt: skip
     """The shortest XY-chain (``kind`` XY) or AIC (AIC) on the open cells' candidate ``masks`` (0 for a
-    placed cell) of fewer than ``max_nodes`` nodes: (length of ``path``, count of ``gone``), (0, 0) if
-    none."""
-    nodes, strong_ptr, strong, onward_ptr, onward, sees = _links(
-        masks, n, kind, -1, peer_ptr, peers, house_ptr, houses, cell_houses_ptr, cell_houses
-    )
-    count = nodes.shape[0]
-    front, fronts, reached_on, reached_off = _searches(count, count)
-    following = np.zeros(count, np.int64)
-    for s in range(count):
-        front[s, 0] = s
-        reached_off[s, s] = -1
-    alive = np.arange(count)
-    living = count
-    on, size = False, 1
-    while living and size < max_nodes:
-        kept = 0
-        for a in range(living):
-            s = alive[a]
-            end = _level(s, s, on, front, fronts, following, reached_on, reached_off, strong_ptr, strong,
-                         onward_ptr, onward, sees)  # fmt: skip
-            if end >= 0:
-                return _close(s, s, end, nodes, reached_on, reached_off, sees, path, gone)
-            if fronts[s]:
-                alive[kept] = s
-                kept += 1
-        living = kept
-        on, size = not on, size + 1
-    return 0, 0
+    placed cell) of ``max_nodes`` nodes at most, from the first start among the shortest: (length of
+    ``path``, count of ``gone``), (0, 0) if none."""
+    links = _links(masks, n, kind, -1, peer_ptr, peers, house_ptr, houses, cell_houses_ptr, cell_houses)
+    best = np.zeros(3, np.int64)
+    _scan(links, max_nodes, False, best, path, gone)
+    return best[0], best[2]
 
 
 @njit(cache=True)
 def shortest_x(masks, n, peer_ptr, peers, house_ptr, houses, cell_houses_ptr, cell_houses, max_nodes, path,
                gone, barren):  # fmt: skip
-    """The shortest X-chain (see the module) of fewer than ``max_nodes`` nodes: (length of ``path``, count
-    of ``gone``), (0, 0) if none. ``barren[d]`` set: digit index d is skipped; it is set for a digit
-    searched to the end without a chain."""
-    best_len, best_start, best_gone = 0, -1, 0
-    scratch_path = np.zeros_like(path)
-    scratch_gone = np.zeros_like(gone)
+    """The shortest X-chain (see the module) of ``max_nodes`` nodes at most: (length of ``path``, count of
+    ``gone``), (0, 0) if none. ``barren[d]`` set: digit index d is skipped; it is set for a digit searched
+    to the end without a chain."""
+    best = np.zeros(3, np.int64)
     for digit in range(n):
         if barren[digit]:
             continue
-        nodes, strong_ptr, strong, onward_ptr, onward, sees = _links(
-            masks, n, 0, digit, peer_ptr, peers, house_ptr, houses, cell_houses_ptr, cell_houses
-        )
-        count = nodes.shape[0]
-        complete = best_len == 0  # searched without a bound: finding nothing means there is nothing
-        front, fronts, reached_on, reached_off = _searches(count, 1)
-        following = np.zeros(count, np.int64)
-        for s in range(count):
-            limit = max_nodes if best_len == 0 else best_len + 1
-            front[0, 0] = s
-            fronts[0] = 1
-            reached_on[0, :] = -2
-            reached_off[0, :] = -2
-            reached_off[0, s] = -1
-            on, size = False, 1
-            while fronts[0] and size < limit:
-                end = _level(0, s, on, front, fronts, following, reached_on, reached_off, strong_ptr, strong,
-                             onward_ptr, onward, sees)  # fmt: skip
-                if end >= 0:
-                    length, found = _close(0, s, end, nodes, reached_on, reached_off, sees, scratch_path,
-                                           scratch_gone)  # fmt: skip
-                    if best_len == 0 or length < best_len or (length == best_len and nodes[s] < best_start):
-                        best_len, best_start, best_gone = length, nodes[s], found
-                        path[:length] = scratch_path[:length]
-                        gone[:found] = scratch_gone[:found]
-                    break
-                on, size = not on, size + 1
-        if complete and best_len == 0:
+        complete = best[0] == 0  # searched without a bound: finding nothing means there is nothing
+        links = _links(masks, n, 0, digit, peer_ptr, peers, house_ptr, houses, cell_houses_ptr, cell_houses)
+        _scan(links, max_nodes, True, best, path, gone)
+        if complete and best[0] == 0:
             barren[digit] = True
-    return best_len, best_gone
+    return best[0], best[2]
 
 
 def warm_up() -> None:
