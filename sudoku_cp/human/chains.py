@@ -8,7 +8,8 @@ ends goes (Sudoku Explainer's X-chains 6.5, XY-chains 6.6, AICs 7.0, plus 0.1 pe
 SE counts it). A chain from A back to A itself proves A (a discontinuous nice loop): A is placed.
 
 The search is breadth first from every candidate, so each technique finds its shortest chain; X-chains
-use one digit's links only, XY-chains only bivalue cells' strong links, the AIC every link.
+use one digit's links only, XY-chains only bivalue cells' strong links, the AIC every link. It is compiled
+(``chains_compiled``, which says which chain comes first); the step is read back here.
 """
 
 from __future__ import annotations

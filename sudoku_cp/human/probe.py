@@ -46,7 +46,7 @@ class Probe:
         #: met no conflict (else every propagation does).
         self._value = np.zeros(self._nv + 1, np.int8)
         self._trail = np.zeros(self._nv + 1, np.int64)
-        # the formula's units are its first facts; an empty clause, a broken rule
+        # the formula's unit clauses are its first facts; with an empty clause (a rule broken) none holds
         self._facts_hold = all(clauses) and self._fix([c[0] for c in clauses if len(c) == 1])
         #: Each cell's candidates and digit when its facts were last assigned.
         self._masks, self._values = list(board.masks), list(board.values)
@@ -66,6 +66,7 @@ class Probe:
         n = self.n
         masks, values, known_masks, known_values = board.masks, board.values, self._masks, self._values
         facts = []
+        # a digit placed where it was the last candidate changes no mask: its cell's clause is then a unit
         for cell in [c for c, (a, b) in enumerate(zip(masks, known_masks, strict=True)) if a != b]:
             base, mask, value = cell * n, masks[cell], values[cell]
             old_mask, old_value = known_masks[cell], known_values[cell]
