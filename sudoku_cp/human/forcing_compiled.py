@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..backends.dfs_compiled import _popcount
 from ..signals import compiling
 
 __all__ = ["fix", "forcing", "formula", "propagate", "single", "warm_up"]
@@ -132,14 +133,15 @@ def propagate(value, lits, starts, occ_starts, occ, nv, assumptions, trail):
 @njit(cache=True)
 def single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone):
     """``propagate([var])`` as (no conflict, literals assigned), once a state (see ``_single``)."""
-    _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, gone.shape[0] - 1)
+    _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone)
     return ok[var], count[var]
 
 
 @njit(cache=True)
-def _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, primary):
+def _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone):
     """Propagate ``var`` (once a state: ``done``): ``ok[var]``, ``count[var]`` (literals assigned, as the
-    solver counts them) and ``gone[var]`` (the primary variables it makes false, a bit set in words)."""
+    solver counts them) and ``gone[var]`` (the primary variables it makes false, a bit set in words: a row
+    for each primary variable and 0)."""
     if done[var]:
         return
     done[var] = True
@@ -152,6 +154,7 @@ def _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, coun
     size, good = _propagate(value, lits, starts, occ_starts, occ, nv, trail, 0, 1)
     ok[var] = good
     count[var] = size
+    primary = gone.shape[0] - 1
     for t in range(size):
         lit = trail[t]
         value[abs(lit)] = 0
@@ -160,15 +163,14 @@ def _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, coun
 
 
 @njit(cache=True)
-def _net(options, noptions, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, primary,
-         common):  # fmt: skip
+def _net(options, noptions, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, common):
     """What every option of ``options[:noptions]`` eliminates into ``common`` (a bit set in words), and the
     nets' size; -1 if an option contradicts or nothing is common."""
     common[:] = ~np.uint64(0)
     size = 0
     for k in range(noptions):
         var = options[k]
-        _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, primary)
+        _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone)
         if not ok[var]:
             return -1
         size += count[var]
@@ -190,22 +192,22 @@ def forcing(masks, n, house_ptr, houses, value, lits, starts, occ_starts, occ, n
     variables eliminated, written to ``eliminated`` (increasing). The state's propagations are kept in
     ``done``, ``ok``, ``count`` and ``gone`` (indexed by variable) for the next call."""
     ncells = masks.shape[0]
-    primary = ncells * n
     common = np.zeros(gone.shape[1], np.uint64)
     options = np.zeros(n, np.int64)
     found[0] = 0
     for width in range(1, n + 1):
         for cell in range(ncells):
             mask = masks[cell]
-            if mask == 0 or _width(mask) != width:
+            if mask == 0 or _popcount(mask) != width:
                 continue
             k = 0
             for d in range(n):
                 if mask >> d & 1:
                     options[k] = cell * n + d + 1
                     k += 1
-            size = _net(options, k, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone,
-                        primary, common)  # fmt: skip
+            size = _net(
+                options, k, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, common
+            )
             if size >= 0:
                 found[0], found[1], found[2] = 1, cell, 0
                 return _write(found, size, common, eliminated)
@@ -219,21 +221,13 @@ def forcing(masks, n, house_ptr, houses, value, lits, starts, occ_starts, occ, n
                     k += 1
             if k < 2:
                 continue
-            size = _net(options, k, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone,
-                        primary, common)  # fmt: skip
+            size = _net(
+                options, k, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, common
+            )
             if size >= 0:
                 found[0], found[1], found[2] = 2, h, d + 1
                 return _write(found, size, common, eliminated)
     return 0
-
-
-@njit(cache=True)
-def _width(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
