@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -95,6 +96,19 @@ def test_solve_on_a_local_cluster_writes_what_jobs_writes(tmp_path: Path) -> Non
     assert cluster.returncode == jobs.returncode == 1
     assert cluster.stdout == jobs.stdout and cluster.stdout.count("\n") == 14
     assert cluster.stderr.count("error") == jobs.stderr.count("error")
+
+
+def test_a_local_cluster_keeps_quiet_when_the_dashboard_port_is_taken() -> None:
+    taken = socket.socket()  # 8787, the scheduler's default HTTP port, held here or by another cluster
+    try:
+        with contextlib.suppress(OSError):  # held elsewhere already: as good
+            taken.bind(("", 8787))
+            taken.listen()
+        proc = run_cli("solve", "--cluster", "local:1", "-", stdin=PUZZLES[0] + "\n")
+    finally:
+        taken.close()
+    assert proc.returncode == 0
+    assert "8787" not in proc.stderr and "warn" not in proc.stderr.lower()
 
 
 def test_generate_on_a_local_cluster_makes_what_jobs_makes(tmp_path: Path) -> None:

@@ -63,8 +63,14 @@ def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:
             workers = 0
         if workers < 1:
             raise UsageError(f"--cluster local:N takes a number of workers of 1 or more, not {address!r}")
+        # no dashboard; the scheduler's HTTP server (health, metrics) on a free local port: on 8787, its
+        # default, it warned on standard error whenever another cluster or dashboard held that port
         cluster = distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         )
         address = cluster.scheduler_address
     else:
