@@ -1,9 +1,11 @@
 """Why a puzzle is not a proper Sudoku: givens that cannot all hold, or two solutions and a clue between them.
 
-- No solution: a minimal set of givens that cannot all hold. The sat backend names a first set from its
-  solver's core (the failed assumptions among the givens); a deletion pass then drops each given whose
-  removal keeps the rest unsatisfiable, until none can go (Marques-Silva, *Minimal Unsatisfiability:
-  Models, Algorithms and Applications*, ISMVL 2010). Other backends start from every given.
+- No solution: a minimal set of givens that cannot all hold. Givens that break a rule by themselves (a
+  digit given twice in one house, what ``solve`` reports) are the first set, whatever the backend; else
+  the sat backend names one from its solver's core (the failed assumptions among the givens), and other
+  backends start from every given. A deletion pass then drops each given whose removal keeps the rest
+  unsatisfiable, until none can go (Marques-Silva, *Minimal Unsatisfiability: Models, Algorithms and
+  Applications*, ISMVL 2010).
 - Several solutions: how many (counted up to ``COUNT_LIMIT``, ``10+`` beyond), two of them and the cells
   where they differ, and a smallest set of clues from the first solution that makes the puzzle unique,
   proven so. It is found as an implicit hitting set (the idea of MaxHS: Davies and Bacchus, *Solving
@@ -136,16 +138,27 @@ def _core(
     return None if _search(engine, sub, 1, time_limit) else list(givens)
 
 
+def _clash(puzzle: Puzzle) -> list[Given] | None:
+    """The givens of the first rule the givens break by themselves (a digit twice in one house, ...), or None.
+
+    Such a clash is the simplest explanation, the one ``solve`` gives, and it is found without a search, so
+    every backend starts from it rather than from its own choice among all the givens.
+    """
+    clash = puzzle.rules.violations(puzzle.cells, first=True)
+    return [(c, puzzle.cells[c]) for c in clash[0].cells if puzzle.cells[c]] if clash else None
+
+
 def minimal_conflict(
     puzzle: Puzzle, backend: str | Backend = "sat", *, time_limit: float | None = None
 ) -> tuple[Given, ...] | None:
     """A minimal set of the puzzle's givens that cannot all hold, or None when the puzzle has a solution.
 
-    Minimal: dropping any one of them leaves givens that can all hold (checked by a search each).
+    Minimal: dropping any one of them leaves givens that can all hold (checked by a search each). Givens
+    that break a rule by themselves (a digit twice in one house) are the answer, the same from every backend.
     ``TimeoutError`` when a search reaches ``time_limit``.
     """
     engine = make_backend(backend)
-    core = _core(engine, puzzle, list(puzzle.givens), time_limit)
+    core = _clash(puzzle) or _core(engine, puzzle, list(puzzle.givens), time_limit)
     if core is None:
         return None
     i = 0
@@ -261,7 +274,7 @@ def explain(
     puzzle = Puzzle.from_string(puzzle) if isinstance(puzzle, str) else puzzle
     engine = make_backend(backend, **options)
     try:
-        found = _search(engine, puzzle, 2, time_limit)
+        found = () if _clash(puzzle) else _search(engine, puzzle, 2, time_limit)
         if not found:
             conflict = minimal_conflict(puzzle, engine, time_limit=time_limit) or ()
             return Explanation(puzzle, Status.NO_SOLUTION, conflict=conflict, backend=engine.spec)

@@ -157,3 +157,22 @@ def test_rendering() -> None:
     )
     assert text.splitlines()[0] == "2 solutions: two differ at r1c1 r1c2"
     assert len(text.splitlines()) == 3
+
+
+@pytest.mark.parametrize("backend", ["dfs", "sat", "cpsat"])
+def test_a_digit_given_twice_in_a_house_is_the_explanation_from_every_backend(backend: str) -> None:
+    # the puzzle of issue 33: r1c1 and r1c2 both 1; other givens clash less directly
+    puzzle = Puzzle.from_string(
+        "11..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    )
+    explanation = explain(puzzle, backend)
+    assert explanation.conflict == ((0, 1), (1, 1))
+    assert explanation.summary() == "no solution: r1c1=1 r1c2=1 cannot all hold"
+    assert puzzle.conflicts()[0].cells == (0, 1)  # the cells solve names
+
+
+def test_a_digit_given_three_times_is_explained_by_two_of_them(dfs) -> None:
+    puzzle = Puzzle.from_string("1.11............")
+    conflict = minimal_conflict(puzzle, "dfs")
+    assert conflict is not None and len(conflict) == 2 and {d for _, d in conflict} == {1}
+    assert_minimal_conflict(puzzle, conflict, dfs)
