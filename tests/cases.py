@@ -55,3 +55,15 @@ def variant_rules() -> list[Rules]:
         base.with_(extra_regions=((0, 7, 14, 21),)),
         Rules.classic(3, 3).with_named("windoku"),
     ]
+
+
+def assert_same_tree(puzzle: Puzzle, limit: int) -> None:
+    """Both dfs engines find the same solutions by the same search: the same guesses, backtracks, nodes."""
+    from sudoku_cp.backends import make_backend
+
+    compiled, python = (
+        make_backend(spec).enumerate(puzzle, limit=limit) for spec in ("dfs:compiled", "dfs:python")
+    )
+    assert compiled.solutions == python.solutions and compiled.complete == python.complete
+    for stat in ("guesses", "backtracks", "nodes"):
+        assert compiled.stats[stat] == python.stats[stat], stat

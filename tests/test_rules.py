@@ -4,6 +4,7 @@ invalid grid, and every backend agreeing with that check on every rule."""
 from __future__ import annotations
 
 import pytest
+from cases import assert_same_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -237,12 +238,7 @@ def test_every_backend_finds_exactly_the_grids_the_rules_allow(rules: Rules, kee
 def test_both_dfs_engines_explore_the_same_tree_on_any_rules(rules: Rules, keep: int) -> None:
     givens = tuple(FOUR_SOLUTIONS[0][c] if keep and c % (5 - keep) == 0 else 0 for c in range(16))
     puzzle = Puzzle(rules, givens)
-    compiled, python = (
-        make_backend(spec).enumerate(puzzle, limit=50) for spec in ("dfs:compiled", "dfs:python")
-    )
-    assert compiled.solutions == python.solutions and compiled.complete == python.complete
-    for stat in ("guesses", "backtracks", "nodes"):
-        assert compiled.stats[stat] == python.stats[stat], stat
+    assert_same_tree(puzzle, limit=50)
 
 
 @pytest.mark.parametrize("names", [*NAMED, "x"])

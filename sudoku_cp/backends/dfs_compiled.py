@@ -35,11 +35,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from ..encode.rules_cnf import digit_sets
 from ..rules import RULES_KEPT, Rules
+from ..rules.sums import LinearSum, layer_bounds
 from ..signals import compiling
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
-from .dfs_rules import intersections
+from .dfs_rules import intersections, sum_forms
 
 __all__ = [
     "EXHAUSTED",
@@ -112,7 +112,7 @@ def takes_bands(rules: Rules, heuristic: str) -> bool:
 
 # Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
 # reasoning, which the kernels below follow.
-_PAIR, _THERMO, _CAGE, _ARROW = 0, 1, 2, 3
+_PAIR, _THERMO, _CAGE, _SUM = 0, 1, 2, 3
 
 
 class _Tables(NamedTuple):
@@ -142,7 +142,8 @@ class _Tables(NamedTuple):
     data: np.ndarray  # int64
     watch_start: np.ndarray  # (ncells + 1,) int32
     watch: np.ndarray  # int32
-    sums: int  # the widest sum an arrow can reach, plus room for one more digit: the scratch rows' length
+    sum_work: int  # the partial sums a sum's graph holds at most, over all its layers (``_sum_rule``)
+    sum_terms: int  # the most terms of a sum, plus one
     lock_start: np.ndarray  # (intersections + 1,) int32
     lock_cells: np.ndarray  # int32: the shared cells of two houses, the rest of one, the rest of the other
     lock_sizes: np.ndarray  # (intersections, 2) int64: how many shared cells, how many in the first rest
@@ -169,12 +170,26 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
         for_b = [sum(1 << (x - 1) for x in digits if (x, y) in allowed) for y in range(n + 1)]
         out.append((_PAIR, p.cells, for_a + for_b))
     out += [(_THERMO, t.cells, []) for t in rules.thermos]
-    for c in rules.cages:
-        if c.total is not None:
-            sets = [sum(1 << (d - 1) for d in s) for s in digit_sets(len(c.cells), c.total, n)]
-            out.append((_CAGE, c.cells, sets))
-    out += [(_ARROW, a.all_cells, [len(a.circle)]) for a in rules.arrows]
+    for cells, form in sum_forms(rules):
+        if isinstance(form, LinearSum):
+            out.append((_SUM, form.cells, [int(form.exact), form.total, *form.coefficients]))
+        else:
+            out.append((_CAGE, cells, [sum(1 << (d - 1) for d in s) for s in form]))
     return out
+
+
+def _sum_work(rules: Rules) -> tuple[int, int]:
+    """The scratch a sum needs at most: the cells of its graph's layers (with every digit possible, the
+    widest they get) and its terms plus one."""
+    work, terms = 1, 1
+    for _, form in sum_forms(rules):
+        if isinstance(form, LinearSum):
+            m = len(form.cells)
+            lo, hi = layer_bounds(form.coefficients, [1] * m, [rules.n] * m, form.total)
+            widths = sum(max(0, b - a + 1) for a, b in zip(lo, hi, strict=True))
+            work = max(work, widths if form.exact else 1)
+            terms = max(terms, m + 1)
+    return work, terms
 
 
 @lru_cache(maxsize=RULES_KEPT)
@@ -184,7 +199,6 @@ def _tables(rules: Rules) -> _Tables:
     for i, (_, cells, _) in enumerate(props):
         for cell in sorted(set(cells)):
             watch[cell].append(i)
-    longest = max((len(a.cells) for a in rules.arrows), default=0)
     locks = intersections(rules)
     return _Tables(
         np.array(rules.houses, dtype=np.int32),
@@ -199,7 +213,7 @@ def _tables(rules: Rules) -> _Tables:
         *_flat([cells for _, cells, _ in props]),
         *_flat([table for _, _, table in props], np.int64),
         *_flat(watch),
-        rules.n * (longest + 1) + 1,
+        *_sum_work(rules),
         *_flat([sum(parts, ()) for parts in locks]),
         np.array([(len(s), len(a)) for s, a, _ in locks], np.int64).reshape(-1, 2),
     )
@@ -212,8 +226,8 @@ class _Work(NamedTuple):
     pending: np.ndarray  # (propagators,) bool: on the stack below
     stack: np.ndarray  # (propagators,) int64: propagators to run
     changed: np.ndarray  # (2 * ncells,) int64: what one propagator narrowed: cell * 2 + (1 if now fixed)
-    digits: np.ndarray  # (2 * ncells,) int64: an arrow's circle digits and the masks it keeps
-    scratch: np.ndarray  # (4, sums) int8: an arrow's reachable sums
+    layers: np.ndarray  # (2, sum_work) int8: a sum's graph, forward and backward
+    bounds: np.ndarray  # (5, sum_terms) int64: a sum's windows, digit bounds and kept masks
     unit_sums: np.ndarray  # (houses,) int64: the weighted heuristic's sums per house
 
 
@@ -224,8 +238,8 @@ def _work(t: _Tables, ncells: int) -> _Work:
         np.zeros(nprops, np.bool_),
         np.empty(nprops, np.int64),
         np.empty(2 * ncells, np.int64),
-        np.empty(2 * ncells, np.int64),
-        np.zeros((4, t.sums), np.int8),
+        np.zeros((2, t.sum_work), np.int8),
+        np.zeros((5, t.sum_terms), np.int64),
         np.empty(t.units.shape[0], np.int64),
     )
 
@@ -344,88 +358,110 @@ def _cage_rule(cands, cells, sets, changed):
 
 
 @njit(cache=True)
-def _line_sums(cands, cells, start, skip, out, tmp):
-    """``out[s]`` = 1 when ``cells[start:]`` but index ``skip`` can add up to s (digits may repeat);
-    returns the largest such s bound (the row is valid up to it)."""
-    top = 0
-    out[0] = 1
-    for j in range(start, cells.shape[0]):
-        if j == skip:
-            continue
-        mask = cands[cells[j]]
-        high = _highest(mask)
-        tmp[: top + high + 1] = 0
-        for s in range(top + 1):
-            if out[s]:
-                m = mask
-                d = 1
-                while m != 0:
-                    if m & 1:
-                        tmp[s + d] = 1
-                    m >>= 1
-                    d += 1
-        top += high
-        out[: top + 1] = tmp[: top + 1]
-    return top
-
-
-@njit(cache=True)
-def _arrow_rule(cands, cells, k, changed, digits, scratch):
-    """An arrow: the circle (its first ``k`` cells, a number read in order) equals the line's sum; every
-    digit kept shows a number the line can reach, or leaves a sum the others and the circle can meet."""
-    reach = scratch[0]
-    values = scratch[1]
-    others = scratch[2]
-    tmp = scratch[3]
-    top = _line_sums(cands, cells, k, -1, reach, tmp)
-    values[: top + 1] = 0
-    kept = digits[k : 2 * k]
-    kept[:] = 0
-    combos = 1
-    for j in range(k):
-        combos *= _popcount(cands[cells[j]])
-    shown = False
-    for index in range(combos):
-        rest = index
-        value = 0
-        for j in range(k):
-            mask = cands[cells[j]]
-            pick = rest % _popcount(mask)
-            rest //= _popcount(mask)
-            for _ in range(pick):
-                mask &= mask - 1
-            d = _lowest(mask)
-            digits[j] = d
-            value = value * 10 + d
-        if value <= top and reach[value]:
-            values[value] = 1
-            shown = True
-            for j in range(k):
-                kept[j] |= np.int64(1) << (digits[j] - 1)
-    if not shown:
+def _sum_rule(cands, cells, table, changed, layers, bounds):
+    """A sum (``rules.sums``; ``table`` is exact, total, then the coefficients): exact, each cell keeps the
+    digits on a path of the graph of partial sums from 0 to the total; else each digit leaves the other
+    terms a total within their bounds. ``layers`` (2, work) holds the graph forward and backward, layer
+    after layer; ``bounds`` (5, terms + 1) the windows, each cell's smallest and largest digit, and what
+    each cell keeps."""
+    m = cells.shape[0]
+    exact = table[0]
+    total = table[1]
+    lo = bounds[0]
+    hi = bounds[1]
+    lows = bounds[2]
+    highs = bounds[3]
+    keep = bounds[4]
+    least = 0
+    most = 0
+    lo[0] = 0
+    hi[0] = 0
+    for i in range(m):  # the partial sums each layer can make: lo/hi as the least and most for now
+        mask = cands[cells[i]]
+        lows[i] = _lowest(mask)
+        highs[i] = _highest(mask)
+        w = table[2 + i]
+        a = w * lows[i]
+        b = w * highs[i]
+        least += min(a, b)
+        most += max(a, b)
+        lo[i + 1] = least
+        hi[i + 1] = most
+        keep[i] = 0
+    if total < least or total > most:
         return -1
-    nch = 0
-    for j in range(k):
-        if kept[j] != cands[cells[j]]:
-            nch = _narrow(cands, cells[j], kept[j], changed, nch)
-    for i in range(k, cells.shape[0]):
-        cell = cells[i]
-        rest_top = _line_sums(cands, cells, k, i, others, tmp)
-        mask = cands[cell]
-        keep = 0
-        d = 1
-        while mask != 0:
-            if mask & 1:
-                for v in range(d, min(top, rest_top + d) + 1):
-                    if values[v] and others[v - d]:
-                        keep |= np.int64(1) << (d - 1)
-                        break
-            mask >>= 1
-            d += 1
-        if keep == 0:
+    if exact == 0:
+        for i in range(m):
+            w = table[2 + i]
+            others_lo = least - min(w * lows[i], w * highs[i])
+            others_hi = most - max(w * lows[i], w * highs[i])
+            mask = cands[cells[i]]
+            d = 1
+            while mask != 0:
+                if mask & 1:
+                    rest = total - w * d
+                    if others_lo <= rest <= others_hi:
+                        keep[i] |= np.int64(1) << (d - 1)
+                mask >>= 1
+                d += 1
+    else:
+        for i in range(m + 1):  # the window: reachable so far, and the terms left can still make the total
+            a = lo[i]
+            b = hi[i]
+            lo[i] = max(a, total - (most - b))
+            hi[i] = min(b, total - (least - a))
+        forward = layers[0]
+        back = layers[1]
+        base = 0
+        forward[0] = 1
+        for i in range(m):
+            width = hi[i] - lo[i] + 1
+            nxt = base + width
+            nwidth = hi[i + 1] - lo[i + 1] + 1
+            forward[nxt : nxt + nwidth] = 0
+            w = table[2 + i]
+            for s in range(width):
+                if forward[base + s]:
+                    mask = cands[cells[i]]
+                    d = 1
+                    while mask != 0:
+                        if mask & 1:
+                            t = s + lo[i] + w * d - lo[i + 1]
+                            if 0 <= t < nwidth:
+                                forward[nxt + t] = 1
+                        mask >>= 1
+                        d += 1
+            base = nxt
+        if forward[base + total - lo[m]] == 0:
             return -1
-        if keep != cands[cell]:
-            nch = _narrow(cands, cell, keep, changed, nch)
+        back[base : base + hi[m] - lo[m] + 1] = 0
+        back[base + total - lo[m]] = 1
+        for i in range(m - 1, -1, -1):
+            width = hi[i] - lo[i] + 1
+            start = base - width
+            nwidth = hi[i + 1] - lo[i + 1] + 1
+            w = table[2 + i]
+            for s in range(width):
+                back[start + s] = 0
+                if forward[start + s]:
+                    mask = cands[cells[i]]
+                    d = 1
+                    while mask != 0:
+                        if mask & 1:
+                            t = s + lo[i] + w * d - lo[i + 1]
+                            if 0 <= t < nwidth and back[base + t]:
+                                keep[i] |= np.int64(1) << (d - 1)
+                                back[start + s] = 1
+                        mask >>= 1
+                        d += 1
+            base = start
+    nch = 0
+    for i in range(m):
+        cell = cells[i]
+        if keep[i] == 0:
+            return -1
+        if keep[i] != cands[cell]:
+            nch = _narrow(cands, cell, keep[i], changed, nch)
     return nch
 
 
@@ -473,7 +509,7 @@ def _apply(p, cands, t, w):
         return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
     if kind == _CAGE:
         return _cage_rule(cands, cells, table, w.changed)
-    return _arrow_rule(cands, cells, table[0], w.changed, w.digits, w.scratch)
+    return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)
 
 
 @njit(cache=True, inline="always")

@@ -9,9 +9,9 @@ changes (a fixpoint with the singles of the houses):
 - a thermometer keeps each cell's digits between the smallest below it and the largest above it (bounds);
 - a cage sum keeps the digits of the digit sets that still fit the cage (every cell can take one of the
   set, every digit of the set has a cell), the way killer solvers read their combination tables;
-- an arrow keeps, in each line cell, the digits that leave a sum the other cells can reach and the circle
-  or pill can show, and in the circle the numbers the line can reach (exact sums by bit-set dynamic
-  programming over the line, digits free to repeat);
+- an arrow, and a cage with too many digit sets, is a sum (``rules.sums.LinearSum``): each cell keeps
+  the digits on a path of the graph of partial sums from 0 to the total (exact, digits free to repeat;
+  a pill is its digits weighted as a number), or on bounds where that graph would be too large;
 - on grids of 16x16 and up, once all of that is at its fixpoint, a sweep of locked candidates (pointing
   and claiming) over every two houses that meet, then the fixpoint again, until a sweep changes nothing.
 
@@ -23,14 +23,13 @@ all the same.
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..encode.rules_cnf import digit_sets
-from ..rules import RULES_KEPT, Arrow, Cage, Pair, Rules, Thermo
+from ..rules import RULES_KEPT, Pair, Rules, Thermo
+from ..rules.sums import LinearSum, digit_sets
 from .dfs_reference import SearchOutcome, depth_first
 
 __all__ = ["search"]
@@ -106,20 +105,20 @@ def _thermo(t: Thermo, n: int) -> Propagator:
     return revise
 
 
-def _cage(cage: Cage, n: int) -> Propagator:
-    assert cage.total is not None
-    cells = cage.cells
-    sets = [sum(1 << (d - 1) for d in s) for s in digit_sets(len(cells), cage.total, n)]
+def _cage(cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...]) -> Propagator:
+    """A cage reasoned on by its digit sets (``sums.digit_sets``): each cell keeps the digits of the sets
+    that still fit (every digit of the set a candidate somewhere, every cell a candidate in the set)."""
+    masks = [sum(1 << (d - 1) for d in s) for s in sets]
 
     def revise(cands: list[int]) -> list[int] | None:
         union = 0
         for cell in cells:
             union |= cands[cell]
         fits = 0
-        for s in sets:
+        for s in masks:
             if s & union == s and all(cands[cell] & s for cell in cells):
                 fits |= s
-        changed = []
+        changed: list[int] = []
         for cell in cells:
             if not _narrow(cands, cell, fits, changed):
                 return None
@@ -128,70 +127,33 @@ def _cage(cage: Cage, n: int) -> Propagator:
     return revise
 
 
-def _digits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        bit = mask & -mask
-        out.append(bit.bit_length())
-        mask ^= bit
-    return out
-
-
-def _sums(masks: list[int]) -> int:
-    """The sums the cells of ``masks`` can add up to, as a bit set (bit s: sum s), digits free to repeat."""
-    reach = 1
-    for mask in masks:
-        step = 0
-        for d in _digits(mask):
-            step |= reach << d
-        reach = step
-    return reach
-
-
-def _arrow(arrow: Arrow, n: int) -> Propagator:
-    """The sum along the line equals the circle's (or pill's) number: every digit kept in a line cell
-    leaves a sum the others can reach and the circle can show, every digit kept in the circle shows a
-    number the line can reach (exact sum reasoning by bit-set dynamic programming over the line)."""
-    circle, line = arrow.circle, arrow.cells
+def _sum(form: LinearSum) -> Propagator:
+    """A sum: each cell keeps what ``LinearSum.narrow`` keeps."""
+    cells = form.cells
 
     def revise(cands: list[int]) -> list[int] | None:
-        masks = [cands[c] for c in line]
-        reach = _sums(masks)
-        shows: list[tuple[int, tuple[int, ...]]] = []  # (number, digits of the circle) it can still show
-        options = [_digits(cands[c]) for c in circle]
-        for combo in itertools.product(*options):
-            value = 0
-            for d in combo:
-                value = value * 10 + d
-            if reach >> value & 1:
-                shows.append((value, combo))
-        if not shows:
+        kept = form.narrow([cands[c] for c in cells])
+        if kept is None:
             return None
-        changed = []
-        for k, cell in enumerate(circle):
-            kept = 0
-            for _, combo in shows:
-                kept |= 1 << (combo[k] - 1)
-            if kept != cands[cell]:
-                cands[cell] = kept
-                changed.append(cell)
-        values = 0
-        for value, _ in shows:
-            values |= 1 << value
-        for i, cell in enumerate(line):
-            others = _sums(masks[:i] + masks[i + 1 :])
-            kept = 0
-            for d in _digits(masks[i]):
-                if (others << d) & values:
-                    kept |= 1 << (d - 1)
-            if not kept:
-                return None
-            if kept != cands[cell]:
-                cands[cell] = kept
-                changed.append(cell)
+        changed: list[int] = []
+        for cell, keep in zip(cells, kept, strict=True):
+            _narrow(cands, cell, keep, changed)
         return changed
 
     return revise
+
+
+def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | LinearSum]]:
+    """(cells, what reasons on them) for each cage total and arrow, in the engines' order: a cage's digit
+    sets where it has at most ``sums.MAX_SETS``, else (and for every arrow) its ``LinearSum``."""
+    n = rules.n
+    out: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | LinearSum]] = []
+    for cage in rules.cages:
+        if cage.total is not None:
+            sets = digit_sets(len(cage.cells), cage.total, n)
+            out.append((cage.cells, sets if sets is not None else LinearSum.of(*cage.linear(), n)))
+    out += [(arrow.all_cells, LinearSum.of(*arrow.linear(), n)) for arrow in rules.arrows]
+    return out
 
 
 #: The smallest grid the search sweeps locked candidates on. Below it the singles alone are faster: 9x9
@@ -270,8 +232,10 @@ def _plan(rules: Rules) -> _Plan:
         (_pair(p, n), p.cells) for p in rules.pairs if not (p.relation == "differ" and not p.negated)
     ]  # a differ pair is a peer: the singles handle it
     props += [(_thermo(t, n), t.cells) for t in rules.thermos]
-    props += [(_cage(c, n), c.cells) for c in rules.cages if c.total is not None]
-    props += [(_arrow(a, n), a.all_cells) for a in rules.arrows]
+    props += [
+        (_sum(form) if isinstance(form, LinearSum) else _cage(cells, form), cells)
+        for cells, form in sum_forms(rules)
+    ]
     watch: list[set[int]] = [set() for _ in range(rules.ncells)]
     for i, (_, cells) in enumerate(props):
         for cell in cells:

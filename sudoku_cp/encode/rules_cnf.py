@@ -21,17 +21,16 @@ solutions (model counters count solutions).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ..rules import Arrow, Cage, Pair, Rules
+from ..rules.sums import digit_sets
 from .amo import at_most_one
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
-__all__ = ["digit_sets", "pair_clauses", "pill_showings", "rule_families"]
+__all__ = ["pair_clauses", "pill_showings", "rule_families"]
 
 
 def rule_families(rules: Rules, amo: str | None, pool: IDPool) -> Iterator[tuple[str, list[list[int]]]]:
@@ -75,12 +74,6 @@ def _less_clauses(first: int, second: int, n: int) -> list[list[int]]:
     out = [[-(a + x), *(b + y for y in digits if y > x)] for x in digits]
     out += [[-(b + y), *(a + x for x in digits if x < y)] for y in digits]
     return out
-
-
-@cache
-def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
-    """Every set of ``size`` distinct digits 1..n adding up to ``total``, ascending."""
-    return tuple(c for c in combinations(range(1, n + 1), size) if sum(c) == total)
 
 
 def _false(pool: IDPool, key: object) -> list[list[int]]:

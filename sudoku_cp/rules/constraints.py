@@ -101,6 +101,11 @@ class Cage:
             return sum(filled) == self.total
         return sum(filled) < self.total
 
+    def linear(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """The cage as a sum (``rules.sums``): its cells, each with coefficient 1, and its total."""
+        assert self.total is not None
+        return self.cells, (1,) * len(self.cells), self.total
+
     def describe(self, n: int) -> str:
         where = cell_name(self.cells[0], n)
         return f"killer cage at {where}" + (f" (sum {self.total})" if self.total is not None else "")
@@ -160,6 +165,14 @@ class Arrow:
         if all(circle):  # the line's blanks hold at least 1 each
             return sum(d or 1 for d in line) <= pill_value(circle)
         return True
+
+    def linear(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """The arrow as a sum (``rules.sums``): the circle's digits weighted as a decimal number (the
+        first of k cells by 10**(k-1), which ``pill_value`` computes for digits above 9 too) minus the
+        line's, equal to 0."""
+        k = len(self.circle)
+        weights = tuple(10 ** (k - 1 - j) for j in range(k)) + (-1,) * len(self.cells)
+        return self.all_cells, weights, 0
 
     def describe(self, n: int) -> str:
         return f"arrow from {cell_name(self.circle[0], n)}"

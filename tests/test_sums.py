@@ -1,0 +1,160 @@
+"""Sums as one primitive (``rules.sums``): the digit sets of a cage, the exact and the bounds reasoning of a
+weighted sum against brute force, and every backend against the classic engine filtered by the rules'
+own check on 6x6 grids with pills, long arrows and long cages."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from cases import assert_same_tree
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudoku_cp import Puzzle
+from sudoku_cp.backends import make_backend
+from sudoku_cp.rules import Arrow, Cage, Rules
+from sudoku_cp.rules.sums import MAX_SETS, LinearSum, digit_sets
+
+SIX = Rules.classic(2, 3)
+BACKENDS = ("dfs", "dfs:python", "sat", "cpsat", "cpsat:bool")
+
+
+@pytest.mark.parametrize("n", [4, 6, 9])
+def test_digit_sets_are_every_set_of_distinct_digits_with_the_total(n: int) -> None:
+    for size in range(n + 2):
+        for total in range(n * n + 2):
+            expected = tuple(c for c in itertools.combinations(range(1, n + 1), size) if sum(c) == total)
+            assert digit_sets(size, total, n) == expected, (size, total)
+
+
+def test_a_cage_with_too_many_digit_sets_has_none_and_is_a_sum() -> None:
+    assert digit_sets(12, 156, 25) is None  # hundreds of thousands of sets
+    assert len(digit_sets(8, 68, 16) or ()) <= MAX_SETS
+
+
+def _supports(form: LinearSum, masks: list[int]) -> list[int] | None:
+    """The digits of each term that take part in some assignment keeping the sum, by enumeration."""
+    options = [[d for d in range(1, 64) if mask >> (d - 1) & 1] for mask in masks]
+    keep = [0] * len(masks)
+    for digits in itertools.product(*options):
+        if form.holds(digits):
+            for i, d in enumerate(digits):
+                keep[i] |= 1 << (d - 1)
+    return keep if any(keep) else None
+
+
+@st.composite
+def sums(draw: st.DrawFn) -> tuple[LinearSum, list[int], int]:
+    n = draw(st.sampled_from([4, 6, 9]))
+    m = draw(st.integers(1, 5))
+    weights = draw(st.lists(st.sampled_from([1, 1, -1, -1, 2, -3, 10, 100]), min_size=m, max_size=m))
+    masks = draw(st.lists(st.integers(1, (1 << n) - 1), min_size=m, max_size=m))
+    least = sum(min(w, w * n) for w in weights)
+    most = sum(max(w, w * n) for w in weights)
+    total = draw(st.integers(least - 2, most + 2))
+    return LinearSum.of(range(m), weights, total, n), masks, n
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=sums())
+def test_the_exact_reasoning_keeps_exactly_the_digits_of_some_assignment(case) -> None:
+    form, masks, _ = case
+    assert form.exact
+    assert form.narrow(masks) == _supports(form, masks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=sums())
+def test_the_bounds_reasoning_keeps_every_digit_of_some_assignment(case) -> None:
+    form, masks, _ = case
+    bounds = LinearSum(form.cells, form.coefficients, form.total, exact=False)
+    exact = _supports(form, masks)
+    kept = bounds.narrow(masks)
+    if exact is None:
+        return  # bounds may or may not see it
+    assert kept is not None
+    for keep, mask, needed in zip(kept, masks, exact, strict=True):
+        assert keep & ~mask == 0 and needed & ~keep == 0
+
+
+def test_a_long_sum_on_a_large_grid_is_reasoned_on_bounds() -> None:
+    line = tuple(range(3, 203))
+    form = LinearSum.of(*Arrow((0, 1, 2), line).linear(), 36)
+    assert not form.exact
+    assert LinearSum.of(*Arrow((0,), (1, 2, 3, 4, 5, 6, 7, 8)).linear(), 9).exact
+
+
+# --- every backend on 6x6 grids with long sums ---------------------------------------------------------
+
+_CLASSIC_SIX = [
+    s.cells for s in make_backend("dfs").enumerate(Puzzle.empty(SIX), limit=30, time_limit=None).solutions
+]
+
+
+def _six_case(seed: int) -> tuple[Rules, tuple[int, ...]]:
+    """Random sums built around a 6x6 solution (so most cases have solutions), with some of its digits
+    given: pills (two-cell circles) with long lines, long cages, plain arrows."""
+    rng = random.Random(seed)
+    solution = rng.choice(_CLASSIC_SIX)
+    cells = list(range(36))
+    arrows, cages = [], []
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.choice(["pill", "arrow", "cage"])
+        rng.shuffle(cells)
+        if kind in ("pill", "arrow"):
+            circle = tuple(cells[:2]) if kind == "pill" else (cells[0],)
+            value = int("".join(str(solution[c]) for c in circle))
+            line, total = [], 0
+            for c in cells[len(circle) :]:
+                if total + solution[c] <= value:
+                    line.append(c)
+                    total += solution[c]
+            if total == value:
+                arrows.append(Arrow(circle, tuple(line)))
+        else:
+            picked, seen = [], set()
+            for c in cells:
+                if solution[c] not in seen and len(picked) < rng.randint(2, 6):
+                    picked.append(c)
+                    seen.add(solution[c])
+            cages.append(Cage(tuple(picked), sum(solution[c] for c in picked) + rng.choice([0, 0, 0, 1])))
+    try:
+        rules = SIX.with_(arrows=arrows, cages=cages)
+    except ValueError:  # two constraints on one cell twice, and the like
+        rules = SIX.with_(cages=cages[:1]) if cages else SIX
+    keep = rng.randint(8, 16)
+    givens = [0] * 36
+    for c in rng.sample(range(36), keep):
+        givens[c] = solution[c]
+    return rules, tuple(givens)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_every_backend_finds_exactly_the_grids_the_sums_allow_on_6x6(seed: int) -> None:
+    rules, givens = _six_case(seed)
+    classic = make_backend("dfs").enumerate(Puzzle(SIX, givens), limit=20_000)
+    assert classic.complete
+    expected = {s.cells for s in classic.solutions if rules.is_valid(s.cells)}
+    for spec in BACKENDS:
+        found = make_backend(spec).enumerate(Puzzle(rules, givens), limit=len(expected) + 1)
+        assert found.complete, spec
+        assert {s.cells for s in found.solutions} == expected, (spec, str(rules))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_both_dfs_engines_explore_the_same_tree_on_sums(seed: int) -> None:
+    rules, givens = _six_case(seed)
+    puzzle = Puzzle(rules, givens)
+    assert_same_tree(puzzle, limit=20)
+
+
+@pytest.mark.parametrize("spec", ["dfs", "dfs:python", "sat", "cpsat"])
+def test_a_pill_of_nine_cells_on_an_empty_grid_has_no_solution_at_once(spec: str) -> None:
+    """All of row 2 as one pill pointing at one cell: the smallest number it shows, 111,111,111, is far
+    above any digit (this search ran for minutes, and did not stop when asked)."""
+    rules = Rules.classic(3, 3).with_(arrows=[Arrow(tuple(range(9, 18)), (26,))])
+    found = make_backend(spec).enumerate(Puzzle.empty(rules), limit=2, time_limit=20)
+    assert found.complete and not found.solutions
