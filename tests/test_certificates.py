@@ -505,7 +505,7 @@ def test_prove_and_check_from_the_command_line(tmp_path: Path) -> None:
     out = tmp_path / "certs"
     proc = run_cli("prove", str(source), "-o", str(out), "-j", "1")
     assert proc.returncode == 1, proc.stderr  # the unreadable line: reported, the rest proven
-    assert "line 2" in proc.stderr and "proved 3 puzzles" in proc.stderr
+    assert "line 2" in proc.stderr and "proved 2 of 3 puzzles (1 unique, 1 multiple, 1 error)" in proc.stderr
     assert [c["index"] for c in _claims(out)] == [1, 3]
     check = run_cli("check", str(out), "-j", "2")
     assert check.returncode == 0, check.stdout + check.stderr
@@ -573,6 +573,10 @@ def test_prove_refuses_a_killer_puzzle_by_name_and_goes_on(tmp_path: Path) -> No
     assert proc.returncode == 1
     assert "puzzle 1" in proc.stderr and "killer cage at r1c1 (sum 3)" in proc.stderr
     assert [c["claim"] for c in _claims(tmp_path / "c")] == ["multiple"]
+    *_, summary, remark = proc.stderr.splitlines()  # not "proved 2 puzzles (...)": that read as success
+    assert summary.startswith("proved 1 of 2 puzzles (1 multiple, 1 refused) in ")
+    assert remark.startswith("sudoku-cp: 1 puzzle refused, without a certificate: no certificate holds their")
+    assert "refused (its rules have no certificate" in run_cli("prove", "--help").stdout
 
 
 def test_prove_resumes_a_stopped_run_in_its_folder(tmp_path: Path) -> None:

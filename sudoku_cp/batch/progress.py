@@ -55,20 +55,27 @@ class Tally:
         """The run in one line, the same sentence for every command: what became of the puzzles, how fast.
 
         With ``of`` (an outcome): ``solved 95 of 100 puzzles (2 no solution, 1 multiple, 2 error) in
-        0.52 s, 192 puzzles/s``; with ``of`` None: ``counted 1,000 puzzles (998 unique, 2 multiple) in
-        1.23 s, 813 puzzles/s``. ``interrupted`` says why the run stopped early, after a semicolon;
-        ``words`` names outcomes otherwise than their own word (``solved`` as ``unique``); an outcome
-        named as the verb is not repeated. ``kind`` goes before ``puzzles`` (``9x9``), ``notes`` after
-        the outcomes in the parentheses (``seed 5``).
+        0.52 s, 192 puzzles/s``; with ``of`` a frozenset of outcomes, their sum, each still named:
+        ``proved 5 of 10 puzzles (5 multiple, 5 refused)``; with ``of`` None: ``counted 1,000 puzzles
+        (998 unique, 2 multiple) in 1.23 s, 813 puzzles/s``. ``interrupted`` says why the run stopped
+        early, after a semicolon; ``words`` names outcomes otherwise than their own word (``solved`` as
+        ``unique``); an outcome named as the verb is not repeated. ``kind`` goes before ``puzzles``
+        (``9x9``), ``notes`` after the outcomes in the parentheses (``seed 5``).
         """
         counts, total, elapsed = self.counts, self.total, self.elapsed
         words = words or {}
-        named = [(k, words.get(outcome) or _word(outcome)) for outcome, k in counts.items() if outcome != of]
+        several = isinstance(of, frozenset)
+        named = [
+            (k, words.get(outcome) or _word(outcome))
+            for outcome, k in counts.items()
+            if several or outcome != of
+        ]
         parts = [f"{k:,} {word}" for k, word in named if k and word != verb] + list(notes)
         rate = total / elapsed if elapsed > 0 else 0.0
         rest = f" ({', '.join(parts)})" if parts else ""
         stop = f"; {interrupted}" if interrupted else ""
-        head = f"{counts.get(of, 0):,} of {total:,}" if of is not None else f"{total:,}"
+        done = sum(counts.get(o, 0) for o in of) if several else counts.get(of, 0)
+        head = f"{done:,} of {total:,}" if of is not None else f"{total:,}"
         kind = f" {kind}" if kind else ""
         if interrupted and not total:  # stopped before the first answer: no "0 of 0 puzzles"
             return f"{verb} no{kind} puzzle{rest} in {elapsed:.2f} s{stop}"

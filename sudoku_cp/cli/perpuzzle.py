@@ -83,7 +83,9 @@ class EachCommand:
     the backend each process keeps; ``verb``: the summary's first word; ``outcomes``: the summary's
     outcomes in order (``error`` is added), ``words`` how it says those that are not their own word;
     ``outcome(answer)``: the outcome of one answer; ``ok``: the outcomes of a success (exit status 0 when
-    every puzzle has one); ``writer(out)``: the output layout.
+    every puzzle has one); ``writer(out)``: the output layout. ``of``: outcomes the summary counts as
+    done (``proved 5 of 10 puzzles``), where some outcomes are no answer at all; ``remark(counts)``: a
+    line after the summary that says why some puzzles failed (None for nothing to say).
     """
 
     kind: str
@@ -98,6 +100,8 @@ class EachCommand:
     validate: bool = True
     #: the task takes a pencilmark grid's ``Candidates`` where the input gives one (see ``Inputs``)
     pencilmarks: bool = False
+    of: frozenset[str] | None = None
+    remark: Callable[[dict[str, int]], str | None] | None = None
 
 
 @dataclass
@@ -206,8 +210,10 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None
         )
-        line = tally.summary(stop, verb=command.verb, of=None, words=command.words)
+        line = tally.summary(stop, verb=command.verb, of=command.of, words=command.words)
         print(line + where, file=sys.stderr, flush=True)
+        if command.remark is not None and (remark := command.remark(tally.counts)):
+            warn_user(remark)
     if interrupted is not None:
         return interrupted.status
     if failed is not None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UnsupportedRuleError, UsageError
+from ..wording import plural
 from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
 from .common import add_input_options, warn
@@ -40,7 +41,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "prove",
         help=SUMMARIES["prove"],
         description=__doc__,
-        epilog=exit_codes("every puzzle has a certificate", "some puzzle refused or unreadable")
+        epilog=exit_codes(
+            "every puzzle has a certificate",
+            "some puzzle refused (its rules have no certificate: sums, grids beyond 35x35) or unreadable",
+        )
         + EMPTY_INPUT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -124,6 +128,18 @@ def outcome(answer: Any) -> str:
     return REFUSED if isinstance(answer, UnsupportedRuleError) else answer.claim
 
 
+def refusals(counts: dict[str, int]) -> str | None:
+    """After the summary: how many puzzles have no certificate, and why (``proved 5 puzzles (5 refused)``
+    alone read as a success)."""
+    refused = counts.get(REFUSED, 0)
+    if not refused:
+        return None
+    return (
+        f"{refused:,} {plural(refused, 'puzzle')} refused, without a certificate: no certificate holds "
+        "their rules (the sums of killer cages and arrows, grids beyond 35x35; each reason is above)"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from ..batch.solver import SolverConfig
     from .perpuzzle import EachCommand, run_each
@@ -142,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
         ok=frozenset({"unique", "multiple", "none"}),
         writer=lambda out: _Writer(out, folder),
         words={"none": "without solution"},
+        of=frozenset({"unique", "multiple", "none"}),
+        remark=refusals,
     )
     return run_each(args, command, skip=skip)
 
