@@ -158,3 +158,23 @@ def test_a_pill_of_nine_cells_on_an_empty_grid_has_no_solution_at_once(spec: str
     rules = Rules.classic(3, 3).with_(arrows=[Arrow(tuple(range(9, 18)), (26,))])
     found = make_backend(spec).enumerate(Puzzle.empty(rules), limit=2, time_limit=20)
     assert found.complete and not found.solutions
+
+
+@pytest.mark.parametrize("seed", [2, 4, 20, 21, 22, 23])
+def test_the_sum_clauses_have_one_model_per_solution(seed: int) -> None:
+    """Every node and edge variable of a sum's graph is a function of the digits: blocking whole models,
+    auxiliaries included, counts the solutions, no more."""
+    from pysat.solvers import Solver
+
+    from sudoku_cp.encode.cnf import encode
+
+    rules, givens = _six_case(seed)
+    assert rules.arrows
+    expected = make_backend("dfs").enumerate(Puzzle(rules, givens), limit=200)
+    assert expected.complete
+    models = 0
+    with Solver(name="cadical195", bootstrap_with=encode(Puzzle(rules, givens)).clauses) as solver:
+        while models <= 200 and solver.solve():
+            models += 1
+            solver.add_clause([-lit for lit in solver.get_model()])
+    assert models == len(expected.solutions)

@@ -1006,13 +1006,39 @@ BEYOND_REACH = 2**62
 
 
 def _nodes_within(seconds: float, rules: Rules) -> int:
-    """A rough node budget that a search of this shape gets through within ``seconds`` (at least 64; an
+    """A rough node budget that a search of this shape gets through within ``seconds`` (at least 16; an
     infinite time, ``BEYOND_REACH``).
 
-    A node costs about one pass over the units, about 3 * ncells mask operations: ~1 microsecond on 9x9.
+    A node costs about one pass over the units, about 3 * ncells mask operations (~1 microsecond on 9x9),
+    plus a run of each propagator: a sum's graph can cost a million operations (``_node_cost``).
     """
-    per_second = 2.5e8 / (3 * rules.ncells)
-    return max(64, int(min(seconds * per_second, BEYOND_REACH)))
+    per_second = 2.5e8 / _node_cost(rules)
+    return max(16, int(min(seconds * per_second, BEYOND_REACH)))
+
+
+@lru_cache(maxsize=RULES_KEPT)
+def _node_cost(rules: Rules) -> int:
+    """The mask operations of a node: the passes over the units, and each propagator run once."""
+    t = _tables(rules)
+    cost = 3 * rules.ncells
+    for p, kind in enumerate(t.kinds.tolist()):
+        terms = int(t.cell_start[p + 1] - t.cell_start[p])
+        table = int(t.data_start[p + 1] - t.data_start[p])
+        cost += terms * table if kind == _CAGE else terms * rules.n if kind == _SUM else table + terms
+    return cost + t.sum_work * rules.n
+
+
+#: The time one slice of the single-puzzle search aims at: the longest a signal or a deadline waits.
+SLICE_AIM = 0.01
+
+
+def _next_budget(budget: int, nodes: int, seconds: float) -> int:
+    """The nodes of the next slice: what the last one's pace gets through in ``SLICE_AIM``, growing at
+    most eightfold a slice (a node can cost a microsecond on a classic grid or milliseconds among long
+    sums, so the first slices are small and the budget follows the puzzle's own pace both ways)."""
+    if seconds <= 0:
+        return budget * 8
+    return max(1, min(budget * 8, int(nodes * SLICE_AIM / seconds)))
 
 
 class CompiledSearch:
@@ -1048,9 +1074,9 @@ class CompiledSearch:
         """Enumerate up to ``limit`` solutions, like ``dfs_reference.search`` (with a named heuristic: same
         order, same statistics; ``auto`` on 9x9 takes the band search).
 
-        The kernel runs in slices of nodes (doubling while a slice takes under 2 ms); between slices the
-        clock is read, so a ``time_limit`` is overshot by a few milliseconds at most, and Python runs its
-        signal handlers, so Ctrl-C and SIGTERM stop even the longest search at once.
+        The kernel runs in slices of nodes sized to last about ``SLICE_AIM`` at the puzzle's own pace;
+        between slices the clock is read, so a ``time_limit`` is overshot by a few milliseconds at most,
+        and Python runs its signal handlers, so Ctrl-C and SIGTERM stop even the longest search at once.
         """
         started = time.perf_counter()
         code = heuristic_code(heuristic)
@@ -1095,11 +1121,12 @@ class CompiledSearch:
                 )
 
         deadline = None if time_limit is None else started + time_limit
-        budget = 256  # slices, even without a deadline: signal handlers run between them
+        budget = _nodes_within(SLICE_AIM / 4, self.rules)  # slices, even without a deadline: signals
         solutions: list[tuple[int, ...]] = []
         timed_out = False
         while True:
             sliced = time.perf_counter()
+            before = int(ctr[_NODES])
             status = run(budget)
             solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
             ctr[_NOUT] = 0
@@ -1109,8 +1136,8 @@ class CompiledSearch:
             if deadline is not None and now >= deadline:
                 timed_out = True
                 break
-            if status == OUT_OF_NODES and now - sliced < 0.002:
-                budget *= 2
+            if status == OUT_OF_NODES:
+                budget = _next_budget(budget, int(ctr[_NODES]) - before, now - sliced)
         stats = {
             "guesses": int(ctr[_GUESSES]),
             "backtracks": int(ctr[_BACKTRACKS]),

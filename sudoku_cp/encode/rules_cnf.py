@@ -10,9 +10,10 @@ Over the primary variables ``cell * n + digit``, with auxiliary variables from t
 - a thermometer: support clauses of "strictly less" between neighbours along the line;
 - a cage sum: one selector per set of distinct digits with the cage's size and total, each selector
   confining every cell of the cage to its set (with the cage's all-different, the digits are that set);
-- an arrow: one-hot partial sums along the line (``p(i, s)``: the first i cells add up to s, at most one
-  per i), the last one fixing the digits of the circle or pill (a sequential-sum encoding in the spirit
-  of Bailleux, Boufkhad and Roussel, *New encodings of pseudo-Boolean constraints into CNF*, SAT 2009).
+  a cage with more than ``sums.MAX_SETS`` sets is a sum, as an arrow is;
+- an arrow (a pill read as a decimal number, minus the line, equal to 0): the graph of partial sums of
+  ``rules.sums`` as clauses (``sum_clauses``), whose unit propagation keeps the sum generalised arc
+  consistent: what the dfs engines compute, by the solver's own propagation.
 
 Every auxiliary variable is a function of the cell variables, so the models of the formula are exactly the
 solutions (model counters count solutions).
@@ -23,14 +24,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..rules import Arrow, Cage, Pair, Rules
-from ..rules.sums import digit_sets
+from ..rules import Cage, Pair, Rules
+from ..rules.sums import LinearSum, digit_sets, layer_bounds
 from .amo import at_most_one
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
-__all__ = ["pair_clauses", "pill_showings", "rule_families"]
+__all__ = ["pair_clauses", "rule_families", "sum_clauses"]
 
 
 def rule_families(rules: Rules, amo: str | None, pool: IDPool) -> Iterator[tuple[str, list[list[int]]]]:
@@ -38,6 +39,9 @@ def rule_families(rules: Rules, amo: str | None, pool: IDPool) -> Iterator[tuple
     n = rules.n
     scheme = amo or "pairwise"
     if rules.groups:
+        if any(len(group) > n for group in rules.groups):  # n digits cannot all differ in more cells
+            yield "group_at_most_one", _false(pool, "group-too-large")
+            return
         lits = [[cell * n + d for cell in group] for group in rules.groups for d in range(1, n + 1)]
         yield "group_at_most_one", [c for group in lits for c in at_most_one(group, scheme, pool)]
     if rules.pairs:
@@ -51,7 +55,11 @@ def rule_families(rules: Rules, amo: str | None, pool: IDPool) -> Iterator[tuple
     if rules.arrows:
         yield (
             "arrow_sum",
-            [c for i, arrow in enumerate(rules.arrows) for c in _arrow_clauses(i, arrow, n, pool)],
+            [
+                c
+                for i, arrow in enumerate(rules.arrows)
+                for c in sum_clauses(("arrow", i), LinearSum.of(*arrow.linear(), n), n, pool)
+            ],
         )
 
 
@@ -83,8 +91,11 @@ def _false(pool: IDPool, key: object) -> list[list[int]]:
 
 
 def _cage_clauses(i: int, cage: Cage, n: int, pool: IDPool) -> list[list[int]]:
+    """A cage by its digit sets (a selector each), or, with too many sets, as a sum (``sum_clauses``)."""
     assert cage.total is not None
     sets = digit_sets(len(cage.cells), cage.total, n)
+    if sets is None:
+        return sum_clauses(("cage", i), LinearSum.of(*cage.linear(), n), n, pool)
     if not sets:
         return _false(pool, ("cage-impossible", i))
     selectors = [pool.id(("cage", i, k)) for k in range(len(sets))]
@@ -95,41 +106,66 @@ def _cage_clauses(i: int, cage: Cage, n: int, pool: IDPool) -> list[list[int]]:
     return out
 
 
-def _arrow_clauses(i: int, arrow: Arrow, n: int, pool: IDPool) -> list[list[int]]:
-    line, digits = arrow.cells, range(1, n + 1)
+def sum_clauses(key: object, form: LinearSum, n: int, pool: IDPool) -> list[list[int]]:
+    """A sum as its graph of partial sums (``rules.sums``), with a variable per node and per edge, named
+    ``(key, "node", layer, sum)`` and ``(key, "edge", layer, sum, digit)`` in the pool: the decomposition
+    of a multi-valued decision diagram whose unit propagation keeps the sum generalised arc consistent
+    (Bacchus, *GAC via unit propagation*, CP 2007; Abío, Nieuwenhuis, Oliveras, Rodríguez-Carbonell, *BDDs
+    for pseudo-Boolean constraints*, SAT 2012, for the pseudo-Boolean case).
 
-    def p(step: int, total: int) -> int:
-        return pool.id(("arrow", i, step, total))
+    The nodes are the partial sums that the terms so far can make and the terms left can still bring to
+    the total (the first and last layers are the constants 0 and the total, with no variable). An edge
+    stands for "the partial sum is s and the next term's digit is d". Clauses: an edge implies its two
+    nodes and its digit; a node implies one of its edges in and one out; a digit of a term implies one of
+    its edges; a node and a digit imply the node the digit leads to, or are barred together where it
+    leads nowhere. The nodes and edges on the path of a solution's digits are true and all others false,
+    so the formula's models are the solutions.
+    """
+    cells, weights, total = form.cells, form.coefficients, form.total
+    m = len(cells)
+    reach: list[set[int]] = [{0}]
+    lo, hi = layer_bounds(weights, [1] * m, [n] * m, total)
+    for i in range(m):
+        reach.append({s + weights[i] * d for s in reach[i] for d in range(1, n + 1)})
+        reach[i + 1] = {s for s in reach[i + 1] if lo[i + 1] <= s <= hi[i + 1]}
+    if total not in reach[m]:
+        return _false(pool, (key, "impossible"))
+    layers: list[set[int]] = [set()] * m + [{total}]
+    for i in range(m - 1, -1, -1):
+        layers[i] = {s for s in reach[i] if any(s + weights[i] * d in layers[i + 1] for d in range(1, n + 1))}
 
-    out: list[list[int]] = [[-(line[0] * n + d), p(1, d)] for d in digits]
-    for step in range(2, len(line) + 1):
-        cell = line[step - 1] * n
-        for total in range(step - 1, n * (step - 1) + 1):
-            out += [[-p(step - 1, total), -(cell + d), p(step, total + d)] for d in digits]
-    for step in range(1, len(line) + 1):
-        layer = [p(step, total) for total in range(step, n * step + 1)]
-        out += at_most_one(layer, "pairwise" if len(layer) <= 16 else "seqcounter", pool)
-    k = len(line)
-    for total in range(k, n * k + 1):
-        shown = pill_showings(total, len(arrow.circle), n)
-        if len(shown) == 1:
-            out += [[-p(k, total), cell * n + d] for cell, d in zip(arrow.circle, shown[0], strict=True)]
-            continue
-        picks = [pool.id(("pill", i, total, j)) for j in range(len(shown))]  # none: the total is barred
-        out.append([-p(k, total), *picks])
-        for pick, digits in zip(picks, shown, strict=True):
-            out += [[-pick, cell * n + d] for cell, d in zip(arrow.circle, digits, strict=True)]
+    def node(i: int, s: int) -> int | None:
+        return None if i in (0, m) else pool.id((key, "node", i, s))
+
+    out: list[list[int]] = []
+    into: dict[tuple[int, int], list[int]] = {}
+    for i in range(m):
+        cell, w = cells[i] * n, weights[i]
+        by_digit: dict[int, list[int]] = {d: [] for d in range(1, n + 1)}
+        for s in sorted(layers[i]):
+            here = node(i, s)
+            leaving = []
+            for d in range(1, n + 1):
+                t = s + w * d
+                if t not in layers[i + 1]:
+                    out.append([lit for lit in (-here if here else None, -(cell + d)) if lit])
+                    continue
+                there = node(i + 1, t)
+                edge = pool.id((key, "edge", i, s, d))
+                out.append([-edge, cell + d])
+                if here:
+                    out.append([-edge, here])
+                if there:
+                    out.append([-edge, there])
+                    out.append([lit for lit in (-here if here else None, -(cell + d), there) if lit])
+                leaving.append(edge)
+                by_digit[d].append(edge)
+                into.setdefault((i + 1, t), []).append(edge)
+            if here:
+                out.append([-here, *leaving])
+        out += [[-(cell + d), *edges] for d, edges in by_digit.items()]
+    for (i, t), edges in into.items():
+        there = node(i, t)
+        if there:
+            out.append([-there, *edges])
     return out
-
-
-def pill_showings(value: int, width: int, n: int) -> list[tuple[int, ...]]:
-    """Every way a circle or pill of ``width`` cells shows ``value`` (``constraints.pill_value``: its digits
-    read as a decimal number): one at most up to 9x9; from 10x10 several (21 is 2,1 and 1,11), or none."""
-    if width == 1:
-        return [(value,)] if 1 <= value <= n else []
-    return [
-        (*head, d)
-        for d in range(1, n + 1)
-        if value > d and (value - d) % 10 == 0
-        for head in pill_showings((value - d) // 10, width - 1, n)
-    ]
