@@ -12,13 +12,15 @@ The scheme is documented in encodings/README.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ._version import __version__
 from .encode.amo import SCHEME_PAPERS
 from .encode.cnf import ENCODING_PAPERS, clause_families
 from .errors import ParseError
 from .grid import Puzzle, Rules
 
-__all__ = ["model_of_solver_output", "puzzle_of_dimacs", "to_dimacs"]
+__all__ = ["model_misfit", "model_of_solver_output", "puzzle_of_dimacs", "to_dimacs"]
 
 
 def to_dimacs(
@@ -102,3 +104,67 @@ def model_of_solver_output(text: str, variables: int = 0) -> list[int]:
         raise ParseError("no model in the solver output (no v lines, no literals)")
     top = max(variables, *values)
     return [v if values.get(v, False) else -v for v in range(1, top + 1)]
+
+
+def model_misfit(formula: str, model: Sequence[int], puzzle: Puzzle) -> str | None:
+    """Why ``model`` (``model[v - 1]`` = ``v`` or ``-v``, variables it leaves out false) is no model of the
+    DIMACS ``formula`` of ``puzzle``, or None when it is one.
+
+    A model of another formula (another puzzle, shape or encoding) is said to be so, by the variable count
+    or by a clause it makes false, before any cell is read from it: a given's unit clause first (a model
+    that drops a given names it), else the first. ``ParseError`` for a formula without a ``p cnf`` line or
+    with a clause that is not numbers.
+    """
+    lines = iter(formula.splitlines())
+    for line in lines:
+        if line.startswith("p cnf "):
+            break
+    else:
+        raise ParseError("the formula has no 'p cnf VARIABLES CLAUSES' line")
+    try:
+        variables = int(line.split()[2])
+        literals = [int(tok) for text in lines if not text.startswith("c") for tok in text.split()]
+    except (ValueError, IndexError):
+        raise ParseError("the formula is not DIMACS CNF: its p line or a clause is not numbers") from None
+    if len(model) > variables:
+        return f"the model has {len(model):,} variables, the formula {variables:,}"
+    false: list[tuple[int, list[int]]] = []  # (number from 1, clause) of the clauses the model makes false
+    clause: list[int] = []
+    number = 0
+    for lit in literals:
+        if lit:
+            clause.append(lit)
+            continue
+        number += 1
+        if not any(abs(x) <= len(model) and (model[abs(x) - 1] > 0) == (x > 0) for x in clause):
+            false.append((number, clause))
+        clause = []
+    if not false:
+        return None
+    givens = [(k, c) for k, c in false if len(c) == 1 and _is_given(c[0], puzzle)]
+    number, clause = (givens or false)[0]
+    given = " (a given)" if givens else ""
+    top = max(map(abs, literals))
+    note = (
+        f"; the model gives values to {len(model):,} variables, the formula's clauses use {top:,}"
+        if len(model) < top
+        else ""
+    )
+    return f"clause {number:,} of the formula, {_clause_text(clause, puzzle)}{given}, is false{note}"
+
+
+def _is_given(lit: int, puzzle: Puzzle) -> bool:
+    """Whether ``lit`` says a given of ``puzzle``: its cell holds its digit."""
+    n = puzzle.n
+    return 0 < lit <= n**3 and puzzle.cells[(lit - 1) // n] == (lit - 1) % n + 1
+
+
+def _clause_text(clause: list[int], puzzle: Puzzle, shown: int = 6) -> str:
+    """``(not r1c1=4 or not r1c1=5)``: a clause by its cells' digits (auxiliary variables by number)."""
+    n, names = puzzle.n, []
+    for lit in clause[:shown]:
+        v = abs(lit)
+        name = f"{puzzle.rules.name((v - 1) // n)}={(v - 1) % n + 1}" if v <= n**3 else f"variable {v}"
+        names.append(name if lit > 0 else f"not {name}")
+    more = f" or {len(clause) - shown} more" if len(clause) > shown else ""
+    return "(" + " or ".join(names) + more + ")"

@@ -80,3 +80,28 @@ def test_decode_names_a_file_it_cannot_read(tmp_path: Path) -> None:
         assert proc.returncode == 2 and why in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
     proc = run_cli("decode", str(cnf), "-", stdin=bytes(range(128, 256)))
     assert proc.returncode == 2 and "cannot read the standard input: not UTF-8 text" in proc.stderr
+
+
+def test_decode_says_a_model_of_another_formula_does_not_fit(tmp_path: Path) -> None:
+    nine, four = tmp_path / "nine.cnf", tmp_path / "four.cnf"
+    assert run_cli("encode", "-p", EASY, "-o", str(nine)).returncode == 0
+    assert run_cli("encode", "-p", "12343412214343..", "-o", str(four)).returncode == 0
+    small = "v " + " ".join(map(str, _model(four.read_text()))) + " 0\n"
+    big = "v " + " ".join(map(str, _model(nine.read_text()))) + " 0\n"
+    for formula, model, why in (
+        (nine, small, "the model gives values to 64 variables, the formula's clauses use 729"),
+        (four, big, "the model has 729 variables, the formula 64"),
+    ):
+        proc = run_cli("decode", str(formula), "-", stdin=model)
+        assert proc.returncode == 1 and f"the model does not fit the formula {formula}: " in proc.stderr
+        assert why in proc.stderr and "digits" not in proc.stderr, proc.stderr
+
+
+def test_decode_checks_the_given_cells_variables(tmp_path: Path) -> None:
+    formula = tmp_path / "p.cnf"
+    assert run_cli("encode", "-p", EASY, "-o", str(formula)).returncode == 0
+    model = _model(formula.read_text())
+    model[2 * 9 + 3 - 1] = -(2 * 9 + 3)  # r1c3 is given 3: the model says it is not
+    proc = run_cli("decode", str(formula), "-", stdin="v " + " ".join(map(str, model)) + " 0\n")
+    assert proc.returncode == 1, proc.stdout
+    assert "clause 11,989 of the formula, (r1c3=3) (a given), is false" in proc.stderr, proc.stderr

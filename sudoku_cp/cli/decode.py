@@ -3,8 +3,10 @@
 Give the formula ``encode`` wrote (its comments name the grid and the puzzle) and the solver's output: the
 SAT competition format (``s SATISFIABLE`` and ``v`` lines, as kissat, cadical and glucose print it), a
 MiniSat result file (``SAT`` then the literals), or a bare list of literals; ``-`` reads the output from
-standard input. The grid is checked before it is printed: every cell one digit, the givens kept, every
-house holding each digit once. So sudoku-cp works with any SAT solver:
+standard input. The model is checked against the formula first (a model of another formula, or one that
+makes a clause false, such as a given's, is refused by the clause it breaks), then the grid before it is
+printed: every cell one digit, the givens kept, every house holding each digit once. So sudoku-cp works
+with any SAT solver:
 
     sudoku-cp encode puzzle.txt -o puzzle.cnf
     kissat puzzle.cnf > model.txt
@@ -17,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..dimacs import model_of_solver_output, puzzle_of_dimacs
+from ..dimacs import model_misfit, model_of_solver_output, puzzle_of_dimacs
 from ..encode.cnf import decode
 from ..errors import ParseError, UsageError
 from ..formats import format_puzzle
@@ -46,12 +48,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzle = puzzle_of_dimacs(_text(args.formula))
+    formula = _text(args.formula)
+    puzzle = puzzle_of_dimacs(formula)
     text = _text(args.model)
     try:
-        model = model_of_solver_output(text, puzzle.rules.ncells * puzzle.n)
+        model = model_of_solver_output(text)
+    except ParseError as exc:
+        warn(f"{args.model}: {exc}")
+        return EXIT_FAILED
+    try:
+        misfit = model_misfit(formula, model, puzzle)
+    except ParseError as exc:
+        raise UsageError(f"{args.formula}: {exc}") from None
+    if misfit:
+        warn(f"{args.model}: the model does not fit the formula {args.formula}: {misfit}")
+        return EXIT_FAILED
+    model += [-v for v in range(len(model) + 1, puzzle.rules.ncells * puzzle.n + 1)]  # left out: false
+    try:
         solution = decode(model, puzzle)
-    except (ParseError, ValueError) as exc:
+    except ValueError as exc:
         warn(f"{args.model}: {exc}")
         return EXIT_FAILED
     if problems := solution_problems(puzzle, solution):
