@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import random
 import re
 import shutil
@@ -737,3 +738,51 @@ def test_the_checker_reads_a_pair_rule_as_the_rules_model_does(
     [(a, b, forbidden)] = checker.grid_of(9, rules).pairs
     every = {(x, y) for x in range(1, 10) for y in range(1, 10)}
     assert (a, b) == (0, 1) and forbidden == every - pair.allowed(9)
+
+
+def _hard_folder(folder: Path) -> Path:
+    """A folder with HARD's claim, formula and proof."""
+    write_folder([Puzzle.from_string(HARD)], folder)
+    assert {"1.cnf", "1.drat"} <= {p.name for p in folder.iterdir()}
+    return folder
+
+
+@pytest.mark.parametrize("name", ["1.cnf", "1.drat"])
+def test_a_certificate_file_that_is_no_regular_file_is_refused_unread(tmp_path: Path, name: str) -> None:
+    folder = _hard_folder(tmp_path / "c")
+    kept = folder / name
+    copy = tmp_path / name
+    kept.rename(copy)
+    kept.symlink_to(copy)  # a link to a regular file is followed
+    assert [ok for *_, ok in checker.check_dir(folder)] == [True]
+    for target in ("/dev/zero", "/dev/urandom", str(tmp_path)):  # endless, or no file at all
+        kept.unlink()
+        kept.symlink_to(target)
+        [(_, message, ok)] = checker.check_dir(folder)
+        assert not ok and message == f"1 FAILED: cannot read {kept}: not a regular file", message
+    kept.unlink()
+    os.mkfifo(kept)  # a FIFO without a writer would block a plain open forever
+    [(_, message, ok)] = checker.check_dir(folder)
+    assert not ok and message == f"1 FAILED: cannot read {kept}: not a regular file", message
+
+
+def test_a_certificate_file_is_read_no_further_than_its_claim_allows(tmp_path: Path, monkeypatch) -> None:
+    folder = _hard_folder(tmp_path / "c")
+    proof = (folder / "1.drat").read_bytes()
+    monkeypatch.setattr(checker, "PROOF_BYTES_PER_VARIABLE", len(proof) // 729)  # 9x9: 729 variables
+    [(_, message, ok)] = checker.check_dir(folder)
+    assert not ok and f"cannot read {folder / '1.drat'}: larger than " in message, message
+    formula = (folder / "1.cnf").read_text()
+    monkeypatch.undo()
+    (folder / "1.cnf").write_text(formula + "c a comment\n" * (4 * len(formula) // 12 + 6000))
+    [(_, message, ok)] = checker.check_dir(folder)
+    assert not ok and f"cannot read {folder / '1.cnf'}: larger than " in message, message
+
+
+def test_check_refuses_claims_that_are_no_regular_file(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "claims.jsonl").symlink_to("/dev/zero")
+    proc = run_cli("check", str(folder))  # --drat auto counts the proofs of claims.jsonl first
+    assert proc.returncode == 2
+    assert f"cannot read {folder / 'claims.jsonl'}: not a regular file" in proc.stderr

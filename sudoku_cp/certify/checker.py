@@ -25,7 +25,9 @@ import gc
 import itertools
 import json
 import math
+import os
 import signal
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -53,6 +55,7 @@ __all__ = [
     "dimacs_text",
     "formula",
     "main",
+    "read_text",
     "settle",
 ]
 
@@ -433,12 +436,14 @@ def _refuted(
     if not all(isinstance(name, str) and "/" not in name and name not in ("", ".", "..") for name in names):
         raise CertificateError("the claim names no formula and proof file in its folder")
     cnf, proof = (folder / name for name in names)
+    clauses, lines = certificate(grid, givens, blocking)
+    expected = dimacs_text(grid.n**3, lines)
     try:
-        text, steps = _text(cnf), _text(proof)
+        text = read_text(cnf, FORMULA_SLACK * len(expected) + SLACK_BYTES)
+        steps = read_text(proof, PROOF_BYTES_PER_VARIABLE * grid.n**3)
     except OSError as exc:
         raise CertificateError(str(exc)) from None
-    clauses, lines = certificate(grid, givens, blocking)
-    if text != dimacs_text(grid.n**3, lines) or len(set(clauses)) != len(clauses):
+    if text != expected or len(set(clauses)) != len(clauses):
         # not the text prove writes (another writer's order or spacing, or a change): read it and compare
         # the clauses as sets
         _, found = read_dimacs(text, cnf.name)
@@ -572,7 +577,7 @@ def check_dir(
     cannot be read."""
     folder = Path(folder)
     try:
-        text = _text(folder / "claims.jsonl")
+        text = read_text(folder / "claims.jsonl")
     except OSError as exc:
         raise UnreadableFolder(str(exc)) from None
     lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
@@ -591,12 +596,39 @@ def check_dir(
         yield from pool.imap(_check_star, work, chunk)
 
 
-def _text(path: Path) -> str:
-    """The UTF-8 text of a file; an ``OSError`` saying ``cannot read PATH: why`` (not text included)."""
+#: The most a formula file may take: this many times the text ``prove`` writes for the claim, plus
+#: ``SLACK_BYTES`` (another writer's spacing and comments); a proof: this many bytes per variable of the
+#: grid (n**3). Real ones are far smaller (the longest of 300 forum_hardest_11plus proofs: 1,617 lines,
+#: 27 KB, against 11.9 MB allowed); the bounds keep a file that never ends from being read whole.
+FORMULA_SLACK, SLACK_BYTES, PROOF_BYTES_PER_VARIABLE = 4, 1 << 16, 1 << 14
+
+
+def read_text(path: Path, limit: int | None = None) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; an ``OSError`` saying ``cannot read
+    PATH: why`` (not a regular file, too large, not text included).
+
+    A link is followed, but only to a regular file: a device (``/dev/zero``), a FIFO or a folder is
+    refused before any byte is read, since it may never end or never answer.
+    """
     try:
-        return path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens without a writer
     except OSError as exc:
         raise OSError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        if regular:
+            with open(fd, "rb", closefd=False) as f:
+                data = f.read(-1 if limit is None else limit + 1)
+    except OSError as exc:
+        raise OSError(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if not regular:
+        raise OSError(f"cannot read {path}: not a regular file")
+    if limit is not None and len(data) > limit:
+        raise OSError(f"cannot read {path}: larger than {limit:,} bytes, the most this claim's file may take")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise OSError(f"cannot read {path}: not UTF-8 text") from None
 

@@ -97,13 +97,13 @@ def run(args: argparse.Namespace) -> int:
 def drat_checker(choice: str, folders: list[str]) -> Refute:
     """The DRAT checker ``--drat`` names; for ``auto``, the compiled one when the folders' claims name
     ``COMPILED_FROM`` proofs or more (counted in their claims.jsonl; an unreadable one counts none)."""
-    from ..certify.checker import check_refutation
+    from ..certify.checker import check_refutation, read_text
 
     if choice == "auto":
         proofs = 0
         for folder in folders:
             try:
-                proofs += (Path(folder) / "claims.jsonl").read_bytes().count(b'"proof":')
+                proofs += read_text(Path(folder) / "claims.jsonl").count('"proof":')
             except OSError:
                 continue  # check_dir reports it
         choice = "compiled" if proofs >= COMPILED_FROM else "reference"
