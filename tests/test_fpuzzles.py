@@ -4,15 +4,21 @@ command line on variant puzzles (``--rules``, f-puzzles input and output)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudoku_cp import ParseError, Puzzle, is_solution, parse
 from sudoku_cp.backends import make_backend
-from sudoku_cp.formats.fpuzzles import from_fpuzzles, parse_fpuzzles, to_fpuzzles, to_link
-from sudoku_cp.rules import Rules
+from sudoku_cp.formats.fpuzzles import RULE_KEYS, from_fpuzzles, parse_fpuzzles, to_fpuzzles, to_link
+from sudoku_cp.rules import NAMED, Rules
 
 X_SOLUTION = "218546793479138265536279148762415839143982576895763412654321987321897654987654321"
 
@@ -191,3 +197,227 @@ def test_count_and_encode_read_variants() -> None:
     assert len(solver.enumerate(parse_fpuzzles(puzzle), limit=100).solutions) == 48
     dimacs = run_cli("encode", puzzle)
     assert dimacs.returncode == 0 and dimacs.stdout.startswith("c "), dimacs.stderr
+
+
+# --- hostile input: a located ParseError, never a traceback (issue 33, items 11, 12 and 16) ---------------
+
+
+def _hostile_inputs() -> dict[str, tuple[str, str]]:
+    """Inputs of the adversarial run, each with what its message must say."""
+    empty = grid(9)
+    big_value = json.dumps({"size": 9, "grid": grid(9, {"R1C1": 1})}).replace(
+        '"value": 1', '"value": ' + "7" * 5000
+    )
+    big_string = big_value.replace('"value": 7', '"value": "7').replace('7, "given"', '7", "given"')
+    far_cell = {"cells": ["R" + "1" * 5000 + "C1", "R1C2"], "value": "X"}
+
+    def rules(**keys: object) -> str:
+        return json.dumps({"size": 9, "grid": empty, **keys})
+
+    return {
+        "deep nesting": ('{"size": 9, "grid": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+        "5,000-digit size": ('{"size": ' + "9" * 5000 + ', "grid": []}', "a number with thousands of digits"),
+        "5,000-digit cell value": (big_value, "a number with thousands of digits"),
+        "5,000-digit string value": (
+            big_string,
+            "given at R1C1 has a value that is not a number: a long string",
+        ),
+        "kropki dot of one cell": (rules(ratio=[{"cells": ["R1C1"]}]), "black dot joins 2 cells, not 1"),
+        "kropki dot of three cells": (
+            rules(difference=[{"cells": ["R1C1", "R1C2", "R1C3"]}]),
+            "joins 2 cells, not 3",
+        ),
+        "a JSON list": ("[1,2,3]", "must be an object with size and grid, not a list"),
+        "a 5,000-digit cell name": (rules(xv=[far_cell]), "bad f-puzzles cell a long string"),
+        "a rule switched on by a string": (
+            rules(antiknight="no"),
+            "'antiknight' must be true or false, not 'no'",
+        ),
+        "negative as a number": (rules(negative=5), "negative rule list must be a list, not 5"),
+        "thermometer lines as a number": (rules(thermometer=[{"lines": 3}]), "lines must be a list, not 3"),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_hostile_inputs()))
+def test_hostile_fpuzzles_input_is_a_located_error(name: str, tmp_path: Path) -> None:
+    text, message = _hostile_inputs()[name]
+    source = tmp_path / "hostile.json"
+    source.write_text(text + "\n")
+    proc = run_cli("count", str(source))
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 1, proc.stderr  # an unreadable puzzle, as a line of the wrong length
+    assert f"{source}, line 1, puzzle 1: " in proc.stderr and message in proc.stderr, proc.stderr
+    assert proc.stdout.split() == ["error"]
+    assert len(proc.stderr) < 400  # the message names the fault, never the whole value
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("difference", None, 1),
+        ("difference", "", 1),
+        ("difference", "2", 2),
+        ("difference", 8, 8),
+        ("ratio", None, 2),
+        ("ratio", "", 2),
+        ("ratio", "3", 3),
+        ("ratio", "9", 9),
+    ],
+)
+def test_kropki_values_and_their_defaults(key: str, value: object, expected: int) -> None:
+    dot: dict = {"cells": ["R1C1", "R1C2"]} | ({} if value is None else {"value": value})
+    [pair] = from_fpuzzles({"size": 9, "grid": grid(9), key: [dot]}).rules.dots
+    assert (pair.relation, pair.value) == (key, expected)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("difference", "0"), ("difference", 0), ("difference", "-1"), ("difference", "9"), ("ratio", "0"),
+     ("ratio", "1"), ("ratio", "10"), ("ratio", "2.5"), ("ratio", True)],
+)  # fmt: skip
+def test_kropki_values_without_a_meaning_are_refused(key: str, value: object) -> None:
+    dot = {"cells": ["R1C1", "R1C2"], "value": value}
+    with pytest.raises(ParseError, match=r"kropki (white|black) dot"):
+        from_fpuzzles({"size": 9, "grid": grid(9), key: [dot]})
+
+
+def test_an_indented_object_of_a_megabyte_reads_in_linear_time(tmp_path: Path) -> None:
+    """Each line of a multi-line object was added to a string, copying all before it: 1 MB took 20 s in a
+    fresh process (in a process whose heap lets the string grow in place, as in a test worker, it did not
+    show: hence a process of its own)."""
+    texts = [{"cells": ["R1C1"], "value": "a note", "fontC": "#000000", "size": 1}] * 9000
+    source = tmp_path / "indented.json"
+    source.write_text(json.dumps({"size": 9, "grid": grid(9, {"R1C1": 5}), "text": texts}, indent=2))
+    assert source.stat().st_size > 1_000_000
+    read = f"from sudoku_cp.formats import open_records; print([r.ok for r in open_records({str(source)!r})])"
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", read], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "[True]", proc.stderr
+    assert time.perf_counter() - start < 8  # 0.5 s on this project's 2-core machine; 20-25 s before
+
+
+def _fuzz_base() -> dict:
+    """A 4x4 object with every rule key, each entry holding the fields its key reads."""
+    return {
+        "size": 4,
+        "grid": grid(4, {"R1C1": 1}),
+        "diagonal+": True,
+        "antiknight": False,
+        "windoku": False,
+        "extraregion": [{"cells": ["R1C1", "R2C2"]}],
+        "killercage": [{"cells": ["R3C3", "R3C4"], "value": "5"}],
+        "thermometer": [{"lines": [["R4C1", "R4C2"]]}],
+        "arrow": [{"cells": ["R1C4"], "lines": [["R1C4", "R2C4"]]}],
+        "difference": [{"cells": ["R2C1", "R2C2"], "value": "1"}],
+        "ratio": [{"cells": ["R3C1", "R3C2"]}],
+        "xv": [{"cells": ["R4C3", "R4C4"], "value": "V"}],
+        "negative": ["xv"],
+    }
+
+
+#: Where a value goes: every key, and every field of the first cell and of each key's first entry.
+_FIELDS = [
+    ("size",),
+    ("grid",),
+    ("grid", 0),
+    ("grid", 0, 0),
+    *(("grid", 0, 0, k) for k in ("value", "given", "region")),
+    ("negative",),
+    ("negative", 0),
+    *((key,) for key in RULE_KEYS),
+    *(
+        path
+        for key in ("extraregion", "killercage", "thermometer", "arrow", "difference", "ratio", "xv")
+        for path in ((key, 0), (key, 0, "cells"), (key, 0, "cells", 0), (key, 0, "value"), (key, 0, "lines"))
+    ),
+    ("thermometer", 0, "lines", 0),
+    ("thermometer", 0, "lines", 0, 0),
+    ("arrow", 0, "lines", 0),
+]
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=10**20, max_value=10**4000)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | st.sampled_from(["R1C1", "R0C1", "R4C4", "R5C1", "r2c2", "R1C1R1C2", "0", "-1", "X", "v", "3", " 7 "])
+)
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+)
+
+
+def _holds(target: Any, step: str | int) -> bool:
+    """Whether ``target`` is a dict with key ``step`` or a list with index ``step``."""
+    if isinstance(target, dict):
+        return step in target
+    return isinstance(target, list) and isinstance(step, int) and step < len(target)
+
+
+def _put(data: dict, path: tuple, value: object) -> None:
+    """Set the field at ``path`` to ``value``, where an earlier change left that path in place."""
+    target: Any = data
+    for step in path[:-1]:
+        if not _holds(target, step):
+            return
+        target = target[step]
+    if isinstance(target, dict) or _holds(target, path[-1]):
+        target[path[-1]] = value
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_FIELDS), _JSON), min_size=1, max_size=3))
+def test_any_json_value_in_any_field_gives_a_puzzle_or_a_parse_error(changes: list) -> None:
+    data = _fuzz_base()
+    for path, value in changes:
+        _put(data, path, value)
+    text = json.dumps(data)
+    try:
+        puzzle = parse_fpuzzles(text)
+    except ParseError as exc:
+        assert len(str(exc)) < 300, str(exc)
+    else:
+        assert isinstance(puzzle, Puzzle)
+    [record] = parse_records(text)  # the reader never raises: an error is a located record
+    assert (record.puzzle is None) != (record.error is None)
+    if record.error is not None:
+        assert (record.error.index, record.error.line) == (1, 1)
+
+
+# --- windoku and every named rule through f-puzzles JSON and links (issue 33, item 1) ------------------
+
+
+@pytest.mark.parametrize("name", sorted(NAMED))
+def test_every_named_rule_round_trips_through_json_and_links(name: str) -> None:
+    rules = Rules.classic(3, 3).with_named(name)
+    puzzle = Puzzle(rules, (5,) + (0,) * 80)
+    assert from_fpuzzles(json.loads(json.dumps(to_fpuzzles(puzzle)))) == puzzle
+    assert parse_fpuzzles(to_link(puzzle)) == puzzle
+
+
+def test_windoku_is_written_as_the_apps_extra_regions_and_read_back_as_windoku() -> None:
+    rules = Rules.classic(3, 3).with_named("windoku,x").with_(extra_regions=[(0, 1, 2)])
+    data = to_fpuzzles(Puzzle.empty(rules))
+    assert data["windoku"] is True and data["diagonal+"] is True
+    windows = [region["cells"] for region in data["extraregion"]]
+    assert windows[0] == ["R2C2", "R2C3", "R2C4", "R3C2", "R3C3", "R3C4", "R4C2", "R4C3", "R4C4"]
+    assert len(windows) == 5 and windows[4] == ["R1C1", "R1C2", "R1C3"]  # the windows first, then the rest
+    assert from_fpuzzles(data).rules == rules
+    # another setter's extra regions stay extra regions, even where they are the windows
+    data.pop("windoku")
+    assert from_fpuzzles(data).rules.named == ("diagonal-", "diagonal+")
+    assert len(from_fpuzzles(data).rules.extra_regions) == 5
+
+
+@pytest.mark.parametrize("layout", ["fpuzzles", "link"])
+def test_generated_windoku_puzzles_stay_unique_through_our_own_output(layout: str) -> None:
+    made = run_cli(
+        "generate", "--rules", "windoku", "-n", "2", "--seed", "3", "-j", "1", "-q", "--output-format", layout
+    )
+    assert made.returncode == 0, made.stderr
+    counted = run_cli("count", "-", stdin=made.stdout)
+    assert counted.stdout.split() == ["1", "1"], counted.stdout + counted.stderr
+    solved = run_cli("solve", "--rules", "windoku", "--output-format", layout, "-", stdin=made.stdout)
+    assert run_cli("count", "-", stdin=solved.stdout).stdout.split() == ["1", "1"]

@@ -4,6 +4,16 @@ written back, as JSON or as the compressed ``?load=`` link f-puzzles and SudokuP
 The compressed form is lz-string's base64 (the ``lzstring`` package). Cells are named ``R1C1``; the
 constraint keys read are those of ``RULE_KEYS``; cosmetic keys (``COSMETIC_KEYS``) are ignored; any other
 key that holds something is refused by name, since ignoring a rule would give wrong uniqueness answers.
+
+Every value is checked for its type and range before it is used, so that any JSON gives a ``Puzzle`` or a
+``ParseError`` that says what is wrong, never another exception. Kropki values: a white dot's ``value`` is
+the difference of its two digits, 1 to n - 1 (missing or empty: 1); a black dot's is their ratio, 2 to n
+(missing or empty: 2); any other value (``"0"``, a negative number, a ratio of 1) states no rule and is
+refused. A killer cage's ``value`` is its sum, 1 to n(n+1)/2 (missing or empty: no sum).
+
+f-puzzles has no key for windoku: its windows are written as ``extraregion`` entries (the app then keeps
+them), and extra regions that are exactly the windows of a grid with square boxes are read back as the
+windoku rule, so a puzzle written and read is the same ``Rules`` value.
 """
 
 from __future__ import annotations
@@ -13,9 +23,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import ParseError
+from ..errors import ParseError, UnsupportedRuleError
 from ..grid import Puzzle
-from ..rules import Arrow, Cage, Pair, Rules, Thermo
+from ..rules import NAMED, Arrow, Cage, Pair, Rules, Thermo
 
 __all__ = [
     "COSMETIC_KEYS",
@@ -28,7 +38,7 @@ __all__ = [
     "to_link",
 ]
 
-#: The keys that state rules, all of them read.
+#: The keys that state rules, all of them read (``windoku`` is sudoku-cp's own: see the module's note).
 RULE_KEYS = (
     "diagonal+",
     "diagonal-",
@@ -44,6 +54,7 @@ RULE_KEYS = (
     "ratio",
     "xv",
     "negative",
+    "windoku",
 )
 #: Keys that only change how a puzzle looks, or say who made it.
 COSMETIC_KEYS = frozenset(
@@ -70,7 +81,9 @@ _NAMED = {
 }
 #: What ``to_link`` puts before the compressed puzzle.
 LINK_PREFIX = "https://www.f-puzzles.com/?load="
-_CELL = re.compile(r"^R(\d+)C(\d+)$", re.IGNORECASE)
+_CELL = re.compile(r"^R(\d{1,3})C(\d{1,3})$", re.IGNORECASE)
+#: Numbers in f-puzzles text are short: a longer one is refused before ``int`` reads it.
+_DIGITS = 9
 
 
 def _lz() -> Any:
@@ -80,10 +93,11 @@ def _lz() -> Any:
 
 
 def looks_like_fpuzzles(text: str) -> bool:
-    """True for a line that holds f-puzzles JSON, a link with ``load=``, or its compressed form."""
+    """True for a line that holds f-puzzles JSON (an object, or any JSON value that starts with ``[``, to
+    be refused as such), a link with ``load=``, or its compressed form."""
     text = text.strip()
     return (
-        text.startswith("{")
+        text.startswith(("{", "["))
         or "load=" in text
         or "f-puzzles.com" in text
         or text.startswith(("N4Ig", "fpuzzles"))
@@ -97,7 +111,7 @@ def parse_fpuzzles(text: str) -> Puzzle:
 
 def _decode(text: str) -> dict[str, Any]:
     text = text.strip()
-    if not text.startswith("{"):
+    if not text.startswith(("{", "[")):
         payload = text
         if "load=" in text:
             payload = text.split("load=", 1)[1].split("&", 1)[0]
@@ -116,31 +130,74 @@ def _decode(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(f"not valid f-puzzles JSON: {exc.msg} at character {exc.pos + 1}") from None
+    except RecursionError:
+        raise ParseError("not f-puzzles JSON: lists or objects nested too deeply") from None
+    except ValueError:  # Python's limit on the digits of an integer (4,300)
+        raise ParseError("not f-puzzles JSON: a number with thousands of digits") from None
     if not isinstance(data, dict):
-        raise ParseError("f-puzzles JSON must be an object with size and grid")
+        raise ParseError(f"f-puzzles JSON must be an object with size and grid, not {_shown(data)}")
     return data
 
 
+def _shown(value: Any) -> str:
+    """A value for a message, short whatever its size: a short string or number as written, else its kind."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, str | int | float):
+        text = repr(value) if isinstance(value, str) else str(value) if abs(value) < 10**_DIGITS else ""
+        if text and len(text) <= 24:
+            return text
+        return "a long string" if isinstance(value, str) else "a number of many digits"
+    return "a list" if isinstance(value, list) else "an object"
+
+
 def _cell(name: Any, n: int) -> int:
-    m = _CELL.match(str(name))
+    m = _CELL.match(name) if isinstance(name, str) else None
     if not m or not (1 <= int(m[1]) <= n and 1 <= int(m[2]) <= n):
-        raise ParseError(f"bad f-puzzles cell {name!r} for a {n}x{n} grid (cells are R1C1 to R{n}C{n})")
+        raise ParseError(f"bad f-puzzles cell {_shown(name)} for a {n}x{n} grid (cells are R1C1 to R{n}C{n})")
     return (int(m[1]) - 1) * n + int(m[2]) - 1
 
 
-def _cells(names: Iterable[Any], n: int, what: str) -> tuple[int, ...]:
+def _cells(names: Any, n: int, what: str, count: int | None = None) -> tuple[int, ...]:
     if not isinstance(names, list) or not names:
-        raise ParseError(f"an f-puzzles {what} needs a list of cells")
+        raise ParseError(f"an f-puzzles {what} needs a list of cells, not {_shown(names)}")
+    if count is not None and len(names) != count:
+        raise ParseError(f"an f-puzzles {what} joins {count} cells, not {len(names)}")
     return tuple(_cell(name, n) for name in names)
 
 
-def _number(value: Any, what: str, default: int | None) -> int | None:
-    if value in (None, ""):
+def _list(value: Any, what: str) -> list[Any]:
+    """``value`` when it is a list (None: an empty one); ``ParseError`` naming ``what`` otherwise."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ParseError(f"an f-puzzles {what} must be a list, not {_shown(value)}")
+    return value
+
+
+def _number(value: Any, what: str, default: int | None, low: int, high: int) -> int | None:
+    """The whole number ``value`` states (a JSON number or a string of digits), ``default`` when it is
+    missing or empty; ``ParseError`` when it is no whole number from ``low`` to ``high``."""
+    if value is None or value == "":
         return default
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise ParseError(f"an f-puzzles {what} has a value that is not a number: {value!r}") from None
+    number = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and re.fullmatch(rf"\s*[+-]?\d{{1,{_DIGITS}}}\s*", value):
+        number = int(value)
+    if number is None:
+        raise ParseError(f"an f-puzzles {what} has a value that is not a number: {_shown(value)}")
+    if not low <= number <= high:
+        raise ParseError(f"an f-puzzles {what} value must be from {low} to {high}, not {_shown(value)}")
+    return number
+
+
+def _flag(data: dict[str, Any], key: str) -> bool:
+    """A rule switched on or off by ``key`` (true, false, or absent)."""
+    value = data.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise ParseError(f"f-puzzles key {key!r} must be true or false, not {_shown(value)}")
+    return bool(value)
 
 
 def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -152,16 +209,18 @@ def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
 
 def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
     """The puzzle (its ``Rules`` and givens) an f-puzzles object describes; ``ParseError`` naming any key
-    that states a rule sudoku-cp does not know."""
+    that states a rule sudoku-cp does not know, or any value that is not of its key's form."""
+    if not isinstance(data, dict):
+        raise ParseError(f"f-puzzles JSON must be an object with size and grid, not {_shown(data)}")
     unknown = sorted(k for k, v in data.items() if k not in COSMETIC_KEYS and k not in RULE_KEYS and v)
     if unknown:
         raise ParseError(
-            f"unsupported f-puzzles constraint {unknown[0]!r} (supported: {', '.join(RULE_KEYS)})"
+            f"unsupported f-puzzles constraint {_shown(unknown[0])} (supported: {', '.join(RULE_KEYS)})"
         )
     n = data.get("size")
     grid = data.get("grid")
-    if not isinstance(n, int) or not 2 <= n <= 36:
-        raise ParseError(f"f-puzzles size must be a whole number from 2 to 36, not {n!r}")
+    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 36:
+        raise ParseError(f"f-puzzles size must be a whole number from 2 to 36, not {_shown(n)}")
     if (
         not isinstance(grid, list)
         or len(grid) != n
@@ -172,46 +231,75 @@ def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
     regions: list[int | None] = [None] * (n * n)
     for r, row in enumerate(grid):
         for c, entry in enumerate(row):
+            where = f"R{r + 1}C{c + 1}"
             if not isinstance(entry, dict):
-                raise ParseError(f"f-puzzles cell R{r + 1}C{c + 1} must be an object")
+                raise ParseError(f"f-puzzles cell {where} must be an object, not {_shown(entry)}")
             extra = sorted(k for k, v in entry.items() if k not in _COSMETIC_CELL_KEYS and v)
             if extra:
-                raise ParseError(f"unsupported f-puzzles cell key {extra[0]!r} at R{r + 1}C{c + 1}")
+                raise ParseError(f"unsupported f-puzzles cell key {_shown(extra[0])} at {where}")
             if entry.get("given") and entry.get("value"):
-                value = _number(entry["value"], f"given at R{r + 1}C{c + 1}", None)
-                if value is None or not 1 <= value <= n:
-                    raise ParseError(
-                        f"f-puzzles given {entry['value']!r} at R{r + 1}C{c + 1} is not a digit 1..{n}"
-                    )
-                cells[r * n + c] = value
+                cells[r * n + c] = _number(entry["value"], f"given at {where}", None, 1, n) or 0
             if "region" in entry:
                 if entry["region"] is None:
-                    raise ParseError(f"R{r + 1}C{c + 1} belongs to no region: grids with cells outside every "
-                                     "region are not supported")  # fmt: skip
-                regions[r * n + c] = _number(entry["region"], "region", None)
+                    raise ParseError(f"{where} belongs to no region: grids with cells outside every region "
+                                     "are not supported")  # fmt: skip
+                regions[r * n + c] = _number(entry["region"], f"region at {where}", None, -(n**2), n**2)
     rules = _base_rules(n, regions)
-    named = [_NAMED[k] for k in _NAMED if data.get(k)]
+    named = [_NAMED[k] for k in _NAMED if _flag(data, k)]
+    extra_regions = [_cells(e.get("cells"), n, "extra region") for e in _entries(data, "extraregion")]
+    if _flag(data, "windoku"):  # sudoku-cp's own mark: its windows are among the extra regions
+        named.append("windoku")
+        extra_regions = _without_windows(extra_regions, rules)
+    top = n * (n + 1) // 2
+    negative = _list(data.get("negative"), "negative rule list")
+    if not all(isinstance(k, str) for k in negative):
+        raise ParseError("f-puzzles key 'negative' must be a list of names (difference, ratio, xv)")
     try:
         if named:
             rules = rules.with_named(named)
         rules = rules.with_(
-            extra_regions=[_cells(e.get("cells"), n, "extra region") for e in _entries(data, "extraregion")],
+            extra_regions=extra_regions,
             cages=[
-                Cage(_cells(e.get("cells"), n, "killer cage"), _number(e.get("value"), "killer cage", None))
+                Cage(
+                    _cells(e.get("cells"), n, "killer cage"),
+                    _number(e.get("value"), "killer cage", None, 1, top),
+                )
                 for e in _entries(data, "killercage")
             ],
             thermos=[
                 Thermo(_cells(line, n, "thermometer"))
                 for e in _entries(data, "thermometer")
-                for line in e.get("lines") or []
+                for line in _list(e.get("lines"), "thermometer's lines")
             ],
             arrows=[_arrow(e, n) for e in _entries(data, "arrow")],
             dots=[*_dots(data, n)],
-            negative=sorted({str(k) for k in data.get("negative") or []}),
+            negative=sorted(set(negative)),
         )
     except ValueError as exc:
+        if isinstance(exc, ParseError):
+            raise
         raise ParseError(f"f-puzzles rules: {exc}") from None
     return Puzzle(rules, tuple(cells))
+
+
+def _windows(rules: Rules) -> list[tuple[int, ...]]:
+    """The windoku windows of ``rules``' grid; ``ParseError`` where it has none (irregular, oblong boxes)."""
+    try:
+        return list(NAMED["windoku"](rules.n, rules.box)[0])
+    except ValueError as exc:
+        raise ParseError(f"f-puzzles rules: {exc}") from None
+
+
+def _without_windows(regions: list[tuple[int, ...]], rules: Rules) -> list[tuple[int, ...]]:
+    """The extra regions but the first copy of each windoku window (``to_fpuzzles`` writes them first)."""
+    left = [frozenset(w) for w in _windows(rules)]
+    kept = []
+    for region in regions:
+        if frozenset(region) in left:
+            left.remove(frozenset(region))
+        else:
+            kept.append(region)
+    return kept
 
 
 def _base_rules(n: int, regions: list[int | None]) -> Rules:
@@ -236,27 +324,33 @@ def _base_rules(n: int, regions: list[int | None]) -> Rules:
 def _arrow(entry: dict[str, Any], n: int) -> Arrow:
     circle = tuple(sorted(_cells(entry.get("cells"), n, "arrow circle")))  # a pill reads left to right, down
     line: list[int] = []
-    for part in entry.get("lines") or []:
+    for part in _list(entry.get("lines"), "arrow's lines"):
         line += [c for c in _cells(part, n, "arrow line") if c not in circle and c not in line]
     if not line:
         raise ParseError("an f-puzzles arrow needs a line beyond its circle")
     return Arrow(circle, tuple(line))
 
 
+#: The kropki marks: f-puzzles key, relation, default value, lowest and highest value on an n x n grid.
+_KROPKI = (
+    ("difference", "difference", 1, lambda n: (1, n - 1), "kropki white dot"),
+    ("ratio", "ratio", 2, lambda n: (2, n), "kropki black dot"),
+)
+
+
 def _dots(data: dict[str, Any], n: int) -> Iterable[Pair]:
-    for key, relation, default, source in (
-        ("difference", "difference", 1, "kropki white dot"),
-        ("ratio", "ratio", 2, "kropki black dot"),
-    ):
+    for key, relation, default, span, source in _KROPKI:
+        low, high = span(n)
         for e in _entries(data, key):
-            a, b = _cells(e.get("cells"), n, source)
-            yield Pair(a, b, relation, _number(e.get("value"), source, default) or default, source=source)
+            a, b = _cells(e.get("cells"), n, source, count=2)
+            value = _number(e.get("value"), source, default, low, high)
+            yield Pair(a, b, relation, value or default, source=source)
     for e in _entries(data, "xv"):
-        a, b = _cells(e.get("cells"), n, "XV")
-        mark = str(e.get("value", "")).upper()
-        if mark not in ("X", "V"):
-            raise ParseError(f"an f-puzzles xv mark must be X or V, not {e.get('value')!r}")
-        yield Pair(a, b, "sum", 10 if mark == "X" else 5, source=mark)
+        a, b = _cells(e.get("cells"), n, "XV mark", count=2)
+        mark = e.get("value")
+        if not isinstance(mark, str) or mark.upper() not in ("X", "V"):
+            raise ParseError(f"an f-puzzles xv mark must be X or V, not {_shown(mark)}")
+        yield Pair(a, b, "sum", 10 if mark.upper() == "X" else 5, source=mark.upper())
 
 
 def _name(cell: int, n: int) -> str:
@@ -265,7 +359,9 @@ def _name(cell: int, n: int) -> str:
 
 def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any]:
     """The f-puzzles object of ``puzzle`` (givens and rules), with ``solution``'s digits as the
-    ``solution`` key when given; ``from_fpuzzles`` reads it back to the same puzzle."""
+    ``solution`` key when given; ``from_fpuzzles`` reads it back to the same puzzle.
+    ``UnsupportedRuleError`` for a rule f-puzzles cannot state (a pill whose digits are not read left to
+    right and downwards, a kropki value the reader refuses)."""
     rules, n = puzzle.rules, puzzle.n
     try:
         default = rules.box is not None and Rules.from_n(n).regions == rules.regions
@@ -288,8 +384,12 @@ def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any
         if name in rules.named:
             data[key] = True
     names = lambda cells: [_name(c, n) for c in cells]  # noqa: E731 - a short local helper
-    if rules.extra_regions:
-        data["extraregion"] = [{"cells": names(r)} for r in rules.extra_regions]
+    extra = list(rules.extra_regions)
+    if "windoku" in rules.named:  # the app knows the windows as extra regions; the mark names the rule
+        data["windoku"] = True
+        extra = _windows(rules) + extra
+    if extra:
+        data["extraregion"] = [{"cells": names(r)} for r in extra]
     if rules.cages:
         data["killercage"] = [
             {"cells": names(c.cells), **({"value": str(c.total)} if c.total is not None else {})}
@@ -298,14 +398,25 @@ def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any
     if rules.thermos:
         data["thermometer"] = [{"lines": [names(t.cells)]} for t in rules.thermos]
     if rules.arrows:
+        for a in rules.arrows:
+            if list(a.circle) != sorted(a.circle):
+                raise UnsupportedRuleError(
+                    f"the {a.describe(n)}: f-puzzles reads a pill's digits left to right and downwards, "
+                    "not in the order of this one"
+                )
         data["arrow"] = [
             {"cells": names(a.circle), "lines": [names((a.circle[-1], *a.cells))]} for a in rules.arrows
         ]
-    for key, relation in (("difference", "difference"), ("ratio", "ratio")):
+    for key, relation, _default, span, source in _KROPKI:
         dots = [d for d in rules.dots if d.relation == relation]
+        low, high = span(n)
+        if any(not low <= d.value <= high for d in dots):
+            raise UnsupportedRuleError(f"a {source} holds its value from {low} to {high} in f-puzzles")
         if dots:
             data[key] = [{"cells": names(d.cells), "value": str(d.value)} for d in dots]
     xv = [d for d in rules.dots if d.relation == "sum"]
+    if any(d.value not in (5, 10) for d in xv):
+        raise UnsupportedRuleError("f-puzzles marks sums of two cells as X (10) or V (5) only")
     if xv:
         data["xv"] = [{"cells": names(d.cells), "value": "X" if d.value == 10 else "V"} for d in xv]
     if rules.negative:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
@@ -808,16 +809,18 @@ def _fpuzzles_records(
             continue
         index += 1
         error: ParseError | None = None
-        if text[0] == "{":
+        if text[0] in "{[":  # an object, or a list to refuse, may go on over the next lines
             depth, size = _json_depth(text, 0), len(text)
+            parts = [text]  # joined once: adding each line to a string copied it again (quadratic)
             while depth > 0 and size < MAX_JSON:
                 nxt = next(it, None)
                 if nxt is None or len(nxt) >= MAX_LINE:
                     break
                 lineno += 1
-                text += nxt
+                parts.append(nxt)
                 size += len(nxt)
                 depth = _json_depth(nxt, depth)
+            text = "".join(parts)
             if depth > 0:
                 error = ParseError(
                     "an f-puzzles object that never ends"
@@ -837,24 +840,15 @@ def _fpuzzles_records(
         yield _record(index, start, puzzle, error, None, text[:200], fmt)
 
 
+#: A JSON string (an unterminated one runs to the end of the text), for ``_json_depth`` to skip.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+
+
 def _json_depth(text: str, depth: int) -> int:
     """The nesting depth of braces and brackets after ``text``, from ``depth`` (strings skipped)."""
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-    return depth
+    if '"' in text:
+        text = _JSON_STRING.sub("", text)
+    return depth + text.count("{") + text.count("[") - text.count("}") - text.count("]")
 
 
 _READERS = {
