@@ -12,10 +12,12 @@ from sudoku_cp.batch.solver import STATUSES, Solver, SolverConfig
 from sudoku_cp.result import Status
 
 
-def test_only_the_compiled_dfs_declares_a_chunk_kernel_and_a_preload() -> None:
+def test_only_the_compiled_dfs_and_the_portfolio_declare_a_chunk_kernel_and_a_preload() -> None:
     for name in backend_names():
         cls = backend_class(name)
-        if name == "dfs":
+        if name == "auto":  # the dfs's, for its first searches
+            assert cls.preload(None, {}) == "sudoku_cp.backends.dfs_warm"
+        elif name == "dfs":
             assert cls.preload(None, {}) == "sudoku_cp.backends.dfs_warm"
             assert cls.preload("python", {}) is None and cls.preload(None, {"engine": "python"}) is None
             assert cls.checking_options(None, {}) == {"engine": "python"}
@@ -25,6 +27,7 @@ def test_only_the_compiled_dfs_declares_a_chunk_kernel_and_a_preload() -> None:
     assert make_backend("dfs:compiled").chunk_kernel() is not None
     assert make_backend("dfs:python").chunk_kernel() is None
     assert make_backend("sat").chunk_kernel() is None
+    assert make_backend("auto").chunk_kernel() is not None
 
 
 def test_a_chunk_of_variant_puzzles_never_reaches_the_kernel() -> None:

@@ -123,8 +123,8 @@ def test_one_puzzle_from_the_command_line_is_solved_without_loading_the_compiled
     jsonl = "    assert main(['solve', '-q', '--unique', '--output-format', 'jsonl'{}]) == 0\n"
     here = f", '-p', '{puzzle}'"
     line = f"    assert main(['solve', '-q'{here}]) == 0\n"
-    assert run(jsonl.format(here) + line) == ["dfs:python", "True", "False", "False"]
-    assert run(jsonl.format(""), stdin=puzzle + "\n") == ["dfs", "True", "True", "True"]
+    assert run(jsonl.format(here) + line) == ["auto:python", "True", "False", "False"]
+    assert run(jsonl.format(""), stdin=puzzle + "\n") == ["auto", "True", "True", "True"]
 
 
 def test_submodules_named_after_their_function_leave_the_function_on_the_package() -> None:

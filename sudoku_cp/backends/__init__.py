@@ -27,6 +27,7 @@ __all__ = [
 
 #: name -> "module:class"; modules import their heavy packages lazily.
 REGISTRY: dict[str, str] = {
+    "auto": "sudoku_cp.backends.auto:AutoBackend",
     "dfs": "sudoku_cp.backends.dfs:DfsBackend",
     "sat": "sudoku_cp.backends.sat:SatBackend",
     "cpsat": "sudoku_cp.backends.cpsat:CpSatBackend",
@@ -39,11 +40,11 @@ VARIANT_REQUIRES: dict[str, dict[str, str]] = {
     "sat:cryptosat": {"pycryptosat": "pycryptosat"},
 }
 
-#: The backend of every command and library function given none, chosen by measurement (whole process,
-#: one job, 9x9, uniqueness proved; the table in the README): the compiled dfs answers 20,000 17_clue
-#: puzzles in 2.1 s against sat's 6.3 s and 2,000 forum_hardest_11plus in 1.9 s against 5.4 s; only a lone
-#: puzzle starts faster on sat (0.4 s against 1.4 s: the dfs loads its compiled kernels).
-DEFAULT_BACKEND = "dfs"
+#: The backend of every command and library function given none: ``auto``, the compiled dfs (on the
+#: classic rules alone, measured: 20,000 17_clue puzzles in 2.1 s against sat's 6.3 s, 2,000
+#: forum_hardest_11plus in 1.9 s against 5.4 s), with the SAT solver taking the variant puzzles on which
+#: the dfs has not answered within a tenth of a second (``backends.auto``), so that every puzzle is answered.
+DEFAULT_BACKEND = "auto"
 
 
 def backend_names() -> list[str]:

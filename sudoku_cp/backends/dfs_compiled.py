@@ -1121,7 +1121,8 @@ class CompiledSearch:
                 )
 
         deadline = None if time_limit is None else started + time_limit
-        budget = _nodes_within(SLICE_AIM / 4, self.rules)  # slices, even without a deadline: signals
+        aim = SLICE_AIM / 4 if time_limit is None else min(SLICE_AIM / 4, time_limit / 4)
+        budget = _nodes_within(aim, self.rules)  # slices, even without a deadline: signals run between
         solutions: list[tuple[int, ...]] = []
         timed_out = False
         while True:

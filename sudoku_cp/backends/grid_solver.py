@@ -31,7 +31,7 @@ from typing import Any
 from ..encode.cnf import clause_families
 from ..rules import Rules
 from . import sat
-from .sat import DEFAULT_SOLVER, STOPPABLE_FROM_N, counters, solve_call
+from .sat import DEFAULT_SOLVER, counters, solve_call, stoppable
 
 __all__ = ["GridSolver", "empty_grid_clauses"]
 
@@ -56,7 +56,7 @@ class GridSolver:
         self.name = solver
         self.clauses, self.nv = empty_grid_clauses(rules, encoding, amo)
         self.primary = rules.n**3
-        self.stoppable = rules.n >= STOPPABLE_FROM_N
+        self.stoppable = stoppable(rules)
         self.solver: Any = sat.new_solver(solver, self.clauses, incremental=True)
         self.top = self.nv
         #: Activation literals handed out since the solver was built (each is a slot of every model).

@@ -239,8 +239,15 @@ def solve_call(
 
 
 #: Grids with this many digits and more run each SAT call where Ctrl-C or SIGTERM stops it at once, at the
-#: cost of a helper thread per call (about 0.1 ms); a call on a smaller grid ends within milliseconds.
+#: cost of a helper thread per call (about 0.1 ms); a call on a smaller classic grid ends within
+#: milliseconds, one under variant rules may not (``stoppable``).
 STOPPABLE_FROM_N = 16
+
+
+def stoppable(rules: Rules) -> bool:
+    """Whether a SAT call under ``rules`` runs where a signal stops it at once: from ``STOPPABLE_FROM_N``
+    digits, and under any rules beyond the classic ones (a long sum or a thermometer can take seconds)."""
+    return rules.n >= STOPPABLE_FROM_N or not rules.is_classic
 
 
 @contextlib.contextmanager
@@ -703,9 +710,9 @@ class SatBackend(Backend):
             stats["time"] = stats["build_time"] = time.perf_counter() - start
             return Enumeration(found, True, False, stats)
         name = self.variant or propagated_solver(puzzle.n)
-        stoppable = puzzle.n >= STOPPABLE_FROM_N
+        stops = stoppable(rules)
         native = _sat_native()
-        direct = deadline is None and not stoppable and native.Direct.available(name)
+        direct = deadline is None and not stops and native.Direct.available(name)
         solver: Any = native.Direct(name, SOLVER_OPTIONS.get(name)) if direct else new_solver(name, [])
         load = native.load
         solutions: list[Puzzle] = []
@@ -720,7 +727,7 @@ class SatBackend(Backend):
             build_time = time.perf_counter() - start
             complete = not satisfiable
             while satisfiable:
-                status = solver.solve() if direct else solve_call(solver, name, [], deadline, stoppable)
+                status = solver.solve() if direct else solve_call(solver, name, [], deadline, stops)
                 if not status:  # None: the deadline passed
                     timed_out, complete = status is None, status is False
                     break
@@ -790,7 +797,7 @@ class SatBackend(Backend):
 
         try:
             while True:
-                status = solve_call(solver, name, [], deadline, puzzle.n >= STOPPABLE_FROM_N)
+                status = solve_call(solver, name, [], deadline, stoppable(puzzle.rules))
                 if status is None:
                     timed_out = True
                     break

@@ -59,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
 
     paths = expand_inputs(args.files, args.puzzles)
     backend = args.backend
-    if backend == "dfs" and small_input(paths):  # a puzzle or two take the reference search: loading the
-        backend = "dfs:python"  # compiled kernels takes 0.8 s, the search milliseconds (dfs:compiled asks)
+    if backend in ("auto", "dfs") and small_input(paths):  # a puzzle or two take the reference search:
+        backend += ":python"  # loading the compiled kernels takes 0.8 s, the search milliseconds
     config = SolverConfig(backend, backend_options(args), args.unique, args.time_limit)
     check_backend(config)  # a bad backend or option is a usage error before any work
     progress = progress_for(args)

@@ -1,0 +1,142 @@
+"""The ``auto`` backend, the default: the dfs search, and where it has not answered within a short budget, the
+SAT solver, which learns from its conflicts.
+
+The compiled dfs answers the classic grids faster than any other backend here and most variant puzzles in
+milliseconds, but a search without learning can stall where a few wrong early choices hide a contradiction
+deep down (thermometers, long sums, mixed constraints): the portfolio gives it ``DFS_SECONDS`` on any
+rules beyond the classic ones, then hands the puzzle to ``sat`` with the time left. The classic rules go to
+the dfs alone, whose batch path (one compiled call per chunk) stays as it is. Named backends keep their
+meaning: ``--backend dfs`` is the dfs search and nothing else.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..grid import Puzzle
+from ..result import Enumeration
+from ..signals import held_import
+from .base import Backend
+from .dfs import DfsBackend
+from .dfs_reference import AUTO
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..rules import Rules
+
+__all__ = ["DFS_SECONDS", "AutoBackend"]
+
+#: The dfs search's share of a variant puzzle before the SAT solver takes it: the published variant
+#: puzzles that the dfs answers at all, it answers within a few milliseconds (benchmarks/bench_published.py).
+DFS_SECONDS = 0.1
+
+
+class AutoBackend(Backend):
+    """The dfs search, then, on rules beyond the classic ones, ``sat`` once ``DFS_SECONDS`` have passed.
+
+    Statistics are those of the backend that answered, with ``time`` the whole and ``answered_by`` naming it.
+    """
+
+    name = "auto"
+    description = "the default: dfs, and for variant rules sat after 0.1 s without an answer"
+    #: ``auto:python`` runs the dfs's reference engine first (a puzzle or two need not load numba).
+    variants = ("python",)
+    #: The dfs's heuristic, which the batch engine passes to the chunk kernel.
+    heuristic = AUTO
+
+    def __init__(self, variant: str | None = None) -> None:
+        super().__init__(variant)
+        self._dfs_backend: DfsBackend | None = None  # made on first use: checking options loads nothing
+        self._sat: Backend | None = None
+
+    @property
+    def _dfs(self) -> DfsBackend:
+        if self._dfs_backend is None:
+            self._dfs_backend = DfsBackend(engine=self.variant or "auto")
+        return self._dfs_backend
+
+    def _learning(self) -> Backend:
+        """The SAT backend, made on first use (its packages imported with the signals held: a Ctrl-C in the
+        middle of an import would leave it broken for the process)."""
+        if self._sat is None:
+            self._sat = held_import("sudoku_cp.backends.sat").SatBackend()
+        return self._sat
+
+    def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
+        started = time.perf_counter()
+        if puzzle.rules.is_classic:
+            return _answered(self._dfs.enumerate(puzzle, limit, time_limit), "dfs", started)
+        first = DFS_SECONDS if time_limit is None else min(DFS_SECONDS, time_limit)
+        found = self._dfs.enumerate(puzzle, limit, first)
+        if not found.timed_out or (time_limit is not None and time_limit <= first):
+            return _answered(found, "dfs", started)
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
+        return _answered(self._learning().enumerate(puzzle, limit, left), "sat", started)
+
+    @classmethod
+    def preload(cls, variant: str | None, options: dict[str, Any]) -> str | None:
+        """The dfs's (the compiled kernels), unless its reference engine is asked for."""
+        return DfsBackend.preload(variant, {})
+
+    def chunk_kernel(self) -> Any | None:
+        """The dfs's chunk kernel for the classic rules; on others, the same with the puzzles it has not
+        answered within ``DFS_SECONDS`` each handed to ``sat``."""
+        kernel = self._dfs.chunk_kernel()
+        return None if kernel is None else _Portfolio(kernel, self)
+
+    def close(self) -> None:
+        for backend in (self._dfs_backend, self._sat):
+            if backend is not None:
+                backend.close()
+
+
+def _answered(found: Enumeration, by: str, started: float) -> Enumeration:
+    stats = {**found.stats, "time": time.perf_counter() - started, "answered_by": by}
+    return Enumeration(found.solutions, found.complete, found.timed_out, stats)
+
+
+class _Portfolio:
+    """``dfs_compiled``'s chunk interface (``solve_array`` and its status codes) with the portfolio's rule."""
+
+    def __init__(self, kernel: Any, backend: AutoBackend) -> None:
+        self._kernel = kernel
+        self._backend = backend
+        self.EXHAUSTED = kernel.EXHAUSTED
+        self.LIMIT_REACHED = kernel.LIMIT_REACHED
+        self.OUT_OF_NODES = kernel.OUT_OF_NODES
+
+    def solve_array(
+        self,
+        grids: np.ndarray,
+        rules: Rules,
+        limit: int = 1,
+        heuristic: str = AUTO,
+        time_limit: float | None = None,
+    ) -> Any:
+        kernel = self._kernel
+        if rules.is_classic:
+            return kernel.solve_array(grids, rules, limit, heuristic, time_limit=time_limit)
+        first = DFS_SECONDS if time_limit is None else min(DFS_SECONDS, time_limit)
+        found = kernel.solve_array(grids, rules, limit, heuristic, time_limit=first)
+        if time_limit is not None and time_limit <= first:
+            return found
+        sat = self._backend._learning()
+        for i in (found.status == kernel.OUT_OF_NODES).nonzero()[0]:
+            started = time.perf_counter()
+            left = None if time_limit is None else max(0.0, time_limit - float(found.seconds[i]))
+            answer = sat.enumerate(Puzzle(rules, tuple(grids[i].tolist())), limit, left)
+            solutions = [s.cells for s in answer.solutions]
+            found.counts[i] = len(solutions)
+            for row, cells in zip((found.solutions, found.second), solutions, strict=False):
+                row[i] = cells
+            found.status[i] = (
+                kernel.EXHAUSTED
+                if answer.complete
+                else kernel.OUT_OF_NODES
+                if answer.timed_out
+                else kernel.LIMIT_REACHED
+            )
+            found.seconds[i] += time.perf_counter() - started
+        return found

@@ -1,0 +1,60 @@
+"""The default backend, ``auto``: the dfs on the classic rules; on variant rules the dfs for a short budget,
+then the SAT solver, with the same answers whichever answered, in one process and in the batch path."""
+
+from __future__ import annotations
+
+import pytest
+from cases import HARD_9X9, VARIANTS
+
+from sudoku_cp import Puzzle
+from sudoku_cp.backends import DEFAULT_BACKEND, auto, make_backend
+from sudoku_cp.batch import solve_many
+from sudoku_cp.formats.fpuzzles import from_fpuzzles
+from sudoku_cp.result import Status
+
+#: A published killer: the dfs answers it in a few nodes.
+KILLER = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Killer sudoku")
+#: A published pill arrow puzzle: the dfs needs about 1,500 nodes, beyond its first slice.
+PILL = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Pill arrow")
+
+
+def test_the_default_is_the_portfolio() -> None:
+    assert DEFAULT_BACKEND == "auto"
+
+
+def test_the_classic_rules_go_to_the_dfs_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(
+        auto, "DFS_SECONDS", 0.0
+    )  # even with no budget: the classic search is never handed on
+    found = make_backend("auto").enumerate(Puzzle.from_string(HARD_9X9), limit=2)
+    assert found.complete and len(found.solutions) == 1 and found.stats["answered_by"] == "dfs"
+
+
+@pytest.mark.parametrize("variant", ["auto", "auto:python"])
+def test_a_variant_the_dfs_has_not_answered_in_its_budget_goes_to_sat(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = make_backend("dfs").enumerate(PILL, limit=2)
+    assert expected.stats["nodes"] > 1000  # more than a first slice: with no budget the dfs cannot answer
+    monkeypatch.setattr(auto, "DFS_SECONDS", 0.0)
+    found = make_backend(variant).enumerate(PILL, limit=2)
+    assert found.stats["answered_by"] == "sat"
+    assert found.solutions == expected.solutions and found.complete
+
+
+def test_a_variant_the_dfs_answers_in_its_budget_stays_with_it() -> None:
+    found = make_backend("auto").enumerate(KILLER, limit=2)
+    assert found.stats["answered_by"] == "dfs" and found.complete and len(found.solutions) == 1
+
+
+def test_a_time_limit_below_the_budget_is_the_dfs_alone_and_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = make_backend("auto").enumerate(PILL, limit=2, time_limit=0.0)
+    assert found.timed_out and not found.complete and found.stats["answered_by"] == "dfs"
+
+
+def test_the_batch_path_hands_what_the_dfs_left_to_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chunk kernel of the portfolio: the classic puzzle and the killer are both answered, unique."""
+    monkeypatch.setattr(auto, "DFS_SECONDS", 0.0)
+    got = list(solve_many([PILL, Puzzle.from_string(HARD_9X9), KILLER], unique=True, jobs=1))
+    assert [r.status for r in got] == [Status.SOLVED] * 3
+    assert got[0].solution == make_backend("sat").enumerate(PILL).solutions[0]
