@@ -9,7 +9,9 @@ import os
 import random
 import re
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -599,8 +601,39 @@ def test_prove_resumes_a_stopped_run_in_its_folder(tmp_path: Path) -> None:
     proc = run_cli("prove", str(source), "-o", str(stopped), "--resume")
     assert proc.returncode == 2 and "nothing to resume" in proc.stderr
     (stopped / "claims.jsonl.partial").write_text(claims[0])
-    proc = run_cli("prove", str(source), "-o", str(stopped), "--resume")  # 4.cnf and 4.drat are there
-    assert proc.returncode == 2 and "left by a killed run: 4.cnf, 4.drat" in proc.stderr
+    proc = run_cli("prove", str(source), "-o", str(stopped), "--resume")  # 4.*: a killed run's files
+    assert proc.returncode == 1, proc.stderr
+    assert "last claim (puzzle 1), to write them again: 4.cnf, 4.drat" in proc.stderr
+    assert (stopped / "claims.jsonl").read_text() == "".join(claims)
+
+
+@pytest.mark.slow
+def test_prove_killed_by_sigkill_is_resumed_from_its_claims(tmp_path: Path) -> None:
+    """Issue 33: a prove run killed by SIGKILL left its claims in a temporary file; --resume said
+    "nothing to resume" and a new run "not empty"."""
+    source = tmp_path / "in.txt"
+    source.write_text((HARD + "\n") * 100)  # a second or two on two workers
+    folder = tmp_path / "c"
+    command = [sys.executable, "-m", "sudoku_cp", "prove", "-q", "-j", "2", "-o", str(folder), str(source)]
+    proc = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        temps = list(folder.glob(".claims.jsonl.sudoku-cp-*.tmp")) if folder.is_dir() else []
+        if temps and temps[0].stat().st_size > 2000:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    proc.kill()
+    proc.wait()
+    again = run_cli("prove", "-q", "-o", str(folder), str(source))
+    assert again.returncode == 2 and "--resume continues it" in again.stderr, again.stderr
+    done = len((folder / "claims.jsonl.partial").read_text().splitlines())
+    assert f"(process {proc.pid}) left {done:,} whole lines" in again.stderr
+    resumed = run_cli("prove", "-q", "-j", "2", "-o", str(folder), "--resume", str(source))
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming after puzzle {done}," in resumed.stderr
+    assert [c["index"] for c in _claims(folder)] == list(range(1, 101))
+    assert [ok for *_, ok in checker.check_dir(folder)] == [True] * 100
 
 
 @pytest.mark.slow

@@ -156,18 +156,27 @@ def test_a_file_that_can_grow_no_more_keeps_whole_grids(tmp_path: Path) -> None:
     assert kept == "\n\n".join(grids[:47]) + "\n"
 
 
-def test_stale_temporary_and_partial_files_are_cleaned_up(tmp_path: Path, easy: Path) -> None:
+def test_a_dead_runs_temporary_is_kept_and_a_stale_partial_removed(tmp_path: Path, easy: Path) -> None:
     dead = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
     )
-    stale = tmp_path / f".out.txt.sudoku-cp-{dead.stdout.strip()}.tmp"
-    stale.write_text("left by a killed run\n")
+    pid = dead.stdout.strip()
+    stale = tmp_path / f".out.txt.sudoku-cp-{pid}.tmp"
+    stale.write_text("left by a killed run\ntorn")
     (tmp_path / "out.txt.partial").write_text("an earlier run's records\n")
-    other = tmp_path / ".other.txt.sudoku-cp-1.tmp"  # another target's: not ours to remove
+    other = tmp_path / ".other.txt.sudoku-cp-1.tmp"  # another target's: not ours to touch
     other.write_text("x\n")
     proc = run_cli("solve", "-q", "-o", str(tmp_path / "out.txt"), str(easy))
     assert proc.returncode == 0, proc.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.txt.sudoku-cp-1.tmp", "in.txt", "out.txt"]
+    kept = f"out.txt.{pid}.partial"  # out.txt.partial was taken: the killed run's work is kept beside it
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".other.txt.sudoku-cp-1.tmp",
+        "in.txt",
+        "out.txt",
+        kept,
+    ]
+    assert (tmp_path / kept).read_text() == "left by a killed run\n"  # its whole lines
+    assert f"(process {pid}) left 1 whole lines: kept in {tmp_path / kept}" in proc.stderr
 
 
 def _wait_for_output(folder: Path, name: str, size: int, proc: subprocess.Popen) -> None:
@@ -189,19 +198,38 @@ def long_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_kill_9_leaves_a_temporary_file_that_the_next_run_removes(tmp_path: Path, long_input: Path) -> None:
+def test_kill_9_of_the_main_process_leaves_work_that_resume_continues(tmp_path: Path) -> None:
+    """Issue 33: ``solve -j 2 -o FILE`` killed by SIGKILL left its records in a temporary file that
+    ``--resume`` deleted, starting from zero."""
+    source = tmp_path / "in.txt"
+    source.write_text((MEDIUM + "\n") * 1500)  # seconds of the pure Python search on two workers
     out = tmp_path / "out.txt"
-    command = [sys.executable, "-m", "sudoku_cp", "solve", "-q", "-j", "1", "--unique", "-o", str(out)]
-    proc = subprocess.Popen([*command, str(long_input)], stderr=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "sudoku_cp",
+        "solve",
+        "-j",
+        "2",
+        "--backend",
+        "dfs:python",
+        "-o",
+        str(out),
+    ]
+    proc = subprocess.Popen([*command, str(source)], stderr=subprocess.DEVNULL)
     _wait_for_output(tmp_path, "out.txt", 1000, proc)
     proc.kill()
     proc.wait()
-    (left,) = tmp_path.iterdir()  # the killed run's temporary file
-    assert left.name.startswith(".out.txt.sudoku-cp-")
-    small = tmp_path / "small.txt"
-    small.write_text(EASY + "\n")
-    assert subprocess.run([*command, str(small)], timeout=60).returncode == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "small.txt"]
+    (left,) = (p for p in tmp_path.iterdir() if p.name.startswith(".out.txt.sudoku-cp-"))
+    done = left.read_bytes().count(b"\n")
+    assert 0 < done < 1500, done
+    resumed = subprocess.run([*command, "--resume", str(source)], capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"(process {proc.pid}) left {done:,} whole lines: kept in {out}.partial" in resumed.stderr
+    assert f"resuming after the {done:,} puzzles" in resumed.stderr
+    lines = out.read_text().splitlines()
+    assert len(lines) == 1500 and set(lines) == {lines[0]} and len(lines[0]) == 81
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt"]
 
 
 @pytest.mark.slow

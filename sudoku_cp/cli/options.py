@@ -60,10 +60,11 @@ def resume_skip(args: argparse.Namespace, what: str = "puzzle", total: int | Non
     from ..errors import UsageError
     from ..wording import plural
     from .common import warn
-    from .outfile import count_records, partial_path
+    from .outfile import count_records, keep_killed_runs, partial_path
 
     if args.output in (None, "-"):
         raise UsageError("--resume continues the FILE.partial of -o FILE: give -o FILE")
+    keep_killed_runs(args.output)  # a run killed with kill -9 left its work in a temporary file
     layout = getattr(args, "output_format", None)
     if layout is not None and layout not in RESUMABLE_OUTPUTS:
         choices = " or ".join(RESUMABLE_OUTPUTS)

@@ -12,8 +12,10 @@ and the error names the path the user gave.
 When the work stops early (an error, Ctrl-C, a full disk) the whole records written so far are kept as
 ``FILE.partial``: the file is cut back to the end of its last whole record (the batch engine flushes after
 each whole chunk; the other commands write one record per call). Temporary files are named
-``.FILE.sudoku-cp-PID.tmp``; a run to the same target removes those whose process is gone (after a
-``kill -9``), and a complete run removes a stale ``FILE.partial`` of an earlier one.
+``.FILE.sudoku-cp-PID.tmp``. One whose process is gone (``kill -9``, a power cut) holds that run's work:
+the next run to the same target (or ``--resume``) cuts it back to its last whole line and keeps it as
+``FILE.partial``, as a stopped run's, or as ``FILE.PID.partial`` when a ``FILE.partial`` is there already,
+and says so. A complete run removes a stale ``FILE.partial`` of an earlier one.
 """
 
 from __future__ import annotations
@@ -32,7 +34,14 @@ from typing import TextIO
 
 from ..errors import SudokuError, UsageError
 
-__all__ = ["OutputError", "count_records", "output_stream", "partial_path", "refuse_inputs"]
+__all__ = [
+    "OutputError",
+    "count_records",
+    "keep_killed_runs",
+    "output_stream",
+    "partial_path",
+    "refuse_inputs",
+]
 
 _TAG = ".sudoku-cp-"
 #: Errors only a write gives: no room left (a full disk or device, a quota, a file size limit).
@@ -156,11 +165,43 @@ def _last_line_end(path: Path) -> int:
     return 0
 
 
-def _remove_stale_temporaries(target: Path) -> None:
-    """Delete ``.FILE.sudoku-cp-PID.tmp`` files beside ``target`` whose process no longer runs."""
+def keep_killed_runs(path: str | os.PathLike[str]) -> list[Path]:
+    """Keep the work of runs killed while writing ``path`` (see the module docstring): each temporary file
+    whose process is gone becomes ``FILE.partial`` (``FILE.PID.partial`` when that is taken), cut back to
+    its last whole line, and a message names it. The files kept, in that order."""
+    target = _follow(str(path))
+    if isinstance(target, int):
+        return []
+    from .common import warn
+
+    kept = []
+    for tmp, pid in _stale_temporaries(target):
+        partial = target.with_name(target.name + ".partial")
+        if partial.exists():
+            partial = target.with_name(f"{target.name}.{pid}.partial")
+        try:
+            end = _last_line_end(tmp)
+            if not end:  # killed before its first whole line: nothing to keep
+                tmp.unlink()
+                continue
+            os.truncate(tmp, end)  # a record the kill cut short is none
+            os.replace(tmp, partial)
+        except OSError:
+            continue  # another run took it meanwhile, or the folder is read-only: left as it is
+        lines = count_records(partial)
+        warn(
+            f"a run killed while writing {path} (process {pid}) left {lines:,} whole lines: kept in {partial}"
+        )
+        kept.append(partial)
+    return kept
+
+
+def _stale_temporaries(target: Path) -> list[tuple[Path, int]]:
+    """The ``.FILE.sudoku-cp-PID.tmp`` files beside ``target`` whose process no longer runs, with the PID."""
     prefix = f".{target.name}{_TAG}"
+    found = []
     with contextlib.suppress(OSError):
-        for entry in target.parent.iterdir():
+        for entry in sorted(target.parent.iterdir()):
             name = entry.name
             if not (name.startswith(prefix) and name.endswith(".tmp")):
                 continue
@@ -170,10 +211,10 @@ def _remove_stale_temporaries(target: Path) -> None:
             try:
                 os.kill(int(pid), 0)
             except ProcessLookupError:
-                with contextlib.suppress(OSError):
-                    entry.unlink()
+                found.append((entry, int(pid)))
             except PermissionError:
                 pass  # another user's live process
+    return found
 
 
 def _check_writable(shown: str, target: Path) -> None:
@@ -248,7 +289,7 @@ def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]
         yield from _straight(path, target)
         return
     _check_writable(path, target)
-    _remove_stale_temporaries(target)
+    keep_killed_runs(target)
     partial = target.with_name(target.name + ".partial")
     tmp = target.with_name(f".{target.name}{_TAG}{os.getpid()}.tmp")
     try:

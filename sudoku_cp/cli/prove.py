@@ -8,7 +8,8 @@ need no proof). A puzzle that unit propagation from its givens settles (every ce
 no files either: the checker redoes the propagation. ``--minimal`` adds, for a unique puzzle, a witness
 per given: two solutions without it, or a certificate (``k-r1c3.cnf``, ``k-r1c3.drat``, or none when
 propagation settles it) that the puzzle stays unique without it. DIR must be
-new or empty: earlier certificates are never written over; ``--resume`` continues a stopped run there.
+new or empty: earlier certificates are never written over; ``--resume`` continues a stopped run there
+(a killed one's too: its claims are kept, and its files of puzzles after its last claim are written again).
 Rules with sums (killer cage sums, arrows) have no canonical clauses and are refused, puzzle by puzzle.
 """
 
@@ -25,6 +26,7 @@ from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
 from .common import add_input_options, warn
 from .options import EMPTY_INPUT, add_run_options
+from .outfile import keep_killed_runs
 
 if TYPE_CHECKING:
     from ..certify.prover import Certificate
@@ -77,13 +79,20 @@ def _folder(path: str | None, resume: bool = False) -> Path:
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{path} is not a folder")
+    if folder.is_dir():
+        keep_killed_runs(folder / "claims.jsonl")  # a killed run's claims, kept as a stopped run's
     if resume:
         if not (folder / PARTIAL).is_file():
             raise UsageError(f"nothing to resume in {path}: it has no {PARTIAL} of a stopped run")
         return folder
     if folder.is_dir() and any(folder.iterdir()):
+        stopped = (
+            f"; it holds a stopped run's {PARTIAL}: --resume continues it"
+            if (folder / PARTIAL).is_file()
+            else ""
+        )
         raise UsageError(
-            f"{path} is not empty: certificates go into a new or empty folder, never over others"
+            f"{path} is not empty: certificates go into a new or empty folder, never over others{stopped}"
         )
     folder.mkdir(parents=True, exist_ok=True)
     return folder
@@ -94,8 +103,9 @@ PARTIAL = "claims.jsonl.partial"
 
 
 def _resume_after(folder: Path) -> int:
-    """The input number of the last puzzle a stopped run claimed (0 for none); ``UsageError`` when the
-    folder holds certificate files of later puzzles (a killed run's, never written over or removed)."""
+    """The input number of the last puzzle a stopped run claimed (0 for none), after removing the
+    certificate files of later puzzles: the stopped run wrote them for claims it never kept (a run killed
+    between a puzzle's files and its claim line), and the resumed run writes them again."""
     last = 0
     with open(folder / PARTIAL, encoding="utf-8") as f:
         for line in f:
@@ -106,11 +116,16 @@ def _resume_after(folder: Path) -> int:
                     raise UsageError(
                         f"{folder / PARTIAL} holds a line that is no claim: {line[:60]!r}"
                     ) from None
-    later = sorted(p.name for p in folder.iterdir() if _puzzle_of(p.name) > last)
+    later = sorted(
+        (p for p in folder.iterdir() if _puzzle_of(p.name) > last), key=lambda p: (_puzzle_of(p.name), p.name)
+    )
+    for orphan in later:
+        orphan.unlink()
     if later:
-        raise UsageError(
-            f"{folder} holds files of puzzles after the last claim (puzzle {last}), left by a killed run: "
-            f"{', '.join(later[:4])}{' ...' if len(later) > 4 else ''}; move them away to resume"
+        names = ", ".join(p.name for p in later[:4]) + (" ..." if len(later) > 4 else "")
+        warn(
+            f"removed {len(later):,} files of puzzles after the last claim (puzzle {last}), to write them "
+            f"again: {names}"
         )
     if last:
         warn(f"resuming after puzzle {last:,}, the last claimed in {folder / PARTIAL}")
@@ -120,7 +135,7 @@ def _resume_after(folder: Path) -> int:
 def _puzzle_of(name: str) -> int:
     """The puzzle number of a certificate file (``12.cnf``, ``12-r1c3.drat``), 0 for any other file."""
     head = name.split(".")[0].split("-")[0]
-    return int(head) if head.isdigit() else 0
+    return int(head) if head.isdigit() and name.endswith((".cnf", ".drat")) else 0
 
 
 def outcome(answer: Any) -> str:
