@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__,
         epilog=exit_codes(
             "every puzzle has a certificate",
-            "some puzzle refused (its rules have no certificate: sums, grids beyond 35x35) or unreadable",
+            "some puzzle refused (its rules have no certificate) or unreadable",
         )
         + EMPTY_INPUT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -151,7 +151,7 @@ def refusals(counts: dict[str, int]) -> str | None:
         return None
     return (
         f"{refused:,} {plural(refused, 'puzzle')} refused, without a certificate: no certificate holds "
-        "their rules (the sums of killer cages and arrows, grids beyond 35x35; each reason is above)"
+        "their rules (each reason is above)"
     )
 
 
