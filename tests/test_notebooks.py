@@ -88,13 +88,61 @@ def test_human_steps_walks_the_generators_levels_without_the_shared_data(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("SUDOKU_CP_DATA", str(tmp_path / "no such folder"))  # the kernel inherits it
-    notebook = _execute("human_steps.ipynb")
+    notebook = _execute("human_steps.ipynb", last=_BOXES)
     text = "".join(out.get("text", "") for c in notebook.cells if c.cell_type == "code" for out in c.outputs)
     assert "stand in for the grades" in text and "easy: 12 puzzles" in text
+    boxes = _boxes(notebook)
+    assert boxes["xlabel"] == "generator level (sudoku_cp.generate)", boxes  # not "Sudoku Exchange grade"
 
 
-def _execute(name: str, extra: dict[str, object] | None = None) -> Any:
-    """Run a notebook in memory with its small parameters (and ``extra``); fail on any error."""
+@pytest.mark.notebooks
+@pytest.mark.data
+def test_human_steps_labels_each_box_with_its_own_grade() -> None:
+    """Issue 33: the boxes came in alphabetical order under labels in grade order ("medium" over the
+    expert data); easy and diabolical are in reverse alphabetical order, so a mix-up shows."""
+    from sudoku_cp import datasets
+
+    if datasets.data_dir() is None:
+        pytest.skip(f"the Sudoku Exchange grades: {datasets.MISSING_MESSAGE}")
+    boxes = _boxes(_execute("human_steps.ipynb", last=_BOXES))
+    assert boxes["labels"] == ["easy", "diabolical"] and boxes["xlabel"] == "Sudoku Exchange grade", boxes
+    assert boxes["medians"] == boxes["expected"], boxes
+
+
+#: Appended to human_steps.ipynb: each box's tick label and median as drawn, against its grade's median.
+_BOXES = """
+import json as _json
+_labels = {round(float(t), 3): label.get_text() for t, label in zip(ax.get_xticks(), ax.get_xticklabels())}
+_drawn = {}
+for _box in (line for line in ax.lines if len(line.get_xdata()) == 5):  # a box: a closed path of 5 points
+    _x0, _x1 = min(_box.get_xdata()), max(_box.get_xdata())
+    [_median] = [
+        line.get_ydata()[0] for line in ax.lines
+        if len(line.get_xdata()) == 2 and tuple(line.get_xdata()) == (_x0, _x1)  # as wide as its box
+    ]
+    _drawn[_labels[round(float(_x0 + _x1) / 2, 3)]] = float(_median)
+_order = [label.get_text() for label in ax.get_xticklabels()]
+print("BOXES " + _json.dumps({
+    "labels": _order, "xlabel": ax.get_xlabel(), "medians": [_drawn[g] for g in _order],
+    "expected": [float(df.loc[df["grade"] == g, "er"].median()) for g in _order],
+}))
+"""
+
+
+def _boxes(notebook: Any) -> dict:
+    """What the ``_BOXES`` cell printed."""
+    [line] = [
+        line
+        for out in notebook.cells[-1].outputs
+        for line in out.get("text", "").splitlines()
+        if line.startswith("BOXES ")
+    ]
+    return json.loads(line[len("BOXES ") :])
+
+
+def _execute(name: str, extra: dict[str, object] | None = None, last: str | None = None) -> Any:
+    """Run a notebook in memory with its small parameters (and ``extra``), and ``last``, code appended as
+    a cell of its own; fail on any error."""
     nbformat = pytest.importorskip("nbformat", reason=EXTRA)
     nbclient = pytest.importorskip("nbclient", reason=EXTRA)
     pytest.importorskip("ipykernel", reason=EXTRA)
@@ -107,6 +155,8 @@ def _execute(name: str, extra: dict[str, object] | None = None) -> Any:
     cell = nbformat.v4.new_code_cell(f"# injected by tests/test_notebooks.py\n{injected}")
     cell.metadata["tags"] = ["injected-parameters"]
     notebook.cells.insert(where + 1, cell)
+    if last is not None:
+        notebook.cells.append(nbformat.v4.new_code_cell(last))
     client = nbclient.NotebookClient(
         notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
     )
