@@ -109,3 +109,12 @@ def test_help_lists_both_commands() -> None:
     text = run_cli("--help").stdout
     assert "generate" in text and "rate" in text
     assert "--symmetry" in run_cli("generate", "--help").stdout
+
+
+def test_generate_help_names_its_own_default_layout() -> None:
+    """generate reads no input: its output layout's default is not "the input layout" (issue 33)."""
+    text = " ".join(run_cli("generate", "--help").stdout.split())
+    assert "the output layout (default: line, or fpuzzles with --killer)" in text
+    assert "input layout" not in text
+    killer = run_cli("generate", "--killer", "-n", "1", "--seed", "1", "-q")
+    assert killer.returncode == 0 and json.loads(killer.stdout)["killercage"]  # the default it names

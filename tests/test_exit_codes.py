@@ -13,7 +13,16 @@ from pathlib import Path
 import pytest
 
 from sudoku_cp.batch.interrupt import Interrupted
-from sudoku_cp.cli import EXIT_FAILED, EXIT_FAULT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exit_codes
+from sudoku_cp.cli import (
+    COMMANDS,
+    EXIT_FAILED,
+    EXIT_FAULT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    exit_codes,
+    main,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +46,15 @@ def test_the_readme_lists_the_same_statuses() -> None:
     (paragraph,) = re.findall(r"Exit status, the same for every command.*?\n\n", readme, flags=re.S)
     assert _listed(paragraph) == _listed(exit_codes())
     assert "3 a fault" in " ".join(paragraph.split())
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_commands_help_lists_the_statuses(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "--help"]) == EXIT_OK
+    text = capsys.readouterr().out
+    assert "exit status: 0 " in text, f"{command} --help has no exit status list"
+    listed = _listed(text.split("exit status:", 1)[1])
+    assert listed in ([0, 1, 2, 3, 130, 143], [0, 2, 3, 130, 143]), listed
 
 
 #: Every command reading puzzles, with what it needs beside the input.

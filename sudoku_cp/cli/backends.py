@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 
 from ..backends import backend_class, backend_names, missing_packages
-from . import EXIT_OK, SUMMARIES
+from . import EXIT_OK, SUMMARIES, exit_codes
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("backends", help=SUMMARIES["backends"], description=__doc__)
+    p = sub.add_parser(
+        "backends",
+        help=SUMMARIES["backends"],
+        description=__doc__,
+        epilog=exit_codes("the backends were listed, whatever is not installed", None),
+    )
     p.set_defaults(run=run)
 
 

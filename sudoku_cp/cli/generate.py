@@ -140,7 +140,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="grids drawn per puzzle before giving up on a size or difficulty (default 1000)",
     )
-    add_run_options(p, formats=OUTPUT_FORMATS, default_format=None, time_limit=False)
+    add_run_options(
+        p,
+        formats=OUTPUT_FORMATS,
+        default_format=None,  # chosen in run: fpuzzles for --killer (only it says the cages), else line
+        default_help="line, or fpuzzles with --killer",
+        time_limit=False,
+    )
     add_resume_option(p, "make the puzzles of the same --seed")
     add_cluster_option(p)
     p.set_defaults(run=run)

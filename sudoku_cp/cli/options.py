@@ -134,10 +134,12 @@ def add_run_options(
     time_limit: bool = True,
     output_metavar: str = "FILE",
     output_help: str = "write here instead of standard output (renamed into place when complete)",
+    default_help: str | None = None,
 ) -> None:
     """Add the shared options: ``-j/--jobs N`` (default: every CPU), ``-q/--quiet``, ``-o/--output FILE``,
     ``--output-format`` (``formats``, which must include ``BASE_FORMATS``; ``default_format`` None: the
-    input's layout) and ``--time-limit SECONDS`` (per puzzle).
+    input's layout, or what ``default_help`` says for a command that reads no input) and
+    ``--time-limit SECONDS`` (per puzzle).
 
     ``jobs`` and ``time_limit`` False leave those out for a command where they mean nothing, and
     ``formats`` None leaves out ``--output-format`` for one whose output is no record per puzzle (the
@@ -166,7 +168,7 @@ def add_run_options(
             "--output-format",
             choices=list(formats),
             default=default_format,
-            help=f"the output layout (default: {default_format or 'the input layout'})",
+            help=f"the output layout (default: {default_format or default_help or 'the input layout'})",
         )
     if time_limit:
         group.add_argument(
