@@ -99,6 +99,18 @@ def test_big_grids_use_letters(box: Rules) -> None:
     assert symbol(box.n) in glyphs(svg) and "A" in glyphs(svg)
 
 
+@pytest.mark.parametrize("box", [Rules.classic(3, 3), Rules.classic(4, 4), Rules.classic(5, 5)])
+def test_candidates_are_drawn_large_enough_to_read_on_every_grid(box: Rules) -> None:
+    """Issue 33: a 25x25 grid's candidates were 4.8 pixels high, specks in its PNG."""
+    puzzle = Puzzle.empty(box).with_cells([(0, 1)])
+    picture = draw(puzzle, candidates=Candidates.of(puzzle))
+    [group] = [g for g in ET.fromstring(picture.as_svg()).iter(f"{SVG}g") if g.get("fill") == "#6b6b6b"]
+    assert float(group.get("font-size", 0)) >= 9.0
+    assert picture.width <= 1500  # 1,435 pixels for 25x25
+    if box.n == 9:  # wide enough already: as without candidates
+        assert picture.width == draw(puzzle).width
+
+
 def test_png_has_the_pictures_size(tmp_path: Path) -> None:
     pytest.importorskip("cairosvg", reason="PNG needs cairosvg (the draw extra)")
     picture = draw(Puzzle.from_string(PUZZLE))

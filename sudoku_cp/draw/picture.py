@@ -43,9 +43,21 @@ def drawsvg_module() -> ModuleType:
     return optional_import("drawsvg", "pictures", "draw")
 
 
-def cell_size(n: int) -> float:
-    """Pixels per cell: large for small grids, smaller for big ones, so 4x4 to 25x25 stay legible."""
-    return 44.0 if n <= 9 else 36.0 if n <= 16 else 30.0
+#: The smallest candidate digit, in pixels, that reads at a PNG's own size (a 25x25 grid's cells of 30
+#: pixels gave 5x5 candidates of 4.8 pixels: grey specks).
+MIN_CANDIDATE_FONT = 9.0
+#: A candidate's font size per pixel of its place in the cell's k x k mini grid.
+CANDIDATE_FONT = 0.8
+
+
+def cell_size(n: int, candidates: bool = False) -> float:
+    """Pixels per cell: large for small grids, smaller for big ones, so 4x4 to 25x25 stay legible; with
+    ``candidates``, large enough that they are ``MIN_CANDIDATE_FONT`` pixels or more (16x16 and up)."""
+    size = 44.0 if n <= 9 else 36.0 if n <= 16 else 30.0
+    if candidates:
+        k = math.isqrt(n - 1) + 1  # the side of a cell's mini grid (Frame.per_side)
+        size = max(size, float(math.ceil(k * MIN_CANDIDATE_FONT / CANDIDATE_FONT)))
+    return size
 
 
 @dataclass(frozen=True)
@@ -93,7 +105,7 @@ def draw(
     (``draw.variants``: cages, thermometers, arrows, dots, X and V, diagonals, shaded extra houses).
 
     ``regions`` gives each cell's region number (default: the puzzle's boxes); thick lines separate
-    regions. ``size`` is pixels per cell (default: ``cell_size(n)``).
+    regions. ``size`` is pixels per cell (default: ``cell_size(n)``, larger with candidates on big grids).
     """
     return compose(puzzle, solution, candidates, regions=regions, size=size)
 
@@ -126,7 +138,7 @@ def compose(
     )
     if len(regions) != n * n:
         raise UsageError(f"{len(regions)} region numbers for a grid of {n * n} cells")
-    s = size or cell_size(n)
+    s = size or cell_size(n, candidates is not None)
     frame = Frame(n, s, max(3.0, round(s / 11)))
     picture = dw.Drawing(frame.side, frame.side)
     picture.append(dw.Rectangle(0, 0, frame.side, frame.side, fill="white"))
@@ -237,7 +249,7 @@ def _candidates(
     n, s = frame.n, frame.s
     k = frame.per_side
     step = s / k
-    font = step * 0.8
+    font = step * CANDIDATE_FONT
     layer = dw.Group(fill=CANDIDATE, font_family=MONO, font_size=font, dominant_baseline="central")
     shift = MONO_ADVANCE * font / 2
     offsets = [(c + 0.5) * step for c in range(k)]
