@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 EXTRA = "running the notebooks needs the notebooks extra: pip install -e '.[notebooks]'"
 
-#: Small parameters per notebook: together the three run in well under 90 s on a quiet machine. The
+#: Small parameters per notebook: together the five ran in about 85 s on a busy 2-core machine. The
 #: configurations stay the notebooks' own, so a renamed backend option fails here, not in a user's run.
 SMALL: dict[str, dict[str, object]] = {
     "compare_backends.ipynb": {
