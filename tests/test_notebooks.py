@@ -47,6 +47,16 @@ def test_every_notebook_is_tested() -> None:
     assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted(SMALL)
 
 
+def test_the_readme_paragraph_on_the_notebooks_names_each_of_them() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    paragraphs = [" ".join(p.split()) for p in readme.split("\n\n")]
+    [paragraph] = [p for p in paragraphs if "The test suite runs each of them" in p]
+    missing = [name for name in sorted(SMALL) if f"`{name}`" not in paragraph]
+    assert not missing, f"the README's notebooks paragraph leaves out {missing}"
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    assert f"for the {words[len(SMALL)]}" in paragraph, "it counts them wrong"
+
+
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_notebook_is_stored_without_outputs(name: str) -> None:
     notebook = _load(name)
