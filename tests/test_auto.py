@@ -14,7 +14,7 @@ from sudoku_cp.result import Status
 
 #: A published killer: the dfs answers it in a few nodes.
 KILLER = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Killer sudoku")
-#: A published pill arrow puzzle: the dfs needs about 1,500 nodes, beyond its first slice.
+#: A published pill arrow puzzle: the dfs needs hundreds of nodes, beyond its first slice.
 PILL = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Pill arrow")
 
 
@@ -35,7 +35,7 @@ def test_a_variant_the_dfs_has_not_answered_in_its_budget_goes_to_sat(
     variant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     expected = make_backend("dfs").enumerate(PILL, limit=2)
-    assert expected.stats["nodes"] > 1000  # more than a first slice: with no budget the dfs cannot answer
+    assert expected.stats["nodes"] > 100  # more than a first slice: with no budget the dfs cannot answer
     monkeypatch.setattr(auto, "DFS_SECONDS", 0.0)
     found = make_backend(variant).enumerate(PILL, limit=2)
     assert found.stats["answered_by"] == "sat"

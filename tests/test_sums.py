@@ -178,3 +178,51 @@ def test_the_sum_clauses_have_one_model_per_solution(seed: int) -> None:
             models += 1
             solver.add_clause([-lit for lit in solver.get_model()])
     assert models == len(expected.solutions)
+
+
+@st.composite
+def grouped_sums(draw: st.DrawFn) -> tuple[LinearSum, list[int], list[int]]:
+    """A sum whose terms fall into cliques of peers (the cells of a clique see each other)."""
+    n = draw(st.sampled_from([4, 6, 9]))
+    m = draw(st.integers(1, 6))
+    weights = draw(st.lists(st.sampled_from([1, 1, 1, -1, 10]), min_size=m, max_size=m))
+    clique = draw(st.lists(st.integers(0, 2), min_size=m, max_size=m))
+    peers = [[j for j in range(m) if j != i and clique[j] == clique[i]] for i in range(m)]
+    masks = draw(st.lists(st.integers(1, (1 << n) - 1), min_size=m, max_size=m))
+    least = sum(min(w, w * n) for w in weights)
+    most = sum(max(w, w * n) for w in weights)
+    total = draw(st.integers(least, most))
+    return LinearSum.of(range(m), weights, total, n, peers), masks, clique
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=grouped_sums())
+def test_the_reasoning_with_exclusion_groups_keeps_every_digit_of_some_solution(case) -> None:
+    """Sound: every digit of an assignment that keeps the sum with distinct digits among peers stays."""
+    form, masks, clique = case
+    options = [[d for d in range(1, 10) if mask >> (d - 1) & 1] for mask in masks]
+    needed = [0] * len(masks)
+    for digits in itertools.product(*options):
+        ordered = [digits[c] for c in form.cells]
+        distinct = all(
+            digits[i] != digits[j] or clique[i] != clique[j]
+            for i in range(len(digits))
+            for j in range(i)
+        )
+        if distinct and form.holds(ordered):
+            for i, d in enumerate(digits):
+                needed[i] |= 1 << (d - 1)
+    kept = form.narrow([masks[c] for c in form.cells])
+    if not any(needed):
+        return
+    assert kept is not None
+    for term, cell in enumerate(form.cells):
+        assert kept[term] & ~masks[cell] == 0 and needed[cell] & ~kept[term] == 0
+
+
+def test_an_exclusion_group_bounds_the_sum_by_distinct_digits() -> None:
+    """Three cells of a row adding up to 6 are 1, 2 and 3; with digits free to repeat 4 would fit."""
+    row = [[1, 2], [0, 2], [0, 1]]
+    form = LinearSum.of(range(3), (1, 1, 1), 6, 9, row)
+    assert form.narrow([511] * 3) == [0b111] * 3
+    assert LinearSum.of(range(3), (1, 1, 1), 6, 9).narrow([511] * 3) == [0b1111] * 3

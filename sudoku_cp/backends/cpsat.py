@@ -254,7 +254,7 @@ class CpSatBackend(Backend):
 
     def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
         """Up to ``limit`` solutions; ``complete`` when CP-SAT proved there are no more."""
-        if self._rental.propagating():
+        if self._rental.propagating(puzzle.rules):
             return self._enumerate_propagated(puzzle, None, limit, time_limit)
         found = self._enumerate(puzzle, None, limit, time_limit)
         self._rental.paid(found.stats["time"])
@@ -268,7 +268,7 @@ class CpSatBackend(Backend):
         """Up to ``limit`` solutions within ``candidates``: each cell's domain narrowed to them."""
         if not all(candidates.masks):  # a cell without a candidate: no solution (and no empty domain)
             return Enumeration((), True, False, {"time": 0.0})
-        if self._rental.propagating():
+        if self._rental.propagating(candidates.puzzle.rules):
             return self._enumerate_propagated(candidates.puzzle, candidates, limit, time_limit)
         return self._enumerate(candidates.puzzle, candidates, limit, time_limit)
 

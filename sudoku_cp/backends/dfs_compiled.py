@@ -172,7 +172,8 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
     out += [(_THERMO, t.cells, []) for t in rules.thermos]
     for cells, form in sum_forms(rules):
         if isinstance(form, LinearSum):
-            out.append((_SUM, form.cells, [int(form.exact), form.total, *form.coefficients]))
+            table = [int(form.exact), form.total, *form.coefficients, *form.groups]
+            out.append((_SUM, form.cells, table))
         else:
             out.append((_CAGE, cells, [sum(1 << (d - 1) for d in s) for s in form]))
     return out
@@ -227,7 +228,7 @@ class _Work(NamedTuple):
     stack: np.ndarray  # (propagators,) int64: propagators to run
     changed: np.ndarray  # (2 * ncells,) int64: what one propagator narrowed: cell * 2 + (1 if now fixed)
     layers: np.ndarray  # (2, sum_work) int8: a sum's graph, forward and backward
-    bounds: np.ndarray  # (5, sum_terms) int64: a sum's windows, digit bounds and kept masks
+    bounds: np.ndarray  # (9, sum_terms) int64: a sum's windows, masks and its groups (``_sum_rule``)
     unit_sums: np.ndarray  # (houses,) int64: the weighted heuristic's sums per house
 
 
@@ -239,7 +240,7 @@ def _work(t: _Tables, ncells: int) -> _Work:
         np.empty(nprops, np.int64),
         np.empty(2 * ncells, np.int64),
         np.zeros((2, t.sum_work), np.int8),
-        np.zeros((5, t.sum_terms), np.int64),
+        np.zeros((9, t.sum_terms), np.int64),
         np.empty(t.units.shape[0], np.int64),
     )
 
@@ -357,54 +358,123 @@ def _cage_rule(cands, cells, sets, changed):
     return nch
 
 
+@njit(cache=True, inline="always")
+def _least(union, k):
+    """The sum of the ``k`` smallest digits of ``union``, -1 when it holds fewer."""
+    total = 0
+    d = 1
+    while k > 0 and union != 0:
+        if union & 1:
+            total += d
+            k -= 1
+        union >>= 1
+        d += 1
+    return total if k == 0 else -1
+
+
+@njit(cache=True, inline="always")
+def _most(union, k):
+    """The sum of the ``k`` largest digits of ``union`` (which holds at least k)."""
+    total = 0
+    d = _highest(union)
+    while k > 0:
+        if union >> (d - 1) & 1:
+            total += d
+            k -= 1
+        d -= 1
+    return total
+
+
 @njit(cache=True)
-def _sum_rule(cands, cells, table, changed, layers, bounds):
-    """A sum (``rules.sums``; ``table`` is exact, total, then the coefficients): exact, each cell keeps the
-    digits on a path of the graph of partial sums from 0 to the total; else each digit leaves the other
-    terms a total within their bounds. ``layers`` (2, work) holds the graph forward and backward, layer
-    after layer; ``bounds`` (5, terms + 1) the windows, each cell's smallest and largest digit, and what
-    each cell keeps."""
+def _sum_bounds(cands, cells, table, bounds):
+    """The bounds pass of a sum (``LinearSum._bounds``): into ``bounds[2]``, the digits each term keeps,
+    with each exclusion group's least and most over distinct digits; False when the sum cannot be kept."""
     m = cells.shape[0]
-    exact = table[0]
     total = table[1]
-    lo = bounds[0]
-    hi = bounds[1]
-    lows = bounds[2]
-    highs = bounds[3]
-    keep = bounds[4]
+    union, size, weight, span_lo, span_hi = bounds[4], bounds[5], bounds[6], bounds[7], bounds[8]
+    count = 0
+    for i in range(m):
+        g = table[2 + m + i]
+        if g >= count:
+            for x in range(count, g + 1):
+                union[x] = 0
+                size[x] = 0
+            count = g + 1
+        union[g] |= cands[cells[i]]
+        size[g] += 1
+        weight[g] = table[2 + i]
     least = 0
     most = 0
-    lo[0] = 0
-    hi[0] = 0
-    for i in range(m):  # the partial sums each layer can make: lo/hi as the least and most for now
-        mask = cands[cells[i]]
-        lows[i] = _lowest(mask)
-        highs[i] = _highest(mask)
-        w = table[2 + i]
-        a = w * lows[i]
-        b = w * highs[i]
-        least += min(a, b)
-        most += max(a, b)
-        lo[i + 1] = least
-        hi[i + 1] = most
-        keep[i] = 0
+    for g in range(count):
+        low = _least(union[g], size[g])
+        if low < 0:
+            return False
+        high = _most(union[g], size[g])
+        w = weight[g]
+        span_lo[g] = w * low if w > 0 else w * high
+        span_hi[g] = w * high if w > 0 else w * low
+        least += span_lo[g]
+        most += span_hi[g]
     if total < least or total > most:
+        return False
+    keep = bounds[2]
+    for i in range(m):
+        g = table[2 + m + i]
+        w = weight[g]
+        mask = cands[cells[i]]
+        kept = 0
+        d = 1
+        while mask != 0:
+            if mask & 1:
+                rest = union[g] & ~(np.int64(1) << (d - 1))
+                low = _least(rest, size[g] - 1)
+                if low >= 0:
+                    high = _most(rest, size[g] - 1)
+                    r_lo = w * low if w > 0 else w * high
+                    r_hi = w * high if w > 0 else w * low
+                    if least - span_lo[g] + r_lo + w * d <= total <= most - span_hi[g] + r_hi + w * d:
+                        kept |= np.int64(1) << (d - 1)
+            mask >>= 1
+            d += 1
+        if kept == 0:
+            return False
+        keep[i] = kept
+    return True
+
+
+@njit(cache=True)
+def _sum_rule(cands, cells, table, changed, layers, bounds):
+    """A sum (``rules.sums.LinearSum.narrow``; ``table`` is exact, total, the coefficients, then each
+    term's exclusion group): the bounds pass (``_sum_bounds``), then, exact, each cell keeps the digits on
+    a path of the graph of partial sums from 0 to the total. ``layers`` (2, work) holds the graph forward
+    and backward, layer after layer; ``bounds`` (9, terms + 1) the windows, the masks after the bounds,
+    what the graph keeps, and the groups' unions, sizes, coefficients and spans."""
+    m = cells.shape[0]
+    if not _sum_bounds(cands, cells, table, bounds):
         return -1
-    if exact == 0:
-        for i in range(m):
-            w = table[2 + i]
-            others_lo = least - min(w * lows[i], w * highs[i])
-            others_hi = most - max(w * lows[i], w * highs[i])
-            mask = cands[cells[i]]
-            d = 1
-            while mask != 0:
-                if mask & 1:
-                    rest = total - w * d
-                    if others_lo <= rest <= others_hi:
-                        keep[i] |= np.int64(1) << (d - 1)
-                mask >>= 1
-                d += 1
+    masks = bounds[2]
+    keep = bounds[3]
+    if table[0] == 0:
+        keep[:m] = masks[:m]
     else:
+        total = table[1]
+        lo = bounds[0]
+        hi = bounds[1]
+        least = 0
+        most = 0
+        lo[0] = 0
+        hi[0] = 0
+        for i in range(m):  # the partial sums each layer can make: lo/hi as the least and most for now
+            w = table[2 + i]
+            a = w * _lowest(masks[i])
+            b = w * _highest(masks[i])
+            least += min(a, b)
+            most += max(a, b)
+            lo[i + 1] = least
+            hi[i + 1] = most
+            keep[i] = 0
+        if total < least or total > most:  # the narrowed terms' own bounds no longer reach the total
+            return -1
         for i in range(m + 1):  # the window: reachable so far, and the terms left can still make the total
             a = lo[i]
             b = hi[i]
@@ -422,7 +492,7 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
             w = table[2 + i]
             for s in range(width):
                 if forward[base + s]:
-                    mask = cands[cells[i]]
+                    mask = masks[i]
                     d = 1
                     while mask != 0:
                         if mask & 1:
@@ -444,7 +514,7 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
             for s in range(width):
                 back[start + s] = 0
                 if forward[start + s]:
-                    mask = cands[cells[i]]
+                    mask = masks[i]
                     d = 1
                     while mask != 0:
                         if mask & 1:

@@ -151,8 +151,9 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
     for cage in rules.cages:
         if cage.total is not None:
             sets = digit_sets(len(cage.cells), cage.total, n)
-            out.append((cage.cells, sets if sets is not None else LinearSum.of(*cage.linear(), n)))
-    out += [(arrow.all_cells, LinearSum.of(*arrow.linear(), n)) for arrow in rules.arrows]
+            form = sets if sets is not None else LinearSum.of(*cage.linear(), n, rules.peers)
+            out.append((cage.cells, form))
+    out += [(arrow.all_cells, LinearSum.of(*arrow.linear(), n, rules.peers)) for arrow in rules.arrows]
     return out
 
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..rules import Rules
 
 __all__ = ["STARTUP_SECONDS", "Rental", "kernels_ready"]
 
@@ -35,10 +39,15 @@ class Rental:
     asked: bool = False
     waited: float = 0.0
 
-    def propagating(self) -> bool:
-        """Whether the next puzzle is propagated."""
+    def propagating(self, rules: Rules | None = None) -> bool:
+        """Whether the next puzzle (under ``rules``) is propagated: from the first one under rules with sums
+        or orders (cages, arrows, thermometers), whose propagators reason as no clause set here does (the
+        distinct digits of a long sum's exclusion groups: a published pill arrow the kernels answer in a
+        millisecond kept CaDiCaL and CP-SAT busy beyond 20 s)."""
         if not self.allowed:
             return False
+        if rules is not None and rules.constraints:
+            return True
         return self.asked or self.waited >= STARTUP_SECONDS or kernels_ready()
 
     def paid(self, seconds: float) -> None:

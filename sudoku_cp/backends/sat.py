@@ -519,7 +519,7 @@ class SatBackend(Backend):
         state = self._rules.get(puzzle.rules)
         if state is None:
             state = self._rules[puzzle.rules] = _RulesState()
-        if self._rental.propagating():
+        if self._rental.propagating(puzzle.rules):
             return self._enumerate_propagated(puzzle, limit, deadline, state)
         incremental = self._use_incremental(puzzle.rules, state)
         if incremental:
@@ -555,7 +555,7 @@ class SatBackend(Backend):
         puzzle = candidates.puzzle
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         state = self._rules.setdefault(puzzle.rules, _RulesState())
-        if self._rental.propagating():
+        if self._rental.propagating(puzzle.rules):
             return self._enumerate_propagated(puzzle, limit, deadline, state, candidates.masks)
         n = puzzle.n
         excluded = [

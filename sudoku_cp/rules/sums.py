@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["EXACT_WORK", "MAX_SETS", "LinearSum", "digit_sets", "layer_bounds"]
+__all__ = ["EXACT_WORK", "MAX_SETS", "LinearSum", "digit_sets", "exclusion_groups", "layer_bounds"]
 
 #: Most digit sets a cage is reasoned on by its combinations: on 9x9 a cage has at most 12, on 16x16 a
 #: few hundred; a long cage of a 25x25 grid can have hundreds of thousands (then it is a sum).
@@ -67,45 +67,68 @@ def _sets(size: int, total: int, low: int, n: int) -> Iterator[tuple[int, ...]]:
 class LinearSum:
     """``sum(coefficients[i] * digit(cells[i])) == total``, terms ordered by the size of their coefficient
     (the graph of partial sums stays narrow when the heavy terms, a pill's tens, come last); ``exact``
-    when its graph fits ``EXACT_WORK`` at the start of a search, so that the exact reasoning runs."""
+    when its graph fits ``EXACT_WORK`` at the start of a search, so that the exact reasoning runs.
+
+    ``groups[i]`` numbers the exclusion group of term i: terms of one coefficient whose cells all see each
+    other (a house, a cage, any peers), so their digits differ. The bounds of a group are those of distinct
+    digits: a long arrow across three rows cannot add up to less than the smallest distinct digits of each
+    row, where digits free to repeat could (the reasoning of the Interactive Sudoku Solver's sum handler).
+    """
 
     cells: tuple[int, ...]
     coefficients: tuple[int, ...]
     total: int
     exact: bool
+    groups: tuple[int, ...] = ()
 
     @classmethod
-    def of(cls, cells: Sequence[int], coefficients: Sequence[int], total: int, n: int) -> LinearSum:
+    def of(
+        cls,
+        cells: Sequence[int],
+        coefficients: Sequence[int],
+        total: int,
+        n: int,
+        peers: Sequence[Sequence[int]] | None = None,
+    ) -> LinearSum:
+        """The sum with its terms ordered, its exact reasoning chosen, and, given each cell's ``peers``
+        (``Rules.peers``), its exclusion groups (``exclusion_groups``; without peers, a group per term)."""
         terms = sorted(zip(cells, coefficients, strict=True), key=lambda t: abs(t[1]))
         ordered = tuple(c for c, _ in terms)
         weights = tuple(w for _, w in terms)
         lows, highs = layer_bounds(weights, [1] * len(weights), [n] * len(weights), total)
         work = sum(max(0, hi - lo + 1) for lo, hi in zip(lows, highs, strict=True)) * n
-        return cls(ordered, weights, total, work <= EXACT_WORK)
+        group_of: dict[int, int] = {}
+        for w in dict.fromkeys(weights):
+            same = [c for c, x in terms if x == w]
+            for group in exclusion_groups(same, peers) if peers is not None else [[c] for c in same]:
+                number = len(dict.fromkeys(group_of.values()))
+                group_of.update((c, number) for c in group)
+        first = {}  # the groups numbered in the order of their first term
+        groups = tuple(first.setdefault(group_of[c], len(first)) for c in ordered)
+        return cls(ordered, weights, total, work <= EXACT_WORK, groups)
 
     def narrow(self, masks: Sequence[int]) -> list[int] | None:
         """The digits each term keeps (bit d-1 for digit d) given its candidates ``masks`` (in ``cells``
-        order); None when the sum cannot be kept. Exact: the digits on a path of the graph of partial sums
-        from 0 to the total (forward, the partial sums each layer can make; backward, those that still
-        reach the total). Else on bounds: the digits that leave the other terms a total within their
-        reach. The readable form of what the compiled search computes (``dfs_compiled._sum_rule``)."""
+        order); None when the sum cannot be kept. The readable form of what the compiled search computes
+        (``dfs_compiled._sum_rule``), in two passes:
+
+        - bounds: a digit stays where, with the other terms of its group on distinct digits of the group's
+          candidates and every other group between its least and its most, the total is still reachable;
+        - exact (where ``exact``): of those, the digits on a path of the graph of partial sums from 0 to the
+          total (forward, the partial sums each layer can make; backward, those that still reach the
+          total), which ignores the groups and is exact for the sum alone.
+        """
+        masks = self._bounds(masks)
+        if masks is None or not self.exact:
+            return masks
         m = len(masks)
         weights, total = self.coefficients, self.total
         lows = [(mask & -mask).bit_length() for mask in masks]
         highs = [mask.bit_length() for mask in masks]
         lo, hi = layer_bounds(weights, lows, highs, total)
-        if lo[m] > hi[m]:
+        if lo[m] > hi[m]:  # the narrowed terms' own bounds no longer reach the total
             return None
         keep = [0] * m
-        if not self.exact:
-            least = sum(min(w * a, w * b) for w, a, b in zip(weights, lows, highs, strict=True))
-            most = sum(max(w * a, w * b) for w, a, b in zip(weights, lows, highs, strict=True))
-            for i, w in enumerate(weights):
-                others_lo = least - min(w * lows[i], w * highs[i])
-                others_hi = most - max(w * lows[i], w * highs[i])
-                fits = [d for d in _digits(masks[i]) if others_lo <= total - w * d <= others_hi]
-                keep[i] = sum(1 << (d - 1) for d in fits)
-            return keep if all(keep) else None
         layers = [1]  # layer i: bit s - lo[i] for each partial sum s that the first i terms can make
         for i in range(m):
             step = 0
@@ -125,9 +148,80 @@ class LinearSum:
             back = before
         return keep
 
+    def _bounds(self, masks: Sequence[int]) -> list[int] | None:
+        """The bounds pass of ``narrow``: each group's least and most over distinct digits of the union of
+        its candidates, and for each digit of a term, the same of the rest of its group without it."""
+        weights, total = self.coefficients, self.total
+        groups = self.groups or tuple(range(len(masks)))
+        count = max(groups) + 1
+        union, size, weight = [0] * count, [0] * count, [0] * count
+        for i, g in enumerate(groups):
+            union[g] |= masks[i]
+            size[g] += 1
+            weight[g] = weights[i]
+        spans = []
+        for g in range(count):
+            span = _span(union[g], size[g], weight[g])
+            if span is None:
+                return None
+            spans.append(span)
+        least = sum(a for a, _ in spans)
+        most = sum(b for _, b in spans)
+        if not least <= total <= most:
+            return None
+        keep = []
+        for i, g in enumerate(groups):
+            w, (a, b) = weight[g], spans[g]
+            kept = 0
+            for d in _digits(masks[i]):
+                rest = _span(union[g] & ~(1 << (d - 1)), size[g] - 1, w)
+                if rest is not None and least - a + rest[0] + w * d <= total <= most - b + rest[1] + w * d:
+                    kept |= 1 << (d - 1)
+            if not kept:
+                return None
+            keep.append(kept)
+        return keep
+
     def holds(self, digits: Sequence[int]) -> bool:
         """Whether ``digits`` (one per cell, in ``cells`` order) keep the sum."""
         return sum(w * d for w, d in zip(self.coefficients, digits, strict=True)) == self.total
+
+
+def exclusion_groups(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> list[list[int]]:
+    """``cells`` split into cliques of peers, few and large (the larger the groups, the tighter the bounds
+    of distinct digits): each grown one at a time, taking the first cell left that sees every cell of the
+    group so far, in the cells' order, in grid order, or taking the cell that sees the most cells left; the
+    split with the largest sum of squared sizes wins (the Interactive Sudoku Solver's heuristic)."""
+    seen = {c: set(peers[c]) for c in cells}
+    best: list[list[int]] = []
+    for order in (list(cells), sorted(cells), None):
+        left = list(cells)
+        split = []
+        while left:
+            group: list[int] = []
+            fits = list(left)
+            while fits:
+                if order is None:
+                    cell = max(fits, key=lambda c: (len(seen[c].intersection(fits)), -c))
+                else:
+                    cell = next(c for c in order if c in fits)
+                group.append(cell)
+                fits = [c for c in fits if c != cell and c in seen[cell]]
+            split.append(group)
+            left = [c for c in left if c not in group]
+        if sum(len(g) ** 2 for g in split) > sum(len(g) ** 2 for g in best):
+            best = split
+    return best
+
+
+def _span(union: int, k: int, w: int) -> tuple[int, int] | None:
+    """The least and the most of ``w`` times the sum of ``k`` distinct digits of ``union``; None when it
+    holds fewer than k digits."""
+    digits = _digits(union)
+    if len(digits) < k:
+        return None
+    low, high = sum(digits[:k]), sum(digits[len(digits) - k :])
+    return (w * low, w * high) if w > 0 else (w * high, w * low)
 
 
 def _digits(mask: int) -> list[int]:
