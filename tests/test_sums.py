@@ -205,9 +205,7 @@ def test_the_reasoning_with_exclusion_groups_keeps_every_digit_of_some_solution(
     for digits in itertools.product(*options):
         ordered = [digits[c] for c in form.cells]
         distinct = all(
-            digits[i] != digits[j] or clique[i] != clique[j]
-            for i in range(len(digits))
-            for j in range(i)
+            digits[i] != digits[j] or clique[i] != clique[j] for i in range(len(digits)) for j in range(i)
         )
         if distinct and form.holds(ordered):
             for i, d in enumerate(digits):
