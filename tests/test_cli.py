@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -245,3 +248,23 @@ def test_the_summary_counts_in_words_that_agree() -> None:
     assert "solved 1 of 1 puzzle in " in one.stderr
     two = run_cli("solve", "-p", "1234341221434321", "-p", "12343412214343..")
     assert "solved 2 of 2 puzzles in " in two.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_explain_shows_a_progress_line_on_a_terminal_while_a_puzzle_takes_long() -> None:
+    """Issue 33: explain of an empty grid (about 20 s) said nothing on a terminal until it was done."""
+    master, slave = os.openpty()
+    command = [sys.executable, "-m", "sudoku_cp", "explain", "-j", "1", "-p", "." * 81]
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 15
+    try:
+        while b"still working" not in seen and time.monotonic() < deadline and proc.poll() is None:
+            if select.select([master], [], [], 0.2)[0]:
+                seen += os.read(master, 4096)
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
+    assert b"\r0 puzzles, 0 puzzles/s, still working (0:0" in seen, seen

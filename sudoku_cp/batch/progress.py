@@ -7,10 +7,12 @@ clean. The summary follows Norvig's one-line batch report: what became of the pu
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -18,6 +20,9 @@ from ..result import Status
 from ..wording import plural
 
 __all__ = ["Progress", "Tally"]
+
+#: Seconds without a new answer after which the progress line says how long it has waited.
+STALLED = 1.0
 
 
 @dataclass
@@ -102,7 +107,9 @@ class Progress:
     ``update(done, position)`` is cheap to call often: it redraws at most every ``interval`` seconds.
     ``total`` is the input's size when known (regular files: bytes for ``solve``, lines for ``count`` and
     ``rate``; the puzzles asked of ``generate``), with ``position`` the amount done in the same unit: then
-    the line shows the share done and the time left, else puzzles and rate only.
+    the line shows the share done and the time left, else puzzles and rate only. Inside ``ticking()`` the
+    line is redrawn every second even when no answer comes, and says how long the run has waited for one
+    (``still working (0:12)``): a puzzle that takes long (``explain`` of an empty grid) shows the run alive.
     """
 
     def __init__(
@@ -125,21 +132,58 @@ class Progress:
         self.window = window
         self._recent: deque[tuple[float, int, int]] = deque()  # (time, done, position) of recent redraws
         self._shown = False
+        self._done, self._position = 0, None  # the last update's
+        self._answered = self.started  # when ``done`` last grew
+        self._lock = threading.Lock()  # the ticking thread draws too
 
     def update(self, done: int, position: int | None = None) -> None:
         """Redraw the line if it is time: ``done`` puzzles answered, ``position`` bytes of input consumed."""
         if not self.enabled:
             return
         now = time.perf_counter()
-        if now < self._next:
-            return
+        with self._lock:
+            if done != self._done:
+                self._answered = now
+            self._done, self._position = done, position
+            if now >= self._next:
+                self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        """Write the line of the last update (the lock held)."""
         self._next = now + self.interval
+        done, position = self._done, self._position
         self._recent.append((now, done, position or 0))
         while now - self._recent[0][0] > self.window and len(self._recent) > 2:
             self._recent.popleft()
-        self.stream.write("\r" + self.line(done, position, now - self.started) + "\x1b[K")
+        text = self.line(done, position, now - self.started)
+        if now - self._answered >= STALLED:
+            text += f", still working ({_clock(now - self._answered)})"
+        self.stream.write("\r" + text + "\x1b[K")
         self.stream.flush()
         self._shown = True
+
+    @contextlib.contextmanager
+    def ticking(self, every: float = 1.0) -> Iterator[None]:
+        """Inside, a thread redraws the line every ``every`` seconds, answers or not (see the class)."""
+        if not self.enabled:
+            yield
+            return
+        stop = threading.Event()
+
+        def tick() -> None:
+            while not stop.wait(every):
+                with self._lock:
+                    now = time.perf_counter()
+                    if now >= self._next:
+                        self._draw(now)
+
+        thread = threading.Thread(target=tick, name="sudoku-cp progress", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
 
     def line(self, done: int, position: int | None, elapsed: float) -> str:
         """The text of the progress line (without the terminal's control characters).
@@ -163,7 +207,8 @@ class Progress:
 
     def close(self) -> None:
         """Erase the line, so what follows starts on a clean line."""
-        if self._shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self._shown = False
+        with self._lock:
+            if self._shown:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+                self._shown = False

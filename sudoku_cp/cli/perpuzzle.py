@@ -171,7 +171,10 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
     all_ok = True
     with InterruptGuard() as guard, cluster_client(args) as client:
         try:
-            with output_stream(args.output, resume=getattr(args, "resume", False)) as out:
+            with (
+                output_stream(args.output, resume=getattr(args, "resume", False)) as out,
+                progress.ticking(),  # a puzzle that takes long (explain, steps) shows the run alive
+            ):
                 writer = command.writer(out)
                 units = _units(inputs, totals, sizer, command, skip)
                 ordered_units = run_ordered(units, _Unit.take_task, command.config, jobs, client=client)
