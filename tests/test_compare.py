@@ -454,7 +454,7 @@ def test_compare_command_prints_a_summary_and_writes_every_row(puzzle_file: Path
         str(puzzle_file),
         "--backends",
         ",".join(configs),
-        "--limit",
+        "--first",
         "2",
         "--unique",
         "--csv",
@@ -494,10 +494,24 @@ def test_compare_command_reads_standard_input_and_reports_per_file(puzzle_file: 
     assert proc.stdout.splitlines()[1].split()[:2] == ["dfs", "3/3"]
     other = puzzle_file.with_name("four.txt")
     other.write_text(UNIQUE["4x4"] + "\n")
-    proc = cli("compare", str(puzzle_file), str(other), "--backends", "dfs", "--by-file", "--limit", "4")
+    proc = cli("compare", str(puzzle_file), str(other), "--backends", "dfs", "--by-file", "--first", "4")
     assert proc.returncode == 0, proc.stderr
     body = [line.split()[:3] for line in proc.stdout.splitlines()[1:]]
     assert body == [[str(puzzle_file), "dfs", "3/3"], [str(other), "dfs", "1/1"]]
+
+
+@pytest.mark.skipif(not _available("dfs"), reason="the dfs backend is not registered")
+def test_compare_takes_the_first_n_puzzles_and_its_old_limit_still_works(
+    puzzle_file: Path, cli: Callable
+) -> None:
+    """--limit meant solutions in count and puzzles in compare (issue 33): compare's is --first now."""
+    first = cli("compare", str(puzzle_file), "--backends", "dfs", "--first", "2")
+    assert first.returncode == 0 and first.stdout.splitlines()[1].split()[:2] == ["dfs", "2/2"], first
+    assert first.stderr == ""
+    old = cli("compare", str(puzzle_file), "--backends", "dfs", "--limit", "2")
+    assert old.returncode == 0 and old.stdout.splitlines()[1].split()[:2] == ["dfs", "2/2"], old
+    assert "compare --limit N is now --first N" in old.stderr
+    assert "--first N" in cli("compare", "--help").stdout and "--limit" not in cli("compare", "--help").stdout
 
 
 @pytest.mark.skipif(not _available("dfs"), reason="the dfs backend is not registered")

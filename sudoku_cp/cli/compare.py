@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ..backends import backend_names, missing_packages
 from ..compare import WARMUPS, compare, format_summary, parse_configs, summarize
@@ -42,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="comma-separated configurations, such as dfs,dfs[heuristic=first],sat:glucose4[encoding=reduced]"
         " (default: every installed backend)",
     )
-    p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N puzzles of the inputs")
+    p.add_argument("--first", type=_positive_int, metavar="N", help="only the first N puzzles of the inputs")
+    p.add_argument("--limit", type=_positive_int, dest="first", action=_OldLimit, help=argparse.SUPPRESS)
     p.add_argument("--unique", action="store_true", help="also prove each solution unique")
     p.add_argument(
         "--time-limit",
@@ -62,15 +64,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+class _OldLimit(argparse.Action):
+    """``--limit N``, the old spelling of ``--first N``: it still works, with a message, since ``--limit``
+    means a number of solutions elsewhere (``count --limit``, ``count_solutions(limit=)``)."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, *_: Any
+    ) -> None:
+        warn("compare --limit N is now --first N (--limit counts solutions, as in count); --limit will go")
+        setattr(namespace, self.dest, values)
+
+
 def _read(args: argparse.Namespace) -> tuple[dict[str, list[Puzzle]], int, bool]:
-    """Puzzles per input file (``--limit`` in all), the number of invalid ones skipped, any unreadable?"""
+    """Puzzles per input file (``--first`` in all), the number of invalid ones skipped, any unreadable?"""
     datasets: dict[str, list[Puzzle]] = {}
     skipped, total, unreadable = 0, 0, False
     for path in args.files or ["-"]:
         inputs = Inputs(argparse.Namespace(**{**vars(args), "files": [path]}))
         label = "<stdin>" if path == "-" else path
         for record in inputs:
-            if args.limit is not None and total >= args.limit:
+            if args.first is not None and total >= args.first:
                 break
             if record.error is not None:
                 warn(f"skipped: {record.error}")
@@ -79,7 +92,7 @@ def _read(args: argparse.Namespace) -> tuple[dict[str, list[Puzzle]], int, bool]
             datasets.setdefault(label, []).append(record.puzzle)
             total += 1
         unreadable = unreadable or bool(inputs.unreadable)
-        if args.limit is not None and total >= args.limit:
+        if args.first is not None and total >= args.first:
             break
     return datasets, skipped, unreadable
 
