@@ -8,7 +8,7 @@ import json
 import numpy as np
 from conftest import run_cli
 
-from sudoku_cp import Puzzle, generate, is_solution
+from sudoku_cp import Puzzle, generate, is_solution, parse
 from sudoku_cp.backends import make_backend
 from sudoku_cp.backends.dfs_compiled import CompiledSearch, solve_array
 from sudoku_cp.explain import explain
@@ -59,8 +59,9 @@ def test_generate_command_writes_killers_as_fpuzzles_and_takes_rules() -> None:
         assert is_solution(puzzle, Puzzle(puzzle.rules, tuple(o["solution"])))
     proc = run_cli("generate", "--rules", "anti-king", "-n", "2", "--seed", "4", "-q")
     assert proc.returncode == 0, proc.stderr
-    for line in proc.stdout.split():
-        puzzle = Puzzle.from_string(line, NINE.with_named("anti-king"))
+    assert proc.stdout.startswith("# rules: anti-king\n")  # the line layout says the rules
+    for puzzle in parse(proc.stdout):
+        assert puzzle.rules == NINE.with_named("anti-king")
         assert len(make_backend("sat").enumerate(puzzle, limit=2).solutions) == 1
     refused = run_cli("generate", "--killer", "--clues", "20")
     assert refused.returncode == 2 and "--killer chooses its own givens" in refused.stderr

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InvalidPuzzleError, ParseError
-from ..formats import format_puzzle, iter_records
+from ..formats import iter_records
 from ..formats.codec import INVALID, codec, shape_for_cells, shape_for_n
+from ..formats.writing import body_text
 from ..grid import Puzzle, Rules
 from .rawchunks import RawAnswer, RawTask, count_lines
 from .solver import ERROR, NO_SOLUTION, SOLVED, STATUSES, UNKNOWN, Solver
@@ -266,7 +267,7 @@ def _render(solutions: np.ndarray, rules: Rules, layout: str) -> np.ndarray | No
 def _record_text(status: int, solution: Puzzle | None, layout: str) -> bytes:
     """One record's output the slow way: the status word, or a solution through ``formats``."""
     solved = status == SOLVED and solution is not None
-    body = format_puzzle(solution, layout) if solved else STATUSES[status].value  # type: ignore[arg-type]
+    body = body_text(solution, layout) if solved else STATUSES[status].value  # type: ignore[arg-type]
     return (body + "\n" if layout == "line" else "\n" + body + "\n").encode()
 
 

@@ -31,9 +31,10 @@ from ..errors import UsageError
 from ..formats import Record, ResultWriter, iter_records, with_named_rules
 from ..formats.alphabet import Alphabet
 from ..formats.detect import MAX_LINE, classify
+from ..formats.header import has_header, is_header
 from ..formats.pencilmarks import starts_with_pencilmarks, with_pencilmarks
 from ..formats.sources import Input, known_size, open_input
-from ..formats.writing import RESUMABLE_OUTPUTS
+from ..formats.writing import RESUMABLE_OUTPUTS, rules_line
 from ..grid import Rules
 from ..result import SolveResult, Status
 from .chunks import ChunkSizer
@@ -73,6 +74,11 @@ class _Source:
     index: int = 0  # records answered so far
     line: int = 0  # lines answered so far
     consumed: int = 0  # bytes answered so far
+    #: lines put before the rest of the file when the records path took it over from the raw path (a
+    #: ``# rules:`` line met on the way): its records are numbered from there, and moved by ``offset``,
+    #: the records and lines answered when the first of them is written; None: numbered from the start
+    prepended: int | None = None
+    offset: tuple[int, int] | None = None
 
 
 @dataclass
@@ -147,14 +153,21 @@ class _Output:
         self.layout = layout
         self.rules = rules
         self.written = 0  # output records so far
+        self.header: str | None = None  # what the ``# rules:`` line in force in the output says
         self._writer: ResultWriter | None = None
         self._binary: BinaryIO | None = getattr(stream, "buffer", None)
 
     def raw(self, data: bytes, records: int) -> None:
         if not records:
             return
-        if self.written == 0 and self.layout != "line":
-            data = data[1:]  # no empty line before the first record
+        assert self.layout is not None
+        self.header, line = rules_line(self.rules, self.header, self.layout)  # --box of another shape
+        if self.layout == "line":
+            data = line.encode() + data
+        elif self.written == 0:
+            data = line.encode() + data[1:]  # no empty line before the first record
+        elif line:
+            data = data[:1] + line.encode() + data[1:]
         if self._binary is not None:
             self.stream.flush()
             self._binary.write(data)
@@ -167,7 +180,9 @@ class _Output:
             assert self.layout is not None
             self._writer = ResultWriter(self.stream, self.layout, self.rules, self.symbols)
         self._writer.count = self.written  # records the fast path wrote count for the separators
+        self._writer.header = self.header
         self._writer.write(index, result, record)
+        self.header = self._writer.header
         self.written += 1
 
     def flush(self) -> None:
@@ -202,6 +217,7 @@ def solve_stream(
     skip: int = 0,
     named: tuple[str, ...] = (),
     symbols: Alphabet | None = None,
+    header: str | None = None,
 ) -> StreamResult:
     """Solve every puzzle of ``paths`` (``-``: standard input) and write one output record per puzzle to
     ``out``, in input order; bad puzzles and unreadable files are reported through ``warn``.
@@ -213,6 +229,7 @@ def solve_stream(
     their records); the output layout must then be one record per line. ``named`` grid-wide rules
     (``("diagonal-", "anti-knight")``) are added to every puzzle (``with_named_rules``). ``symbols`` is the
     alphabet of input and output (``--symbols 0-F``; such inputs take the records path, not the raw one).
+    ``header`` is what the ``# rules:`` line in force at the end of the output so far says (``--resume``).
     """
     result = result or StreamResult()
     guard = guard or InterruptGuard()
@@ -227,6 +244,7 @@ def solve_stream(
 
     with whole_writes(out) as whole:
         output = _Output(whole, output_format, rules, symbols)
+        output.header = header
         units = _units(
             paths or ["-"],
             config,
@@ -272,10 +290,12 @@ class _Skip:
     def __init__(self, count: int) -> None:
         self.left = count
 
-    def lines(self, head: bytes, stream: BinaryIO, source: _Source) -> tuple[BinaryIO, bytes]:
+    def lines(self, head: bytes, stream: BinaryIO, source: _Source) -> tuple[BinaryIO, bytes, bytes]:
         """Read past puzzles of the line layout (a puzzle is a line that is not empty or a ``#`` comment);
-        the rest of the input as a stream and its new head."""
+        the rest of the input as a stream, its new head, and the last ``# rules:`` line read past (empty
+        if none: one rules the puzzles after it too)."""
         reader = io.BufferedReader(_Prefixed(head, stream))  # type: ignore[arg-type]
+        header = b""
         while self.left:
             line = reader.readline(MAX_LINE)
             if not line:
@@ -287,7 +307,9 @@ class _Skip:
             if text and not text.startswith(b"#"):
                 self.left -= 1
                 source.index += 1
-        return reader, reader.read(HEAD_BYTES)  # type: ignore[return-value]
+            elif text.startswith(b"#") and is_header(text.decode("utf-8", "replace")):
+                header = text
+        return reader, reader.read(HEAD_BYTES), header  # type: ignore[return-value]
 
     def records(self, records: Iterator[Record]) -> Iterator[Record]:
         """``records`` without the first ``left`` of them."""
@@ -322,6 +344,10 @@ def _write_records(
     warn: Callable[[str], None],
 ) -> None:
     """Write a ``grids`` task's results in record order (its valid puzzles were solved grouped by shape)."""
+    if source.prepended is not None:  # the rest of a file after the raw path: numbered from its start
+        if source.offset is None:
+            source.offset = (source.index, source.line - source.prepended)
+        records = [record.moved(*source.offset) for record in records]
     grids: list[Rules] = []  # the groups in task order: puzzles by shape, then pencilmark grids by shape
     marked: list[Rules] = []
     for record in records:
@@ -390,27 +416,36 @@ def _units(
                 and symbols is None
                 and not marks
                 and not small
+                and not has_header(head)  # rules beyond the classic ones: record by record
             )
+            rest: BinaryIO | None = None  # what the records path reads after the raw path stopped
             if skip.left and raw and layout == "line":
-                stream, head = skip.lines(head, stream, source)  # type: ignore[assignment]
-            if raw and not (skip.left and layout != "line"):
-                for data in split_chunks(stream, layout, raw_sizer.next_size, head):
+                stream, head, header = skip.lines(head, stream, source)  # type: ignore[assignment]
+                if header:  # the rest is ruled by a header read past: record by record, behind it
+                    rest, source.prepended = _Prefixed(header + b"\n" + head, stream), 1  # type: ignore[assignment]
+            if rest is None and raw and not (skip.left and layout != "line"):
+                chunks = split_chunks(stream, layout, raw_sizer.next_size, head)
+                for data in chunks:
+                    if has_header(data):  # a '# rules:' line: the rest of the file record by record
+                        rest, source.prepended = _Prefixed(data, _Joined(chunks)), 0  # type: ignore[assignment]
+                        break
                     task = RawTask(data, layout, rules, output.layout)  # type: ignore[arg-type]
                     yield _Unit(source, ("raw", task), len(data))
-            else:
-                text = io.TextIOWrapper(
-                    io.BufferedReader(_Prefixed(head, stream)),  # type: ignore[arg-type]
-                    encoding="utf-8-sig",
-                    errors="surrogateescape",
-                    newline=None,
-                )
-                records = iter_records(text, layout, rules, source=source.label, symbols=symbols)
-                if named:
-                    records = with_named_rules(records, named, True, source.label)
-                if marks:
-                    records = with_pencilmarks(records, rules)
-                records = skip.records(records)
-                yield from _record_units(records, source, record_sizer)
+                else:
+                    continue
+            text = io.TextIOWrapper(
+                io.BufferedReader(rest or _Prefixed(head, stream)),  # type: ignore[arg-type]
+                encoding="utf-8-sig",
+                errors="surrogateescape",
+                newline=None,
+            )
+            records = iter_records(text, layout, rules, source=source.label, symbols=symbols)
+            if named:
+                records = with_named_rules(records, named, True, source.label)
+            if marks:
+                records = with_pencilmarks(records, rules)
+            records = skip.records(records)
+            yield from _record_units(records, source, record_sizer)
         except (OSError, UnicodeError) as exc:
             warn(f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}")
             result.unreadable.append(name)
@@ -453,6 +488,20 @@ def _detect(head: bytes, rules: Rules | None) -> str:
 def _lone_cr(head: bytes) -> bool:
     """True when lines end with a lone CR (old Mac text): then ``formats`` reads it, universal newlines."""
     return head.count(b"\r") != head.count(b"\r\n")
+
+
+class _Joined:
+    """Chunks of bytes read as one stream (``read(size)``), drawn from their iterator as they are read."""
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        self._chunks = chunks
+        self._left = memoryview(b"")
+
+    def read(self, size: int) -> bytes:
+        if not self._left:
+            self._left = memoryview(next(self._chunks, b""))
+        piece, self._left = self._left[:size], self._left[size:]
+        return bytes(piece)
 
 
 class _Prefixed(io.RawIOBase):

@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..backends import DEFAULT_BACKEND
+from ..formats.writing import with_rules_field
 from ..wording import plural
 from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
@@ -74,7 +75,7 @@ class _Writer(RecordWriter):
                 "complete": count.complete,
                 "text": count.text,
             }
-            self.out.write(json.dumps(fields) + "\n")
+            self.out.write(json.dumps(with_rules_field(fields, record.puzzle.rules)) + "\n")
         elif self.fmt == "pretty":
             from ..formats.writing import pretty_text
 

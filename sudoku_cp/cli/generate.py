@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..backends import sat_solver_name
 from ..errors import UsageError
-from ..formats.fpuzzles import to_fpuzzles
-from ..formats.writing import OUTPUT_FORMATS
+from ..formats.fpuzzles import rules_field, to_fpuzzles
+from ..formats.header import header_words
+from ..formats.writing import OUTPUT_FORMATS, rules_line
 from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, generate, generate_killer
 from ..generate.generator import BAND_SEARCH
 from ..generate.oracle import DEFAULT_SOLVER
 from ..grid import Rules
 from ..rate import LEVELS
-from ..rules import NAMED
+from ..rules import NAMED, Cage
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, SUMMARIES, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_note
 from .common import output_stream, rule_names, warn
@@ -165,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     fmt = args.output_format or ("fpuzzles" if args.killer else "line")
+    if fmt in ("line", "grid", "spaced", "csv"):  # refused before any work where those cannot say the rules
+        header_words(rules.with_(cages=[Cage((0, 1), 3)]) if args.killer else rules, fmt)
     if args.killer and (args.cluster or args.resume):
         raise UsageError(
             f"--killer draws each puzzle from the one before: it runs in this process, without "
@@ -261,18 +264,28 @@ def _track(
 
 
 def _write(out: TextIO, puzzles: Iterator[Generated], fmt: str) -> None:
-    """Stream the puzzles in one layout: jsonl and csv carry the solution (jsonl also rating and proof)."""
+    """Stream the puzzles in one layout: jsonl and csv carry the solution (jsonl also rating and proof),
+    and the rules as every writer of those layouts does (a ``rules`` field, a ``# rules:`` line)."""
     if fmt == "jsonl":
         for item in puzzles:
-            out.write(json.dumps(item.to_dict()) + "\n")
+            field = rules_field(item.puzzle.rules)
+            out.write(json.dumps(item.to_dict() | ({} if field is None else {"rules": field})) + "\n")
     elif fmt == "fpuzzles":  # the rules too, and the solution as f-puzzles keeps it
         for item in puzzles:
             out.write(json.dumps(to_fpuzzles(item.puzzle, item.solution), separators=(",", ":")) + "\n")
     elif fmt == "csv":
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(("puzzle", "solution", "clues"))
+        header: str | None = None
+        started = False  # the column header written (after the first rules line, which goes first)
         for item in puzzles:
+            header, line = rules_line(item.puzzle.rules, header, fmt)
+            out.write(line)
+            if not started:
+                writer.writerow(("puzzle", "solution", "clues"))
+                started = True
             writer.writerow((item.puzzle.to_string(), item.solution.to_string(), item.clues))
+        if not started:
+            writer.writerow(("puzzle", "solution", "clues"))
     else:
         from ..formats import write_puzzles
 

@@ -143,11 +143,35 @@ _MAX_ENDS = 1 << 15
 
 
 def count_records(path: Path) -> int:
-    """The whole records of a ``FILE.partial`` written one line per record (0 when there is none)."""
+    """The whole records of a ``FILE.partial`` written one line per record (0 when there is none): its
+    whole lines but the ``# rules:`` lines the line layout writes between them (``formats.header``)."""
     if not path.exists():
         return 0
+    lines = headers = 0
+    tail = b"\n"  # the end of what came before: a header line may start the file, or straddle two reads
     with path.open("rb") as f:
-        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            lines += chunk.count(b"\n")
+            headers += (tail + chunk).count(b"\n" + _HEADER)
+            tail = (tail + chunk)[-len(_HEADER) :]
+    return lines - headers
+
+
+#: How the header lines of the line layout start (``formats.header.PREFIX``).
+_HEADER = b"# rules:"
+
+
+def rules_in_force(path: Path) -> str | None:
+    """What the last ``# rules:`` line of a ``FILE.partial`` says (None: it has none, or it says
+    ``classic``): the rules its records end under, which the run that continues it starts from."""
+    last = b""
+    if path.exists():
+        with path.open("rb") as f:
+            for line in f:
+                if line.startswith(_HEADER):
+                    last = line
+    words = last[len(_HEADER) :].strip().decode("utf-8", "replace")
+    return None if words in ("", "classic") else words
 
 
 def _last_line_end(path: Path) -> int:

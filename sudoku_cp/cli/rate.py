@@ -14,6 +14,7 @@ import functools
 import json
 from typing import TYPE_CHECKING, TextIO
 
+from ..formats.writing import rules_line, with_rules_field
 from ..rate import LEVELS
 from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
@@ -101,8 +102,16 @@ class _Writer:
         self.out, self.fmt = out, fmt
         self.csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
         self.width = len(header)
+        self.rules: str | None = None  # what the ``# rules:`` line in force in the csv output says
         if self.csv is not None:
             self.csv.writerow(header)
+
+    def _rules_line(self, record: Record) -> None:
+        """A ``# rules:`` line before a csv row whose puzzle's rules differ from those in force, as every
+        writer of a layout that holds digits only writes (``formats.header``)."""
+        assert record.puzzle is not None
+        self.rules, line = rules_line(record.puzzle.rules, self.rules, "csv")
+        self.out.write(line)
 
     def result(self, record: Record, rating: Rating) -> None:
         assert record.puzzle is not None
@@ -110,8 +119,9 @@ class _Writer:
         values = rating.to_dict()
         if self.fmt == "jsonl":
             fields = {"index": index, "puzzle": puzzle, "status": _status(rating), **values}
-            self.out.write(json.dumps(fields) + "\n")
+            self.out.write(json.dumps(with_rules_field(fields, record.puzzle.rules)) + "\n")
         elif self.csv is not None:
+            self._rules_line(record)
             self.csv.writerow((index, puzzle, *("" if values[k] is None else values[k] for k in _FIELDS)))
         else:
             head = rating.level or _status(rating)
@@ -155,8 +165,9 @@ class _SEWriter(_Writer):
         if self.fmt == "jsonl":
             fields = {"index": record.index, "puzzle": puzzle, "result": walk.result}
             fields |= {"er": rating.er, "ep": rating.ep, "ed": rating.ed}
-            self.out.write(json.dumps(fields) + "\n")
+            self.out.write(json.dumps(with_rules_field(fields, record.puzzle.rules)) + "\n")
         elif self.csv is not None:
+            self._rules_line(record)
             self.csv.writerow((record.index, puzzle, walk.result, rating.er, rating.ep, rating.ed))
         elif self.fmt == "pretty":
             from ..formats.writing import pretty_text

@@ -70,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
         warn_user(message)
 
     skip = resume_skip(args)
+    header = None
+    if skip:  # the records kept end under the rules their last '# rules:' line says
+        from .outfile import partial_path, rules_in_force
+
+        header = rules_in_force(partial_path(args.output))
     result = StreamResult()
     interrupted = None
     failed = None
@@ -92,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
                     skip=skip,
                     named=args.rules or (),
                     symbols=args.symbols,
+                    header=header,
                 )
         except KeyboardInterrupt as exc:  # python-sat raises its own on Ctrl-C during a search
             guard.handled()

@@ -13,6 +13,7 @@ from typing import Any
 from ..candidates import Candidates
 from ..formats import Record
 from ..formats.pencilmarks import candidate_grid, pencilmarks
+from ..formats.writing import with_rules_field
 from .common import backend_options
 from .perpuzzle import RecordWriter
 
@@ -38,7 +39,7 @@ class _Writer(RecordWriter):
                 "status": outcome(candidates),
                 "candidates": text if candidates is not None else None,
             }
-            self.out.write(json.dumps(fields) + "\n")
+            self.out.write(json.dumps(with_rules_field(fields, record.puzzle.rules)) + "\n")
         elif self.fmt == "pretty":
             body = candidate_grid(candidates) if candidates is not None else "no solution"
             self.out.write(f"Puzzle {record.index} (line {record.line}): {outcome(candidates)}\n{body}\n\n")

@@ -26,6 +26,7 @@ from typing import Any
 from ..errors import ParseError, UnsupportedRuleError
 from ..grid import Puzzle
 from ..rules import NAMED, Arrow, Cage, Pair, Rules, Thermo
+from .header import PREFIX, header_words, read_header
 
 __all__ = [
     "COSMETIC_KEYS",
@@ -34,6 +35,7 @@ __all__ = [
     "from_fpuzzles",
     "looks_like_fpuzzles",
     "parse_fpuzzles",
+    "rules_field",
     "to_fpuzzles",
     "to_link",
 ]
@@ -209,9 +211,14 @@ def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
 
 def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
     """The puzzle (its ``Rules`` and givens) an f-puzzles object describes; ``ParseError`` naming any key
-    that states a rule sudoku-cp does not know, or any value that is not of its key's form."""
+    that states a rule sudoku-cp does not know, or any value that is not of its key's form.
+
+    An object with a ``puzzle`` line and no ``grid`` is one of sudoku-cp's own jsonl records: its puzzle
+    under its ``rules`` (``rules_field``), its other keys (results, statistics) left aside."""
     if not isinstance(data, dict):
         raise ParseError(f"f-puzzles JSON must be an object with size and grid, not {_shown(data)}")
+    if "grid" not in data and "puzzle" in data:
+        return _from_record(data)
     unknown = sorted(k for k, v in data.items() if k not in COSMETIC_KEYS and k not in RULE_KEYS and v)
     if unknown:
         raise ParseError(
@@ -280,6 +287,42 @@ def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
             raise
         raise ParseError(f"f-puzzles rules: {exc}") from None
     return Puzzle(rules, tuple(cells))
+
+
+def rules_field(rules: Rules) -> str | dict[str, Any] | None:
+    """The ``rules`` of a puzzle's jsonl record: None for the classic rules of its size; what a
+    ``# rules:`` line says (``x,anti-knight``, ``2x6``) where that names them; else the f-puzzles object of
+    the rules (the givens left out, the ``grid`` only where it holds regions)."""
+    try:
+        return header_words(rules, "jsonl")
+    except UnsupportedRuleError:
+        data = to_fpuzzles(Puzzle.empty(rules))
+        if not any(cell for row in data["grid"] for cell in row):
+            del data["grid"]
+        return data
+
+
+def _from_record(data: dict[str, Any]) -> Puzzle:
+    """The puzzle of one of sudoku-cp's jsonl records: its ``puzzle`` line under its ``rules``."""
+    text, field = data["puzzle"], data.get("rules")
+    if not isinstance(text, str):
+        raise ParseError(f"a jsonl record's puzzle must be a line of text, not {_shown(text)}")
+    if isinstance(field, dict):
+        n = field.get("size")
+        empty = [[{} for _ in range(n)] for _ in range(n)] if isinstance(n, int) and 2 <= n <= 36 else None
+        return Puzzle.from_string(text, from_fpuzzles({"grid": empty, **field}).rules)
+    if field is not None and not isinstance(field, str):
+        raise ParseError(f"a jsonl record's rules must be text or an f-puzzles object, not {_shown(field)}")
+    header = read_header(f"{PREFIX} {field or 'classic'}", 1, None)
+    if header.error is not None:
+        raise ParseError(f"a jsonl record's rules {_shown(field)} cannot be read: {header.error}")
+    puzzle = Puzzle.from_string(text, header.box)
+    if not header.names:
+        return puzzle
+    try:
+        return Puzzle(puzzle.rules.with_named(header.names), puzzle.cells)
+    except ValueError as exc:
+        raise ParseError(f"a jsonl record's rules {_shown(field)}: {exc}") from None
 
 
 def _windows(rules: Rules) -> list[tuple[int, ...]]:

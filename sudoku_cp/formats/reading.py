@@ -40,6 +40,7 @@ from .codec import (
     zero_or_blank_error,
 )
 from .detect import MAX_LINE, classify, csv_header
+from .header import PREFIX, Header, is_header, read_header
 
 __all__ = ["INPUT_FORMATS", "Record", "iter_records", "open_records", "parse"]
 
@@ -76,6 +77,28 @@ class Record:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def moved(self, index: int, line: int) -> Record:
+        """This record numbered as if ``index`` records and ``line`` lines came before the input it was
+        read from (a batch that reads the rest of a file on its own)."""
+        error = self.error
+        if error is not None:
+            error = type(error)(
+                error.reason,
+                index=None if error.index is None else error.index + index,
+                line=None if error.line is None else error.line + line,
+                source=error.source,
+            )
+        return Record(
+            self.index + index,
+            self.line + line,
+            self.puzzle,
+            error,
+            self.solution,
+            self.text,
+            self.format,
+            self.candidates,
+        )
 
 
 _NEW = object.__new__
@@ -114,23 +137,72 @@ def with_named_rules(
     with ``validate``, a puzzle whose givens break the added rules becomes an error record naming them."""
     added: dict[Rules, Rules] = {}
     for record in records:
-        puzzle = record.puzzle
-        if puzzle is not None:
-            rules = added.get(puzzle.rules)
-            if rules is None:
-                try:
-                    rules = added[puzzle.rules] = puzzle.rules.with_named(names)
-                except ValueError as exc:
-                    raise UsageError(str(exc)) from None
-            puzzle = Puzzle(rules, puzzle.cells)
-            error = None
-            if validate and (clash := rules.violations(puzzle.cells, first=True)):
-                error = InvalidPuzzleError(clash[0].message)
-                error = error.located(index=record.index, line=record.line, source=source)
-            solution = None if record.solution is None else Puzzle(rules, record.solution.cells)
-            keep = None if error else puzzle
-            record = _record(record.index, record.line, keep, error, solution, record.text, record.format)
-        yield record
+        try:
+            yield _with_names(record, names, validate, source, added)
+        except ValueError as exc:  # a rule that does not fit the grid (windoku on 2x3 boxes)
+            raise UsageError(str(exc)) from None
+
+
+def _with_names(
+    record: Record, names: str | Sequence[str], validate: bool, source: str | None, added: dict[Rules, Rules]
+) -> Record:
+    """``record`` with the rules ``names`` added to its puzzle and known solution (``added`` caches the
+    rules made); ``ValueError`` where a rule does not fit the puzzle's grid."""
+    puzzle = record.puzzle
+    if puzzle is None:
+        return record
+    rules = added.get(puzzle.rules)
+    if rules is None:
+        rules = added[puzzle.rules] = puzzle.rules.with_named(names)
+    puzzle = Puzzle(rules, puzzle.cells)
+    error = None
+    if validate and (clash := rules.violations(puzzle.cells, first=True)):
+        error = InvalidPuzzleError(clash[0].message)
+        error = error.located(index=record.index, line=record.line, source=source)
+    solution = None if record.solution is None else Puzzle(rules, record.solution.cells)
+    keep = None if error else puzzle
+    return _record(record.index, record.line, keep, error, solution, record.text, record.format)
+
+
+class _Headers:
+    """The ``# rules:`` line in force while a reader goes through an input (``formats.header``): the
+    rules it parses with (``fixed``: the header's box, else the reader's own) and what it does to each
+    record it makes (``apply``: the header's rule names added, or its error)."""
+
+    __slots__ = ("added", "current", "fixed", "given", "source", "validate")
+
+    def __init__(self, given: Rules | None, validate: bool, source: str | None) -> None:
+        self.given = self.fixed = given
+        self.validate = validate
+        self.source = source
+        self.current: Header | None = None
+        self.added: dict[Rules, Rules] = {}
+
+    def read(self, text: str, line: int) -> None:
+        """Take the header line ``text`` (stripped) at ``line``: it rules the puzzles after it."""
+        self.current = read_header(text, line, self.given)
+        self.fixed = self.current.box or self.given
+        self.added = {}
+
+    def codecs(self, symbols: Alphabet | None, by_cells: bool) -> dict[int, Any]:
+        """A reader's codecs to start from: that of the rules it parses with, keyed by the cells (``line``)
+        or the size (``grid``) of its puzzles; none where each puzzle's size gives its rules."""
+        fixed = self.fixed
+        return {} if fixed is None else {fixed.ncells if by_cells else fixed.n: _codec(fixed, symbols)}
+
+    def apply(self, record: Record) -> Record:
+        """``record`` under the header in force (itself when there is none, or it adds nothing)."""
+        header = self.current
+        if header is None or record.puzzle is None or not (header.names or header.error):
+            return record
+        if header.error is None:
+            try:
+                return _with_names(record, header.names, self.validate, self.source, self.added)
+            except ValueError as exc:
+                error = ParseError(f"the '{PREFIX}' line {header.line}: {exc}")
+        else:
+            error = ParseError(f"the '{PREFIX}' line {header.line} cannot be read: {header.error}")
+        return _error_record(record.index, record.line, error, record.text, record.format, self.source)
 
 
 def alphabet_of(symbols: Alphabet | str | None) -> Alphabet | None:
@@ -417,10 +489,10 @@ def _line_records(
     bounded: bool,
     symbols: Alphabet | None = None,
 ) -> Iterator[Record]:
-    """``line``: one puzzle per line, optionally followed by its solution; ``#`` and empty lines skipped."""
-    codecs: dict[int, RulesCodec] = {}
-    if rules is not None:
-        codecs[rules.ncells] = _codec(rules, symbols)
+    """``line``: one puzzle per line, optionally followed by its solution; ``#`` and empty lines skipped,
+    ``# rules:`` lines honoured (``formats.header``)."""
+    headers = _Headers(rules, validate, source)
+    codecs: dict[int, RulesCodec] = headers.codecs(symbols, by_cells=True)
     index = 0
     it = iter(lines)
     for lineno, raw in enumerate(it, start=1):
@@ -434,15 +506,18 @@ def _line_records(
         while s.startswith("\ufeff"):  # byte order marks inside the input: files joined by cat
             s = s[1:].lstrip()
         if not s or s[0] == "#":
+            if is_header(s):
+                headers.read(s, lineno)
+                codecs = headers.codecs(symbols, by_cells=True)
             continue
         index += 1
         c = codecs.get(len(s))
-        if c is None and rules is None and (found := shape_for_cells(len(s))) is not None:
+        if c is None and headers.fixed is None and (found := shape_for_cells(len(s))) is not None:
             c = codecs[len(s)] = _codec(found, symbols)
         if c is not None and s.isascii() and not _ambiguous(s, c.n, symbols):
             d = s.encode().translate(c.decode_table)
             if INVALID not in d and (not validate or c.consistent(d)):
-                yield _record(index, lineno, Puzzle(c.rules, tuple(d)), None, None, s, fmt)
+                yield headers.apply(_record(index, lineno, Puzzle(c.rules, tuple(d)), None, None, s, fmt))
                 continue
         parts = s.split()
         if len(parts) > 2:
@@ -451,17 +526,18 @@ def _line_records(
             )
             yield _error_record(index, lineno, error, s, fmt, source)
         else:
-            yield _puzzle_record(
+            record = _puzzle_record(
                 parts[0],
                 parts[1] if len(parts) == 2 else "",
                 index,
                 lineno,
-                rules,
+                headers.fixed,
                 validate,
                 source,
                 fmt,
                 symbols,
             )
+            yield headers.apply(record)
 
 
 # -- the grid and spaced layouts -------------------------------------------------------------------------
@@ -481,11 +557,12 @@ def _block_records(
     The two layouts share this reader: a row is n symbols, written side by side or separated by spaces
     (decimal numbers such as 10 allowed then); ``|`` and lines such as ``+-------+`` are box separators.
     A block of n well-formed rows is read in a few string operations; any other goes to ``parse_block``.
+    A ``# rules:`` line rules the blocks that start after it (``formats.header``).
     """
     it = iter(lines)
-    codecs: dict[int, RulesCodec | None] = {}
-    if rules is not None:
-        codecs[rules.n] = _codec(rules, symbols)
+    headers = _Headers(rules, validate, source)
+    pending: tuple[str, int] | None = None  # a header line met inside a block, taken when the block ends
+    codecs: dict[int, RulesCodec | None] = headers.codecs(symbols, by_cells=False)
     block: list[str | int] = []  # the block's stripped lines; an int stands for an over-long line
     regular = True  # no comment, over-long or surplus line in the block: the fast path may apply
     surplus = 0
@@ -502,10 +579,15 @@ def _block_records(
         if s:
             if not block:
                 if s[0] == "#":
+                    if is_header(s):
+                        headers.read(s, lineno)
+                        codecs = headers.codecs(symbols, by_cells=False)
                     continue
                 first = lineno
             elif s[0] == "#":
                 regular = False
+                if is_header(s):
+                    pending = (s, lineno)
             if len(block) < BLOCK_LINES:
                 block.append(s)
             else:
@@ -517,7 +599,7 @@ def _block_records(
         if regular:
             m = len(block)
             c = codecs.get(m)
-            if c is None and rules is None and m not in codecs:
+            if c is None and headers.fixed is None and m not in codecs:
                 c = codecs[m] = _codec_for_n(m, symbols)
             if c is not None:
                 joined = "\n".join(block)  # type: ignore[arg-type]  # a regular block holds strings
@@ -536,16 +618,22 @@ def _block_records(
                     d = cells.encode().translate(c.decode_table)
                     if INVALID not in d and (not validate or c.consistent(d)):
                         index += 1
-                        yield _record(index, first, Puzzle(c.rules, tuple(d)), None, None, joined, fmt)
+                        puzzle = Puzzle(c.rules, tuple(d))
+                        yield headers.apply(_record(index, first, puzzle, None, None, joined, fmt))
                         block = []
                         continue
-        record = _block_record(block, surplus, index + 1, first, fmt, rules, validate, source, symbols)
+        fixed = headers.fixed
+        record = _block_record(block, surplus, index + 1, first, fmt, fixed, validate, source, symbols)
         if record is not None:  # None: a block of box separators only, like a comment
             index += 1
-            yield record
+            yield headers.apply(record)
         block = []
         regular = True
         surplus = 0
+        if pending is not None:
+            headers.read(*pending)
+            codecs = headers.codecs(symbols, by_cells=False)
+            pending = None
 
 
 _SPACED_GAPS: dict[int, str] = {}
@@ -708,8 +796,10 @@ def _csv_records(
     """``csv``: a header naming a ``quizzes``/``puzzle``/``puzzles`` column, maybe a ``solution(s)`` one.
 
     Without a puzzle column every row is an error record (so the output still has one record per row).
+    A ``# rules:`` line, before the header or between rows, rules the rows after it (``formats.header``).
     """
     it = iter(lines)
+    headers = _Headers(rules, validate, source)
     lineno = 0
     header = None
     for raw in it:
@@ -722,6 +812,8 @@ def _csv_records(
         if s and s[0] != "#":
             header = s
             break
+        if is_header(s):
+            headers.read(s, lineno)
     if header is None:
         return
     head = csv_header(header)
@@ -732,6 +824,9 @@ def _csv_records(
         for number, raw in enumerate(it, start=1):
             if len(raw) >= MAX_LINE:
                 long_lines[number] = _skip_rest(raw, it, bounded)
+                yield "\n"
+            elif raw[:1] == "#" and is_header(raw.strip()):  # read before the row after it is made
+                headers.read(raw.strip(), header_line + number)
                 yield "\n"
             else:
                 yield raw
@@ -773,7 +868,8 @@ def _csv_records(
         solution = (
             row[head.solution].strip() if head.solution is not None and head.solution < len(row) else ""
         )
-        yield _puzzle_record(text, solution, index, start, rules, validate, source, fmt, symbols)
+        record = _puzzle_record(text, solution, index, start, headers.fixed, validate, source, fmt, symbols)
+        yield headers.apply(record)
 
 
 # -- the f-puzzles layout -----------------------------------------------------------------------------
@@ -792,11 +888,13 @@ def _fpuzzles_records(
     symbols: Alphabet | None = None,
 ) -> Iterator[Record]:
     """``fpuzzles``: one JSON object per line, one object over several lines, or links and compressed
-    puzzles one per line (``formats.fpuzzles``). Blank lines and ``#`` comments are skipped."""
+    puzzles one per line (``formats.fpuzzles``). Blank lines and ``#`` comments are skipped; a ``# rules:``
+    line makes the puzzles after it errors, as these state their own rules."""
     from .fpuzzles import parse_fpuzzles
 
     it = iter(lines)
     lineno = index = 0
+    refused: ParseError | None = None
     for raw in it:
         lineno += 1
         if len(raw) >= MAX_LINE:
@@ -806,6 +904,11 @@ def _fpuzzles_records(
             continue
         start, text = lineno, raw.strip()
         if not text or text[0] == "#":
+            if is_header(text):
+                refused = ParseError(
+                    f"the '{PREFIX}' line {lineno}: f-puzzles JSON and links state their own rules (the line "
+                    "is for layouts of digits only)"
+                )
             continue
         index += 1
         error: ParseError | None = None
@@ -828,6 +931,7 @@ def _fpuzzles_records(
                     else "an f-puzzles object over 16 MB"
                 )
         puzzle = None
+        error = error or refused
         if error is None:
             try:
                 puzzle = parse_fpuzzles(text)

@@ -5,6 +5,11 @@ outcome as one line holding the status word (``no_solution``, ``multiple``, ``un
 output stays aligned with the input; ``csv`` has the columns ``index,puzzle,solution,status``; ``jsonl`` one
 object per puzzle; ``pretty`` a boxed grid under a header line per puzzle; ``fpuzzles`` and ``link`` the
 puzzle in the f-puzzles form, its solution (where there is one) as the app's answer.
+
+The layouts of digits (``line``, ``grid``, ``spaced``, ``csv``) say rules other than the classic ones of a
+puzzle's size by a ``# rules:`` line before the first puzzle they rule (``formats.header``), and refuse
+rules such a line cannot name; ``jsonl`` records hold them in a ``rules`` field (``fpuzzles.rules_field``).
+What these writers write, the readers read back as the same puzzles under the same rules.
 """
 
 from __future__ import annotations
@@ -14,15 +19,25 @@ import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from ..errors import UsageError
+from ..errors import UnsupportedRuleError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import SolveResult, Status
 from .alphabet import Alphabet
 from .codec import codec, codec_in
-from .fpuzzles import to_fpuzzles, to_link
+from .fpuzzles import rules_field, to_fpuzzles, to_link
+from .header import PREFIX, header_words
 from .reading import INPUT_FORMATS, Record
 
-__all__ = ["OUTPUT_FORMATS", "RESUMABLE_OUTPUTS", "ResultWriter", "format_puzzle", "write_puzzles"]
+__all__ = [
+    "OUTPUT_FORMATS",
+    "RESUMABLE_OUTPUTS",
+    "ResultWriter",
+    "body_text",
+    "format_puzzle",
+    "rules_line",
+    "with_rules_field",
+    "write_puzzles",
+]
 
 OUTPUT_FORMATS = (*INPUT_FORMATS, "jsonl", "pretty", "link")
 
@@ -86,8 +101,31 @@ def pretty_text(puzzle: Puzzle, rules: Rules | None = None, symbols: Alphabet | 
     return "\n".join(lines)
 
 
+def body_text(puzzle: Puzzle, format: str = "line", symbols: Alphabet | None = None) -> str:
+    """The digits of ``puzzle`` in a layout of digits (``line``, ``grid``, ``spaced``, ``pretty``), without
+    the ``# rules:`` line its rules may need (``format_puzzle`` adds it)."""
+    if format == "line":
+        return line_text(puzzle, symbols)
+    if format == "grid":
+        return grid_text(puzzle, symbols)
+    if format == "spaced":
+        return spaced_text(puzzle, symbols)
+    return pretty_text(puzzle, symbols=symbols)
+
+
+def rules_line(rules: Rules | None, current: str | None, layout: str) -> tuple[str | None, str]:
+    """What a writer of a layout of digits puts before a puzzle of ``rules`` (None: the classic rules of
+    its size) when the ``# rules:`` line in force says ``current`` (None: the classic rules): the words now
+    in force and the line to write (empty when they are the same). ``UnsupportedRuleError`` for rules no
+    such line can name."""
+    words = None if rules is None else header_words(rules, layout)
+    return words, "" if words == current else f"{PREFIX} {words or 'classic'}\n"
+
+
 def format_puzzle(puzzle: Puzzle, format: str = "line", symbols: Alphabet | None = None) -> str:
     """A puzzle in one layout, without a final newline (``csv``: a header and one row; ``jsonl``: one object).
+    The layouts of digits start with a ``# rules:`` line for rules other than the classic ones of the
+    puzzle's size, and refuse rules it cannot name (``UnsupportedRuleError``).
 
     >>> p = Puzzle.from_string("1234341221434321")
     >>> print(format_puzzle(p, "spaced"))
@@ -95,23 +133,30 @@ def format_puzzle(puzzle: Puzzle, format: str = "line", symbols: Alphabet | None
     3 4 1 2
     2 1 4 3
     4 3 2 1
+    >>> print(format_puzzle(Puzzle.empty(Rules.classic(2, 2).with_named("x"))))
+    # rules: x
+    ................
     """
     _check_format(format)
-    if format == "line":
-        return line_text(puzzle, symbols)
-    if format == "grid":
-        return grid_text(puzzle, symbols)
-    if format == "spaced":
-        return spaced_text(puzzle, symbols)
-    if format == "pretty":
-        return pretty_text(puzzle, symbols=symbols)
-    if format == "csv":
-        return "puzzle\n" + line_text(puzzle, symbols)
     if format == "fpuzzles":
         return json.dumps(to_fpuzzles(puzzle), separators=(",", ":"))
     if format == "link":
         return to_link(puzzle)
-    return json.dumps({"puzzle": line_text(puzzle, symbols)})
+    if format == "jsonl":
+        return json.dumps(with_rules_field({"puzzle": line_text(puzzle, symbols)}, puzzle.rules))
+    _, line = rules_line(puzzle.rules, None, format)
+    if format == "csv":
+        return line + "puzzle\n" + line_text(puzzle, symbols)
+    return line + body_text(puzzle, format, symbols)
+
+
+def with_rules_field(item: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """``item``, a jsonl record of a puzzle, with the puzzle's ``rules`` field (``fpuzzles.rules_field``)
+    where they are not the classic ones of its size: every jsonl writer of a puzzle adds it."""
+    field = rules_field(rules)
+    if field is not None:
+        item["rules"] = field
+    return item
 
 
 def write_puzzles(
@@ -120,30 +165,47 @@ def write_puzzles(
     """Write plain puzzles (no results) in any output layout; returns how many were written.
 
     ``grid``, ``spaced`` and ``pretty`` separate puzzles by an empty line; ``csv`` writes a ``puzzle`` header
-    (even for no puzzles); ``jsonl`` writes ``{"index": i, "puzzle": "..."}``.
+    (even for no puzzles); ``jsonl`` writes ``{"index": i, "puzzle": "..."}`` and the ``rules`` where they
+    are not the classic ones. The layouts of digits write a ``# rules:`` line wherever the rules change
+    (``pretty``, a listing for people, names them in each puzzle's title instead).
     """
     _check_format(format)
     count = 0
-    if format == "csv":
-        stream.write("puzzle\n")
+    current: str | None = None
+    started = False  # csv: the column header written
     for count, puzzle in enumerate(puzzles, start=1):
-        if format == "line" or format == "csv":
-            stream.write(line_text(puzzle, symbols) + "\n")
+        line = ""
+        if format in ("line", "csv", "grid", "spaced"):
+            current, line = rules_line(puzzle.rules, current, format)
+        if format == "csv":
+            stream.write(line + ("" if started else "puzzle\n") + line_text(puzzle, symbols) + "\n")
+            started = True
+        elif format == "line":
+            stream.write(line + line_text(puzzle, symbols) + "\n")
         elif format == "jsonl":
-            stream.write(json.dumps({"index": count, "puzzle": line_text(puzzle, symbols)}) + "\n")
+            item = with_rules_field({"index": count, "puzzle": line_text(puzzle, symbols)}, puzzle.rules)
+            stream.write(json.dumps(item) + "\n")
         elif format in ("fpuzzles", "link"):
             stream.write(format_puzzle(puzzle, format, symbols) + "\n")
         else:
             sep = "\n" if count > 1 else ""
             if format == "pretty":
-                stream.write(f"{sep}Puzzle {count}\n{pretty_text(puzzle, symbols=symbols)}\n")
+                title = f"Puzzle {count}{_rules_note(puzzle.rules)}"
+                stream.write(f"{sep}{title}\n{pretty_text(puzzle, symbols=symbols)}\n")
             else:
-                stream.write(
-                    sep
-                    + (grid_text(puzzle, symbols) if format == "grid" else spaced_text(puzzle, symbols))
-                    + "\n"
-                )
+                stream.write(sep + line + body_text(puzzle, format, symbols) + "\n")
+    if format == "csv" and not started:
+        stream.write("puzzle\n")
     return count
+
+
+def _rules_note(rules: Rules) -> str:
+    """Rules other than the classic ones of their size, for a title: `` (rules: x,anti-knight)``."""
+    try:
+        words = header_words(rules)
+    except UnsupportedRuleError:
+        words = str(rules)
+    return f" (rules: {words})" if words else ""
 
 
 def _json_default(value: Any) -> Any:
@@ -173,6 +235,8 @@ class ResultWriter:
         self.format = _check_format(format)
         self.rules = rules
         self.count = 0
+        #: what the ``# rules:`` line in force in the output says (None: the classic rules, as at the start)
+        self.header: str | None = None
         self._out = stream.write
         self._csv = csv.writer(stream, lineterminator="\n") if format == "csv" else None
         self._csv_header = False
@@ -202,22 +266,38 @@ class ResultWriter:
     def _solution(result: SolveResult) -> Puzzle | None:
         return result.solutions[0] if result.status == Status.SOLVED and result.solutions else None
 
+    @classmethod
+    def _puzzle(cls, result: SolveResult) -> Puzzle | None:
+        """The puzzle whose rules the record states: the one solved, or its solution."""
+        return result.puzzle if result.puzzle is not None else cls._solution(result)
+
+    def _rules_line(self, result: SolveResult) -> str:
+        """The ``# rules:`` line to write before this result's record (empty when the one in force fits)."""
+        puzzle = self._puzzle(result)
+        if puzzle is None:
+            return ""
+        self.header, line = rules_line(puzzle.rules, self.header, self.format)
+        return line
+
     def _write_line(self, index: int, result: SolveResult, record: Record | None) -> None:
         solution = self._solution(result)
-        self._out((line_text(solution, self.symbols) if solution is not None else result.status.value) + "\n")
+        body = line_text(solution, self.symbols) if solution is not None else result.status.value
+        self._out(self._rules_line(result) + body + "\n")
 
     def _write_grid(self, index: int, result: SolveResult, record: Record | None) -> None:
         solution = self._solution(result)
         body = grid_text(solution, self.symbols) if solution is not None else result.status.value
-        self._out(("\n" if self.count else "") + body + "\n")
+        self._out(("\n" if self.count else "") + self._rules_line(result) + body + "\n")
 
     def _write_spaced(self, index: int, result: SolveResult, record: Record | None) -> None:
         solution = self._solution(result)
         body = spaced_text(solution, self.symbols) if solution is not None else result.status.value
-        self._out(("\n" if self.count else "") + body + "\n")
+        self._out(("\n" if self.count else "") + self._rules_line(result) + body + "\n")
 
     def _write_csv(self, index: int, result: SolveResult, record: Record | None) -> None:
         assert self._csv is not None
+        if line := self._rules_line(result):  # before the column header, for the first record
+            self._out(line)
         if not self._csv_header:
             self._csv.writerow(("index", "puzzle", "solution", "status"))
             self._csv_header = True
@@ -247,6 +327,8 @@ class ResultWriter:
         item["stats"] = result.stats
         if result.status == Status.ERROR:
             item["error"] = result.error or (str(record.error) if record and record.error else "")
+        if (puzzle := self._puzzle(result)) is not None:
+            with_rules_field(item, puzzle.rules)
         self._out(json.dumps(item, default=_json_default) + "\n")
 
     def _write_fpuzzles(self, index: int, result: SolveResult, record: Record | None) -> None:
@@ -272,6 +354,8 @@ class ResultWriter:
         head = f"Puzzle {index}{where}: {result.status.value.replace('_', ' ')}"
         if result.backend:
             head += f" by {result.backend}"
+        if (puzzle := self._puzzle(result)) is not None:
+            head += _rules_note(puzzle.rules)
         solution = self._solution(result)
         if solution is not None:
             body = pretty_text(solution, self.rules, self.symbols)
