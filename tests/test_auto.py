@@ -1,5 +1,6 @@
 """The default backend, ``auto``: the dfs on the classic rules; on variant rules the dfs for a short budget,
-then the SAT solver, with the same answers whichever answered, in one process and in the batch path."""
+then a solver that learns (CP-SAT under sums, sat otherwise), with the same answers whichever answered, in
+one process and in the batch path."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from sudoku_cp.result import Status
 
 #: A published killer: the dfs answers it in a few nodes.
 KILLER = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Killer sudoku")
-#: A published pill arrow puzzle: the dfs needs hundreds of nodes, beyond its first slice.
+#: Published puzzles on which the dfs needs more nodes than its first slice: a sum, and no sum.
 PILL = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Pill arrow")
+THERMO = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Thermosudoku")
 
 
 def test_the_default_is_the_portfolio() -> None:
@@ -31,14 +33,15 @@ def test_the_classic_rules_go_to_the_dfs_alone(monkeypatch: pytest.MonkeyPatch) 
 
 
 @pytest.mark.parametrize("variant", ["auto", "auto:python"])
-def test_a_variant_the_dfs_has_not_answered_in_its_budget_goes_to_sat(
-    variant: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("puzzle", "learner"), [(PILL, "cpsat"), (THERMO, "sat")], ids=["sums", "thermo"])
+def test_a_variant_the_dfs_has_not_answered_in_its_budget_goes_to_a_solver_that_learns(
+    variant: str, puzzle: Puzzle, learner: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    expected = make_backend("dfs").enumerate(PILL, limit=2)
-    assert expected.stats["nodes"] > 100  # more than a first slice: with no budget the dfs cannot answer
+    expected = make_backend("dfs").enumerate(puzzle, limit=2)
+    assert expected.stats["nodes"] > 16  # more than a first slice: with no budget the dfs cannot answer
     monkeypatch.setattr(auto, "DFS_SECONDS", 0.0)
-    found = make_backend(variant).enumerate(PILL, limit=2)
-    assert found.stats["answered_by"] == "sat"
+    found = make_backend(variant).enumerate(puzzle, limit=2)
+    assert found.stats["answered_by"] == learner
     assert found.solutions == expected.solutions and found.complete
 
 
@@ -52,9 +55,11 @@ def test_a_time_limit_below_the_budget_is_the_dfs_alone_and_unknown(monkeypatch:
     assert found.timed_out and not found.complete and found.stats["answered_by"] == "dfs"
 
 
-def test_the_batch_path_hands_what_the_dfs_left_to_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_batch_path_hands_what_the_dfs_left_to_a_solver_that_learns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The chunk kernel of the portfolio: the classic puzzle and the killer are both answered, unique."""
     monkeypatch.setattr(auto, "DFS_SECONDS", 0.0)
-    got = list(solve_many([PILL, Puzzle.from_string(HARD_9X9), KILLER], unique=True, jobs=1))
-    assert [r.status for r in got] == [Status.SOLVED] * 3
+    got = list(solve_many([PILL, Puzzle.from_string(HARD_9X9), THERMO, KILLER], unique=True, jobs=1))
+    assert [r.status for r in got] == [Status.SOLVED] * 4
     assert got[0].solution == make_backend("sat").enumerate(PILL).solutions[0]

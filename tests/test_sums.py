@@ -224,3 +224,23 @@ def test_an_exclusion_group_bounds_the_sum_by_distinct_digits() -> None:
     form = LinearSum.of(range(3), (1, 1, 1), 6, 9, row)
     assert form.narrow([511] * 3) == [0b111] * 3
     assert LinearSum.of(range(3), (1, 1, 1), 6, 9).narrow([511] * 3) == [0b1111] * 3
+
+
+def test_the_sums_the_cages_imply_hold_on_every_solution() -> None:
+    """The rule of 45: hidden cages, innies and outies of bands, the cells outside every cage. Each derived
+    sum holds on the published killer's solution, and a band's innies are found."""
+    from cases import VARIANTS
+
+    from sudoku_cp.formats.fpuzzles import from_fpuzzles
+    from sudoku_cp.rules.sums import implied_sums
+
+    item = next(v for v in VARIANTS if v["name"] == "Killer sudoku")
+    puzzle = from_fpuzzles(item["fpuzzles"])
+    solution = [int(ch) for ch in item["solution"]]
+    implied = implied_sums(puzzle.rules)
+    assert len(implied) > 10
+    for cells, weights, total in implied:
+        assert sum(w * solution[c] for c, w in zip(cells, weights, strict=True)) == total
+    # one cage filling r1c1-r1c8: the ninth cell of the row is 45 less the total
+    row = Rules.classic(3, 3).with_(cages=[Cage(tuple(range(8)), 36)])
+    assert ((8,), (1,), 9) in implied_sums(row)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..rules import RULES_KEPT, Pair, Rules, Thermo
-from ..rules.sums import LinearSum, digit_sets
+from ..rules.sums import LinearSum, digit_sets, implied_sums
 from .dfs_reference import SearchOutcome, depth_first
 
 __all__ = ["search"]
@@ -145,7 +145,8 @@ def _sum(form: LinearSum) -> Propagator:
 
 def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | LinearSum]]:
     """(cells, what reasons on them) for each cage total and arrow, in the engines' order: a cage's digit
-    sets where it has at most ``sums.MAX_SETS``, else (and for every arrow) its ``LinearSum``."""
+    sets where it has at most ``sums.MAX_SETS``, else (and for every arrow) its ``LinearSum``; then the
+    sums the cages imply (``sums.implied_sums``)."""
     n = rules.n
     out: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | LinearSum]] = []
     for cage in rules.cages:
@@ -154,6 +155,10 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
             form = sets if sets is not None else LinearSum.of(*cage.linear(), n, rules.peers)
             out.append((cage.cells, form))
     out += [(arrow.all_cells, LinearSum.of(*arrow.linear(), n, rules.peers)) for arrow in rules.arrows]
+    out += [
+        (cells, LinearSum.of(cells, weights, total, n, rules.peers))
+        for cells, weights, total in implied_sums(rules)
+    ]
     return out
 
 

@@ -2,8 +2,9 @@
 
 ``int``: AllDifferent per group, ``!=`` for a differ pair and an allowed-assignments table for any other
 pair, ``<`` along a thermometer, linear equalities for cage sums and arrows (a pill read as a decimal
-number). ``bool``: the same over the one-hot literals (at most one per digit in a group, clauses for the
-forbidden digit pairs, linear sums weighted by digit).
+number), and the sums the cages imply (``sums.implied_sums``), redundant. ``bool``: the same over the
+one-hot literals (at most one per digit in a group, clauses for the forbidden digit pairs, linear sums
+weighted by digit).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
+from ..rules.sums import implied_sums
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -49,6 +51,8 @@ def _add_int(model: cp_model.CpModel, rules: Rules, cells: list[Any]) -> None:
         width = len(arrow.circle)
         shown = sum(10 ** (width - 1 - j) * cells[c] for j, c in enumerate(arrow.circle))
         model.add(shown == sum(cells[c] for c in arrow.cells))
+    for terms, weights, total in implied_sums(rules):  # redundant: the rule of 45 over bands
+        model.add(sum(w * cells[c] for c, w in zip(terms, weights, strict=True)) == total)
 
 
 def _value(lits: list[Any]) -> Any:
@@ -77,3 +81,5 @@ def _add_bool(model: cp_model.CpModel, rules: Rules, lits: list[list[Any]]) -> N
         width = len(arrow.circle)
         shown = sum(10 ** (width - 1 - j) * _value(lits[c]) for j, c in enumerate(arrow.circle))
         model.add(shown == sum(_value(lits[c]) for c in arrow.cells))
+    for terms, weights, total in implied_sums(rules):
+        model.add(sum(w * _value(lits[c]) for c, w in zip(terms, weights, strict=True)) == total)

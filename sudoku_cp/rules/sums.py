@@ -21,9 +21,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-__all__ = ["EXACT_WORK", "MAX_SETS", "LinearSum", "digit_sets", "exclusion_groups", "layer_bounds"]
+from .model import RULES_KEPT
+
+if TYPE_CHECKING:
+    from .model import Rules
+
+__all__ = [
+    "EXACT_WORK",
+    "MAX_SETS",
+    "LinearSum",
+    "derived_sums",
+    "digit_sets",
+    "exclusion_groups",
+    "implied_sums",
+    "layer_bounds",
+]
 
 #: Most digit sets a cage is reasoned on by its combinations: on 9x9 a cage has at most 12, on 16x16 a
 #: few hundred; a long cage of a 25x25 grid can have hundreds of thousands (then it is a sum).
@@ -253,3 +268,83 @@ def layer_bounds(
     lo = [max(least[i], total - (most[m] - most[i])) for i in range(m + 1)]
     hi = [min(most[i], total - (least[m] - least[i])) for i in range(m + 1)]
     return lo, hi
+
+
+def derived_sums(
+    n: int,
+    houses: Sequence[Sequence[int]],
+    bands: Sequence[Sequence[Sequence[int]]],
+    cages: Sequence[tuple[Sequence[int], int]],
+) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """Sums that the houses and the cage totals imply, as ``(cells, coefficients, total)``: what a killer
+    solver reads as innies and outies (the rule of 45).
+
+    - a house less the cages inside it adds up to the house's total less theirs (a hidden cage);
+    - k consecutive houses of a band (``bands``: rows top down and bottom up, columns both ways, the
+      regions) together add up to k times a house's total: the cells they hold outside the cages mostly
+      inside them, less the cells of those cages outside, add up to that less the cages' totals, kept
+      where at most n cells differ and one side has at most 2 (as the Interactive Sudoku Solver does);
+    - the cells of the grid outside every cage, when fewer than n, add up to what the cages leave.
+
+    ``cages`` are (cells, total) of cages that do not overlap. Every derived sum is implied by the rules,
+    so adding it changes no solution; it lets the bounds of distinct digits reason over a whole band."""
+    full = n * (n + 1) // 2
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+    def add(plus: set[int], minus: set[int], total: int) -> None:
+        if not plus and not minus:
+            return
+        terms = sorted((c, 1) for c in plus) + sorted((c, -1) for c in minus)
+        key = (tuple(c for c, _ in terms), tuple(w for _, w in terms))
+        found.setdefault(key, total)
+
+    pieces = [(frozenset(cells), total) for cells, total in cages]
+    for house in houses:
+        if len(house) != n:
+            continue
+        inside = [(p, t) for p, t in pieces if p <= set(house)]
+        if inside:
+            rest = set(house).difference(*(p for p, _ in inside))
+            if rest:
+                add(rest, set(), full - sum(t for _, t in inside))
+    for band in bands:
+        region: set[int] = set()
+        covered: set[int] = set()
+        used = 0
+        left = list(pieces)
+        for k, house in enumerate(band[:-1], start=1):
+            region.update(house)
+            for piece in list(left):
+                if 2 * len(piece[0] & region) > len(piece[0]):
+                    left.remove(piece)
+                    covered |= piece[0]
+                    used += piece[1]
+            if k == 1:
+                continue  # the hidden cages above hold it
+            plus, minus = region - covered, covered - region
+            if len(plus) + len(minus) <= n and min(len(plus), len(minus)) <= 2:
+                add(plus, minus, k * full - used)
+    outside = set(range(n * n)).difference(*(p for p, _ in pieces))
+    if pieces and 0 < len(outside) < n:
+        add(outside, set(), n * full - sum(t for _, t in pieces))
+    return [(cells, weights, total) for (cells, weights), total in found.items()]
+
+
+@lru_cache(maxsize=RULES_KEPT)
+def implied_sums(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """The sums that the houses and the cage totals imply (``derived_sums``: hidden cages, innies and
+    outies of bands of rows, of columns and of regions), from the cages with totals that overlap no
+    cage taken before them."""
+    taken: list[tuple[tuple[int, ...], int]] = []
+    seen: set[int] = set()
+    for cage in rules.cages:
+        if cage.total is not None and seen.isdisjoint(cage.cells):
+            taken.append((cage.cells, cage.total))
+            seen.update(cage.cells)
+    if not taken:
+        return []
+    n = rules.n
+    rows = [rules.houses[r] for r in range(n)]
+    cols = [rules.houses[n + c] for c in range(n)]
+    bands = [rows, rows[::-1], cols, cols[::-1], list(rules.regions)]
+    return derived_sums(n, rules.houses, bands, taken)
