@@ -358,8 +358,8 @@ def _base_rules(n: int, regions: list[int | None]) -> Rules:
     groups: dict[int, list[int]] = {}
     for cell, r in enumerate(ids):
         groups.setdefault(r, []).append(cell)
-    try:
-        return Rules.jigsaw(list(groups.values()))  # the boxes of some shape give classic rules
+    try:  # in the order of their numbers, as written (the boxes of some shape give classic rules)
+        return Rules.jigsaw([groups[r] for r in sorted(groups)])
     except ValueError as exc:
         raise ParseError(f"f-puzzles regions: {exc}") from None
 
@@ -404,7 +404,7 @@ def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any
     """The f-puzzles object of ``puzzle`` (givens and rules), with ``solution``'s digits as the
     ``solution`` key when given; ``from_fpuzzles`` reads it back to the same puzzle.
     ``UnsupportedRuleError`` for a rule f-puzzles cannot state (a pill whose digits are not read left to
-    right and downwards, a kropki value the reader refuses)."""
+    right and downwards, a kropki value or a cage sum the reader refuses)."""
     rules, n = puzzle.rules, puzzle.n
     try:
         default = rules.box is not None and Rules.from_n(n).regions == rules.regions
@@ -433,6 +433,9 @@ def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any
         extra = _windows(rules) + extra
     if extra:
         data["extraregion"] = [{"cells": names(r)} for r in extra]
+    top = n * (n + 1) // 2
+    if any(c.total is not None and not 1 <= c.total <= top for c in rules.cages):
+        raise UnsupportedRuleError(f"a killer cage of an f-puzzles {n}x{n} grid sums to 1 to {top}")
     if rules.cages:
         data["killercage"] = [
             {"cells": names(c.cells), **({"value": str(c.total)} if c.total is not None else {})}
