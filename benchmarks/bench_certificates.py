@@ -7,11 +7,14 @@ one puzzle proven to load the prover's compiled kernels; every claim must come o
 verified. ``check_dir`` runs with each DRAT checker, the reference (``drat``, standard library only) and
 its compiled twin (``drat_compiled``, loaded before any timing), twice each, alternating, and the faster
 run of each counts. ``--whole`` also times ``sudoku-cp prove -j N`` and ``sudoku-cp check -j N`` on all
-of 17_clue (about 49,000 puzzles).
+of 17_clue (about 49,000 puzzles). ``--killer N`` adds a row of N 9x9 killer puzzles as ``generate
+--killer`` makes them (seed 1; the making is not timed): each has rules of its own, so its formula (the
+cages' sums as graphs of partial sums) is built for it, by the prover and again by the checker.
 
     python benchmarks/bench_certificates.py --quick        # 200 puzzles a set, a minute
     python benchmarks/bench_certificates.py                # 1,000 a set
     python benchmarks/bench_certificates.py --whole        # and 17_clue whole with --jobs
+    python benchmarks/bench_certificates.py --killer 200 --sets ""   # 200 killers alone
 """
 
 from __future__ import annotations
@@ -36,10 +39,20 @@ WARM_UP = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85..
 
 
 def measure(name: str, count: int, root: Path) -> list[str]:
-    """A table row for one data set: prove/s, check/s with each DRAT checker, the share of claims settled
-    by propagation alone (no formula nor proof), and of the others proof lines (median, max) and formula
-    clauses."""
-    puzzles = datasets.load(name, sample=count, seed=1)
+    """A table row for one data set (``rates``)."""
+    return rates(name, datasets.load(name, sample=count, seed=1), root)
+
+
+def killers(count: int) -> list[Puzzle]:
+    """``count`` 9x9 killer puzzles of ``generate --killer`` (seed 1)."""
+    from sudoku_cp.generate import generate_killer
+
+    return [made.puzzle for made in generate_killer(count, seed=1)]
+
+
+def rates(name: str, puzzles: list[Puzzle], root: Path) -> list[str]:
+    """A table row: prove/s, check/s with each DRAT checker, the share of claims settled by propagation
+    alone (no formula nor proof), and of the others proof lines (median, max) and formula clauses."""
     folder = root / name
     start = time.process_time()
     certificates = write_folder(puzzles, folder)
@@ -101,6 +114,10 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000, help="puzzles a set (default 1000)")
     parser.add_argument("--whole", action="store_true", help="also all of 17_clue through the commands")
     parser.add_argument("--jobs", type=int, default=2, help="for --whole (default 2)")
+    parser.add_argument("--killer", type=int, default=0, metavar="N", help="a row of N generated killers")
+    parser.add_argument(
+        "--sets", default=",".join(SETS), help="the data sets, comma-separated (default: all three; '' none)"
+    )
     args = parser.parse_args()
     count = 200 if args.quick else args.count
     root = Path(tempfile.mkdtemp(prefix="bench-certs-"))
@@ -113,11 +130,14 @@ def main() -> None:
             "| proof lines (median) | (max) | clauses (median) |"
         )
         print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
-        for name in SETS:
+        for name in filter(None, args.sets.split(",")):
             if datasets.data_path(name) is None:
                 print(f"| {name} | {datasets.MISSING_MESSAGE} |")
                 continue
             print("| " + " | ".join(measure(name, count, root)) + " |", flush=True)
+        if args.killer:
+            name = "generate --killer"
+            print("| " + " | ".join(rates(name, killers(args.killer), root)) + " |", flush=True)
         if args.whole:
             whole(args.jobs, root)
     finally:

@@ -38,6 +38,46 @@ def _jigsaw9() -> Rules:
     return Rules.jigsaw(boxes)
 
 
+def _arrows9() -> Rules:
+    """Classic 9x9 with arrows and pills that a classic solution keeps: circles of one cell and pills of
+    two and three cells (read as decimal numbers), each with a line of cells whose digits add up to it."""
+    s = solve(Puzzle.empty(NINE)).solution.cells
+    rng = random.Random(5)
+    used: set[int] = set()
+    arrows = []
+    for size, most in ((1, 9), (1, 9), (1, 9), (2, 40), (2, 40), (3, 140)):
+        while True:
+            row, col = rng.randrange(9), rng.randrange(10 - size)
+            circle = tuple(row * 9 + col + j for j in range(size))
+            value = int("".join(str(s[c]) for c in circle))
+            if value > most or used & set(circle):
+                continue
+            line, total = [], 0
+            for c in rng.sample(range(81), 81):
+                if c not in used and c not in circle and total + s[c] <= value:
+                    line.append(c)
+                    total += s[c]
+            if total == value:
+                arrows.append(Arrow(circle, tuple(line)))
+                used |= set(circle) | set(line)
+                break
+    return NINE.with_(arrows=arrows)
+
+
+def _killer(rules: Rules, seed: int, marks: bool = False) -> Rules:
+    """The cages (with their sums) of a killer puzzle that ``generate --killer`` makes over ``rules``;
+    ``marks``: with a thermometer and a cage without a sum that its solution keeps too."""
+    from sudoku_cp.generate import generate_killer
+
+    [made] = generate_killer(1, rules, seed=seed)
+    killer = made.puzzle.rules
+    if not marks:
+        return killer
+    s, n = made.solution.cells, rules.n
+    bulb = next(c for c in range(n * n) if c % n < n - 2 and s[c] < s[c + 1] < s[c + 2])
+    return killer.with_(thermos=[Thermo((bulb, bulb + 1, bulb + 2))], cages=[Cage((bulb, bulb + n))])
+
+
 CASES = {
     "4x4": Rules.classic(2, 2),
     "4x4 jigsaw": Rules.jigsaw([[0, 1, 4, 8], [2, 3, 6, 7], [5, 9, 12, 13], [10, 11, 14, 15]]),
@@ -54,6 +94,9 @@ CASES = {
         cages=[Cage((40, 41, 49))],  # a cage without a sum is a group
     ),
     "16x16": Rules.classic(4, 4),
+    "6x6 killer": _killer(Rules.classic(2, 3), 2),
+    "9x9 killer and marks": _killer(NINE, 3, marks=True),
+    "9x9 arrows and pills": _arrows9(),
 }
 
 
@@ -122,7 +165,7 @@ def test_the_prover_writes_the_formula_text_the_checker_rebuilds(name: str) -> N
                 continue
             solution = [checker.SYMBOLS.index(ch) + 1 for ch in cert.solutions[0]] if cert.solutions else None
             lines = checker.certificate(grid, givens, solution)[1]
-            assert cert.cnf == checker.dimacs_text(rules.n**3, lines)
+            assert cert.cnf == checker.dimacs_text(grid.canonical.variables, lines)
 
 
 SEARCHED = "........1.......23..4..5.........6......2.....2..14......6..47..3.......5..8..9.."  # 17 clues
@@ -174,14 +217,22 @@ def test_the_rules_field_keeps_a_box_shape_that_is_not_the_usual_one() -> None:
     assert rules_field(NINE.with_named("x"))["houses"] == [list(range(0, 81, 10)), list(range(8, 73, 8))]
 
 
-@pytest.mark.parametrize(
-    "rules",
-    [NINE.with_(cages=[Cage((0, 1), 3)]), NINE.with_(arrows=[Arrow((0,), (1, 2))])],
-    ids=["killer sum", "arrow"],
-)
-def test_a_rule_with_sums_is_refused_by_name(rules: Rules) -> None:
-    with pytest.raises(UnsupportedRuleError, match=r"killer cage at r1c1|arrow from r1c1"):
-        prove(Puzzle.empty(rules))
+def test_what_a_certificate_cannot_hold_is_refused_by_name() -> None:
+    """Grids beyond 35x35 (the puzzle line has no symbol past Z), and sums whose graph is too large."""
+    with pytest.raises(UnsupportedRuleError, match="up to 35x35, not 36x36"):
+        prove(Puzzle.empty(Rules.from_n(36)))
+    big = Rules.from_n(35)
+    pill = Arrow((0, 1, 2), tuple(range(35, 235)))  # a number up to 35 * 111 and a line of 200 cells
+    with pytest.raises(
+        UnsupportedRuleError, match=r"arrow from r1c1: its sum is too large .* at most 1,048,576"
+    ):
+        rules_field(big.with_(arrows=[pill]))
+    cages = [Cage(tuple(range(35 * r, 35 * r + 35)), 630) for r in range(12)]  # 12 rows as cages: each fits
+    with pytest.raises(UnsupportedRuleError, match="too large for a certificate together"):
+        rules_field(big.with_(cages=cages))
+    field = {"size": 35, "box": [5, 7], "arrows": [[[0, 1, 2], list(range(35, 235))]]}
+    with pytest.raises(checker.CertificateError, match="the sums are too large for a certificate"):
+        checker.grid_of(35, field)
 
 
 def test_minimal_witnesses_show_each_given_needed_or_prove_it_redundant(tmp_path: Path) -> None:
@@ -322,7 +373,7 @@ def _swap_two(line: str) -> str:
         (2, lambda c: c.update(claim="unique", solution=c["puzzle"].replace(".", "1")), "breaks the rules"),
         (3, lambda c: c.update(solutions=[c["solutions"][0]] * 2), "the same grid"),
         (3, lambda c: c["rules"].update(pairs=[[0, 1, "greater", 0, False]]), "a pair is not"),
-        (3, lambda c: c["rules"].update(cages=[]), "unknown key 'cages'"),
+        (3, lambda c: c["rules"].update(sandwiches=[]), "unknown key 'sandwiches'"),
         (3, lambda c: c["rules"].update(houses=5), "houses is not a list"),
     ],
     ids=[
@@ -567,17 +618,20 @@ def test_a_folder_without_readable_claims_is_an_input_error_the_others_are_check
     assert checker.main([str(garbled), str(good)]) == 2
 
 
-def test_prove_refuses_a_killer_puzzle_by_name_and_goes_on(tmp_path: Path) -> None:
+def test_prove_refuses_a_grid_beyond_35x35_by_name_and_goes_on(tmp_path: Path) -> None:
     killer = {"size": 4, "grid": [[{}] * 4] * 4, "killercage": [{"cells": ["R1C1", "R1C2"], "value": "3"}]}
+    big = {"size": 36, "grid": [[{}] * 36] * 36}
     plain = {"size": 4, "grid": [[{"value": 1, "given": True}, {}, {}, {}]] + [[{}] * 4] * 3}
     source = tmp_path / "in.jsonl"
-    source.write_text(json.dumps(killer) + "\n" + json.dumps(plain) + "\n")
+    source.write_text("".join(json.dumps(p) + "\n" for p in (killer, big, plain)))
     proc = run_cli("prove", str(source), "-o", str(tmp_path / "c"), "-j", "1")
     assert proc.returncode == 1
-    assert "puzzle 1" in proc.stderr and "killer cage at r1c1 (sum 3)" in proc.stderr
-    assert [c["claim"] for c in _claims(tmp_path / "c")] == ["multiple"]
-    *_, summary, remark = proc.stderr.splitlines()  # not "proved 2 puzzles (...)": that read as success
-    assert summary.startswith("proved 1 of 2 puzzles (1 multiple, 1 refused) in ")
+    assert "puzzle 2" in proc.stderr and "certificates cover grids up to 35x35, not 36x36" in proc.stderr
+    claims = _claims(tmp_path / "c")
+    assert [c["claim"] for c in claims] == ["multiple", "multiple"]
+    assert claims[0]["rules"] == {"size": 4, "box": [2, 2], "cages": [[3, [0, 1]]]}
+    *_, summary, remark = proc.stderr.splitlines()  # not "proved 3 puzzles (...)": that read as success
+    assert summary.startswith("proved 2 of 3 puzzles (2 multiple, 1 refused) in ")
     assert remark.startswith("sudoku-cp: 1 puzzle refused, without a certificate: no certificate holds their")
     assert "refused (its rules have no certificate" in run_cli("prove", "--help").stdout
 

@@ -9,11 +9,18 @@ check every solution against the rules, and check the DRAT refutation. Run alone
 The canonical formula, in the variables ``x(cell, d) = cell * n + d`` (cell ``r * n + c``, 0-based; digit
 d in 1..n): each cell holds a digit and no two; each house holds each digit and no cell twice; a group's
 cells never share a digit; a pair rule forbids the digit pairs it does not allow (binary clauses); a
-thermometer's neighbours increase; each given is a unit clause. A certificate holds what the givens leave
-open: the literals A that unit propagation derives from them, as unit clauses, every canonical clause no
-literal of A satisfies (whole), and for a ``unique`` claim the blocking clause. Those dropped hold under
-the rest, so the formula keeps its models; it is a fixed set that a checker can rebuild and compare. When
-A holds every cell (or propagation clashes), the claim needs no file: the propagation is the proof.
+thermometer's neighbours increase; a killer cage's sum and an arrow (its circle or pill read as a decimal
+number) are each the graph of partial sums as clauses, with node and edge variables numbered above n**3
+(``sum_clauses``: unit propagation keeps each sum generalised arc consistent, Bacchus, *GAC via unit
+propagation*, CP 2007); each given is a unit clause. A certificate holds what the givens leave open: the
+literals A that unit propagation derives from them, as unit clauses, every canonical clause no literal of
+A satisfies (whole), and for a ``unique`` claim the blocking clause. Those dropped hold under the rest, so
+the formula keeps its models; it is a fixed set that a checker can rebuild and compare. When A holds
+every cell (or propagation clashes), the claim needs no file: the propagation is the proof.
+
+The sums' definitions here are this module's own (it imports nothing from the solving code); a test holds
+them to the package's (``rules.sums``): the same terms in the same order, and the clauses of a sum have
+exactly one model for each assignment of digits that keeps it, none for any other.
 
 For speed, the formula file is first compared with the very text ``prove`` writes (``certificate`` gives
 the clauses in that order); any other text is read clause by clause and compared as a set, as before.
@@ -42,10 +49,13 @@ from .drat import ProofError, Verdict, check_refutation
 Refute = Callable[[list, list], Verdict]
 
 __all__ = [
+    "SUMS_WORK",
+    "SUM_WORK",
     "SYMBOLS",
     "CertificateError",
     "Grid",
     "Refute",
+    "Sum",
     "UnreadableFolder",
     "blocking_clause",
     "certificate",
@@ -57,12 +67,21 @@ __all__ = [
     "main",
     "read_text",
     "settle",
+    "sum_clauses",
+    "sum_layers",
+    "sum_of",
+    "sum_work",
 ]
 
 #: Digit d is written ``SYMBOLS[d - 1]``; ``.`` and ``0`` are empty cells.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _RELATIONS = ("differ", "difference", "ratio", "sum")
-_RULE_KEYS = frozenset({"size", "box", "houses", "groups", "pairs", "thermometers"})
+_RULE_KEYS = frozenset({"size", "box", "houses", "groups", "pairs", "thermometers", "cages", "arrows"})
+#: The most work (``sum_work``) one sum may take, and all the sums of a claim together: past them the
+#: formula grows past what a certificate is worth writing and reading (a 9x9 arrow of 8 cells takes about
+#: 6,000; a 9x9 killer's cages together a few thousand). ``SUM_WORK`` is the bound under which the
+#: solving code reasons on a sum exactly (``rules.sums.EXACT_WORK``).
+SUM_WORK, SUMS_WORK = 1 << 20, 1 << 22
 
 
 class CertificateError(Exception):
@@ -83,6 +102,8 @@ class Grid:
     groups: tuple[tuple[int, ...], ...]
     #: ``(a, b, forbidden)``: cell a may not hold x while cell b holds y, for each (x, y) in forbidden
     pairs: tuple[tuple[int, int, frozenset[tuple[int, int]]], ...]
+    #: the killer cages' sums, then the arrows', in the order of the rules field
+    sums: tuple[Sum, ...] = ()
 
     @cached_property
     def canonical(self) -> _Canonical:
@@ -104,7 +125,133 @@ class Grid:
         for a, b, forbidden in self.pairs:
             if (cells[a], cells[b]) in forbidden:
                 return f"{self.cell(a)}={cells[a]} and {self.cell(b)}={cells[b]} break a pair rule"
+        for rule in self.sums:
+            plus = sum(w * cells[c] for c, w in zip(rule.cells, rule.weights, strict=True) if w > 0)
+            minus = -sum(w * cells[c] for c, w in zip(rule.cells, rule.weights, strict=True) if w < 0)
+            if plus - minus != rule.total:
+                where = self.cell(rule.first)
+                if rule.kind == "cage":
+                    return f"the cage at {where} adds up to {plus}, not {rule.total}"
+                return f"the arrow from {where}: its line adds up to {minus}, its circle shows {plus}"
         return None
+
+
+@dataclass(frozen=True)
+class Sum:
+    """``sum(weights[i] * digit(cells[i])) == total``, its terms in the canonical order (``sum_of``); a
+    ``cage`` or an ``arrow`` whose first listed cell is ``first`` (for messages)."""
+
+    kind: str
+    first: int
+    cells: tuple[int, ...]
+    weights: tuple[int, ...]
+    total: int
+
+
+def sum_of(kind: str, cells: Sequence[int], weights: Sequence[int], total: int) -> Sum:
+    """The sum with its terms in the canonical order: by the size of their weight, those of one size as
+    listed (the graph stays narrow when the heavy terms, a pill's tens, come last)."""
+    order = sorted(range(len(cells)), key=lambda i: abs(weights[i]))  # (stable: ties as listed)
+    return Sum(kind, cells[0], tuple(cells[i] for i in order), tuple(weights[i] for i in order), total)
+
+
+def _windows(rule: Sum, n: int) -> list[tuple[int, int]]:
+    """For each layer i (after the first i terms, i = 0..m): the least and the most partial sum that the
+    terms so far can make (digits 1..n) and the terms left can still bring to the total."""
+    least, most = [0], [0]
+    for w in rule.weights:
+        least.append(least[-1] + min(w, w * n))
+        most.append(most[-1] + max(w, w * n))
+    low, high, total = least[-1], most[-1], rule.total
+    return [(max(a, total - (high - b)), min(b, total - (low - a))) for a, b in zip(least, most, strict=True)]
+
+
+def sum_work(rule: Sum, n: int) -> int:
+    """n times the widths of the sum's windows (``_windows``, empty ones 0): a bound on the partial sums
+    its graph is built from, computed without building it."""
+    return n * sum(max(0, hi - lo + 1) for lo, hi in _windows(rule, n))
+
+
+def sum_layers(rule: Sum, n: int) -> list[list[int]]:
+    """The nodes of the sum's graph, layer by layer (i = 0..m), ascending: the partial sums s of the first
+    i terms (each digit 1..n) from which the terms left can still reach the total. Layer 0 is [0] and
+    layer m [total], or every layer is empty when the sum cannot be kept."""
+    m = len(rule.cells)
+    digits = range(1, n + 1)
+    reach: list[set[int]] = [{0}]
+    for i, (lo, hi) in enumerate(_windows(rule, n)[1:]):
+        w = rule.weights[i]
+        reach.append({t for s in reach[i] for d in digits if lo <= (t := s + w * d) <= hi})
+    layers: list[set[int]] = [set()] * m + [reach[m] & {rule.total}]
+    for i in range(m - 1, -1, -1):
+        w, ahead = rule.weights[i], layers[i + 1]
+        layers[i] = {s for s in reach[i] if any(s + w * d in ahead for d in digits)}
+    return [sorted(layer) for layer in layers]
+
+
+def sum_clauses(rule: Sum, n: int, first: int) -> tuple[list[tuple[int, ...]], int]:
+    """The sum's clauses (each a sorted tuple) over its graph (``sum_layers``), and how many auxiliary
+    variables they take, numbered from ``first``: the nodes N(i, s) of the layers 1..m-1 by (i, s), then
+    the edges E(i, s, d) by (i, s, d), one for each node s of layer i (layers 0..m-1) and digit d with
+    s + w_i * d a node of layer i + 1. The nodes of layers 0 and m are constants, true: their literals
+    are left out of the clauses below.
+
+    For each term i, each node s of layer i in order: the node's clause in, ``-N(i, s)`` or one of the
+    edges into it; then for each digit d, the edge's ``-E x(c_i, d)``, ``-E N(i, s)``, ``-E N(i + 1, t)``
+    and ``-N(i, s) -x(c_i, d) N(i + 1, t)`` (t = s + w_i * d), or, where no edge is, ``-N(i, s)
+    -x(c_i, d)``; then the node's clause out, ``-N(i, s)`` or one of its edges. After the term's nodes,
+    for each digit d: ``-x(c_i, d)`` or one of the term's edges with digit d. A path of true nodes and
+    edges from 0 to the total is the only model for digits that keep the sum; for others there is none.
+    This is the decomposition of the sum's decision diagram whose unit propagation is generalised arc
+    consistent (Bacchus, *GAC via unit propagation*, CP 2007)."""
+    layers = sum_layers(rule, n)
+    m = len(rule.cells)
+    digits = range(1, n + 1)
+    node: dict[tuple[int, int], int] = {}
+    for i in range(1, m):
+        for s in layers[i]:
+            node[i, s] = first + len(node)
+    edge: dict[tuple[int, int, int], int] = {}
+    for i in range(m):
+        ahead, w = set(layers[i + 1]), rule.weights[i]
+        for s in layers[i]:
+            for d in digits:
+                if s + w * d in ahead:
+                    edge[i, s, d] = first + len(node) + len(edge)
+    into: dict[tuple[int, int], list[int]] = {}
+    for (i, s, d), e in edge.items():
+        into.setdefault((i + 1, s + rule.weights[i] * d), []).append(e)
+    out: list[tuple[int, ...]] = []
+
+    def add(*literals: int | None) -> None:
+        out.append(tuple(sorted({x for x in literals if x is not None})))
+
+    for i in range(m):
+        x, w = rule.cells[i] * n, rule.weights[i]
+        for s in layers[i]:
+            here = node.get((i, s))
+            not_here = -here if here else None
+            if here:
+                add(-here, *into[i, s])
+            leaving = []
+            for d in digits:
+                e = edge.get((i, s, d))
+                if e is None:
+                    add(not_here, -(x + d))
+                    continue
+                there = node.get((i + 1, s + w * d))
+                add(-e, x + d)
+                if here:
+                    add(-e, here)
+                if there:
+                    add(-e, there)
+                    add(not_here, -(x + d), there)
+                leaving.append(e)
+            if here:
+                add(-here, *leaving)
+        for d in digits:
+            add(-(x + d), *(e for s in layers[i] if (e := edge.get((i, s, d)))))
+    return out, len(node) + len(edge)
 
 
 def _forbidden(relation: str, value: int, negated: bool, n: int) -> frozenset[tuple[int, int]]:
@@ -183,7 +330,34 @@ def _grid(n: int, key: str) -> Grid:
         cells = _cells(line, n, "thermometer")
         increase = frozenset((x, y) for x in range(1, n + 1) for y in range(1, n + 1) if x >= y)
         pairs += [(a, b, increase) for a, b in itertools.pairwise(cells)]
-    return Grid(n, tuple(houses), tuple(groups), tuple(pairs))
+    sums = []
+    for cage in _listed(rules, "cages"):
+        if not (isinstance(cage, list) and len(cage) == 2 and _integer(cage[0]) and cage[1]):
+            raise CertificateError(f"rules: a cage is not [total, [cells...]]: {cage!r}")
+        cells = _cells(cage[1], n, "cage")
+        if len(cells) > 1:
+            groups.append(cells)  # a killer cage's digits differ
+        sums.append(sum_of("cage", cells, (1,) * len(cells), cage[0]))
+    for arrow in _listed(rules, "arrows"):
+        if not (isinstance(arrow, list) and len(arrow) == 2 and isinstance(arrow[0], list) and arrow[0]):
+            raise CertificateError(f"rules: an arrow is not [[circle cells...], [line cells...]]: {arrow!r}")
+        cells = _cells(arrow[0] + arrow[1] if isinstance(arrow[1], list) else None, n, "arrow")
+        k = len(arrow[0])
+        weights = tuple(10 ** (k - 1 - j) for j in range(k)) + (-1,) * (len(cells) - k)
+        sums.append(sum_of("arrow", cells, weights, 0))
+    works = [sum_work(rule, n) for rule in sums]
+    if any(work > SUM_WORK for work in works) or sum(works) > SUMS_WORK:
+        where = next((rule for rule, work in zip(sums, works, strict=True) if work > SUM_WORK), sums[0])
+        raise CertificateError(
+            f"rules: the sums are too large for a certificate (the {where.kind} at "
+            f"r{where.first // n + 1}c{where.first % n + 1}: work "
+            f"{max(works):,}, all {sum(works):,}; at most {SUM_WORK:,} and {SUMS_WORK:,})"
+        )
+    return Grid(n, tuple(houses), tuple(groups), tuple(pairs), tuple(sums))
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def read_puzzle(line: object) -> tuple[int, list[int]]:
@@ -207,46 +381,69 @@ def read_puzzle(line: object) -> tuple[int, list[int]]:
 class _Canonical:
     """The canonical formula of one grid, indexed for propagation: ``conflicts[v]``, the variables that
     share a binary clause with v; ``positive``, the clauses of positive literals (a cell holds a digit, a
-    house holds a digit); ``positive_of[v]``, the indices of those that hold v."""
+    house holds a digit); ``positive_of[v]``, the indices of those that hold v; ``general``, the sums'
+    clauses (``sum_clauses``, over the auxiliary variables n**3 + 1 .. ``variables``), and
+    ``general_of[2 * v]`` and ``general_of[2 * v + 1]``, the indices of those that hold v and -v."""
 
     def __init__(self, grid: Grid) -> None:
         n = grid.n
         top = n**3
-        conflicts: list[set[int]] = [set() for _ in range(top + 1)]
-
-        def forbid(u: int, v: int) -> None:
-            conflicts[u].add(v)
-            conflicts[v].add(u)
-
-        for c in range(n * n):
-            for x in range(1, n):
-                for y in range(x + 1, n + 1):
-                    forbid(c * n + x, c * n + y)
-        for unit in grid.houses + grid.groups:
+        self.general: list[tuple[int, ...]] = []
+        self.general_of: list[list[int]] = [[] for _ in range(2 * top + 2)]
+        variables = top
+        for rule in grid.sums:
+            variables += self._add_sum(rule, n, variables + 1)
+        self.variables = variables
+        conflicts = [set(s) for s in _conflicts(n, grid.houses, grid.pairs)]
+        for unit in grid.groups:
             for i, a in enumerate(unit):
                 for b in unit[i + 1 :]:
                     for d in range(1, n + 1):
-                        forbid(a * n + d, b * n + d)
-        for a, b, forbidden in grid.pairs:
-            for x, y in forbidden:
-                forbid(a * n + x, b * n + y)
-        self.conflicts = [sorted(s) for s in conflicts]
+                        conflicts[a * n + d].add(b * n + d)
+                        conflicts[b * n + d].add(a * n + d)
+        self.conflicts = [sorted(s) for s in conflicts] + [[] for _ in range(variables - top)]
         positive = [tuple(c * n + d for d in range(1, n + 1)) for c in range(n * n)]
         positive += [tuple(sorted(c * n + d for c in h)) for h in grid.houses for d in range(1, n + 1)]
         self.positive = list(dict.fromkeys(positive))  # a house listed twice gives its clauses once
-        self.positive_of: list[list[int]] = [[] for _ in range(top + 1)]
+        self.positive_of: list[list[int]] = [[] for _ in range(variables + 1)]
         for i, clause in enumerate(self.positive):
             for v in clause:
                 self.positive_of[v].append(i)
+        self.general_units = [clause[0] for clause in self.general if len(clause) == 1]
         # the DIMACS lines of the clauses, for the text of a certificate: unit_lines[top + x] is the unit
-        # clause x; pair_lines[u], made when first needed, the binary clauses -v -u for v > u
+        # clause x of a digit's variable; pair_lines[u], made when first needed, the binary clauses -v -u
+        # for v > u (the sums' lines are made as a certificate needs them)
         self.top = top
-        self.unit_lines = [f"{x} 0" for x in range(-top, top + 1)]
+        self.unit_lines = _unit_lines(top)
         self.positive_lines = [" ".join(map(str, clause)) + " 0" for clause in self.positive]
         self.pair_lines: list[tuple[list[int], list[tuple[int, int]], list[str]] | None] = [None] * (top + 1)
 
+    def _add_sum(self, rule: Sum, n: int, first: int) -> int:
+        """Add the sum's clauses (``sum_clauses``, auxiliary variables from ``first``) to ``general`` and
+        ``general_of``; the number of auxiliary variables they take.
+
+        A clause two sums give (only a unit ``-x`` can be: every other clause holds an auxiliary variable
+        of its own sum) stays twice here: a unit is in A, so no certificate holds it, and ``clauses`` is a
+        set."""
+        clauses, used, occurs = _shaped(rule.weights, rule.total, n)
+        names = _names(rule, n, first, used)
+        base = len(self.general)
+        signed = [-x for x in reversed(names)] + names[1:]  # signed[len(names) - 1 + x] names literal x
+        shift = len(names) - 1
+        self.general += [tuple([signed[shift + x] for x in clause]) for clause in clauses]
+        self.general_of += [[] for _ in range(2 * used)]
+        general_of, add = self.general_of, base.__add__
+        for v in range(1, len(names)):
+            at = 2 * names[v]
+            if occurs[2 * v]:
+                general_of[at] += map(add, occurs[2 * v])
+            if occurs[2 * v + 1]:
+                general_of[at + 1] += map(add, occurs[2 * v + 1])
+        return used
+
     def pairs_of(self, u: int) -> tuple[list[int], list[tuple[int, int]], list[str]]:
-        """The binary clauses ``-v -u`` with v > u: the variables v, the clauses, their lines."""
+        """The binary clauses ``-v -u`` with v > u (u a cell's digit): the variables v, the clauses,
+        their lines."""
         pairs = self.pair_lines[u]
         if pairs is None:
             vs = [v for v in self.conflicts[u] if v > u]
@@ -256,7 +453,7 @@ class _Canonical:
     def clauses(self) -> set[tuple[int, ...]]:
         """The whole canonical formula, givens aside."""
         out = {(-v, -u) for u, vs in enumerate(self.conflicts) for v in vs if v > u}
-        return out | set(self.positive)
+        return out | set(self.positive) | set(self.general)
 
     def propagate(self, given: Sequence[int]) -> dict[int, bool] | None:
         """The literals unit propagation derives from the given variables, ``{variable: value}``; None
@@ -268,12 +465,20 @@ class _Canonical:
 
     def values(self, given: Sequence[int]) -> list[int] | None:
         """``propagate`` as a list over the variables: 1 true, -1 false, 0 open (index 0 unused)."""
-        value = [0] * len(self.conflicts)
+        value = [0] * (self.variables + 1)
         remaining = [len(clause) for clause in self.positive]  # literals not yet false, per clause
+        left = [len(clause) for clause in self.general]  # the same for the sums' clauses
         for v in given:
             value[v] = 1
         queue = list(given)
+        for x in self.general_units:  # the sums' unit clauses: digits no partial sum leads on from
+            if value[abs(x)] == (1 if x < 0 else -1):
+                return None
+            if not value[abs(x)]:
+                value[abs(x)] = 1 if x > 0 else -1
+                queue.append(abs(x))
         conflicts, positive, positive_of = self.conflicts, self.positive, self.positive_of
+        general, general_of = self.general, self.general_of
         while queue:
             v = queue.pop()
             if value[v] > 0:
@@ -284,20 +489,95 @@ class _Canonical:
                         queue.append(u)
                     elif seen > 0:
                         return None
-                continue
-            for i in positive_of[v]:
-                remaining[i] -= 1
-                if remaining[i] == 0:
+                lost = general_of[2 * v + 1]  # the clauses that hold -v, now false there
+            else:
+                for i in positive_of[v]:
+                    remaining[i] -= 1
+                    if remaining[i] == 0:
+                        return None
+                    if remaining[i] == 1:
+                        for u in positive[i]:
+                            seen = value[u]
+                            if not seen:
+                                value[u] = 1
+                                queue.append(u)
+                            if seen >= 0:
+                                break
+                lost = general_of[2 * v]
+            for i in lost:
+                left[i] -= 1
+                if left[i] == 0:
                     return None
-                if remaining[i] == 1:
-                    for u in positive[i]:
-                        seen = value[u]
+                if left[i] == 1:  # the one literal not false: true already, or made true
+                    for x in general[i]:
+                        seen = value[x] if x > 0 else -value[-x]
                         if not seen:
-                            value[u] = 1
-                            queue.append(u)
+                            value[abs(x)] = 1 if x > 0 else -1
+                            queue.append(abs(x))
                         if seen >= 0:
                             break
         return value
+
+
+@lru_cache(maxsize=16)
+def _conflicts(
+    n: int, houses: tuple[tuple[int, ...], ...], pairs: tuple[tuple[int, int, frozenset], ...]
+) -> tuple[frozenset[int], ...]:
+    """``conflicts[v]`` of the cells, the houses and the pair rules (the groups, a killer's cages, are
+    added per grid): the same for every puzzle of a kind, so made once."""
+    conflicts: list[set[int]] = [set() for _ in range(n**3 + 1)]
+
+    def forbid(u: int, v: int) -> None:
+        conflicts[u].add(v)
+        conflicts[v].add(u)
+
+    for c in range(n * n):
+        for x in range(1, n):
+            for y in range(x + 1, n + 1):
+                forbid(c * n + x, c * n + y)
+    for unit in houses:
+        for i, a in enumerate(unit):
+            for b in unit[i + 1 :]:
+                for d in range(1, n + 1):
+                    forbid(a * n + d, b * n + d)
+    for a, b, forbidden in pairs:
+        for x, y in forbidden:
+            forbid(a * n + x, b * n + y)
+    return tuple(map(frozenset, conflicts))
+
+
+@lru_cache(maxsize=4)
+def _unit_lines(top: int) -> list[str]:
+    """``lines[top + x]``: the DIMACS line of the unit clause x, for -top <= x <= top."""
+    return [f"{x} 0" for x in range(-top, top + 1)]
+
+
+def _names(rule: Sum, n: int, first: int, used: int) -> list[int]:
+    """The variables of the sum over the cells 0..m-1 (``_shaped``: its digits' m * n, then ``used``
+    auxiliary ones) renamed as the sum's own: index 0 unused."""
+    m = len(rule.cells)
+    names = [0] * (m * n + 1) + list(range(first, first + used))
+    for i, c in enumerate(rule.cells):
+        names[i * n + 1 : i * n + n + 1] = range(c * n + 1, c * n + n + 1)
+    return names
+
+
+@lru_cache(maxsize=1024)
+def _shaped(
+    weights: tuple[int, ...], total: int, n: int
+) -> tuple[list[tuple[int, ...]], int, list[tuple[int, ...]]]:
+    """``sum_clauses`` of the sum over the cells 0..m-1 (auxiliary variables from m * n + 1) and, for
+    each literal x (at index 2x, or 1 - 2x when x < 0), the clauses that hold it: made once per weights
+    and total (a killer's cages repeat their sizes and totals), renamed for each sum by ``_add_sum``.
+    Renaming keeps every clause sorted: a clause holds at most one digit's literal, and it lies below every
+    auxiliary one both before and after."""
+    m = len(weights)
+    clauses, used = sum_clauses(Sum("", 0, tuple(range(m)), weights, total), n, m * n + 1)
+    occurs: list[list[int]] = [[] for _ in range(2 * (m * n + used) + 2)]
+    for i, clause in enumerate(clauses):
+        for x in clause:
+            occurs[2 * x if x > 0 else 1 - 2 * x].append(i)
+    return clauses, used, [tuple(o) for o in occurs]
 
 
 def settle(grid: Grid, givens: Sequence[int]) -> tuple[dict[int, bool] | None, set[tuple[int, ...]]]:
@@ -317,7 +597,8 @@ def certificate(
     """The certificate's clauses (each a sorted tuple of literals) for these givens (0: an empty cell)
     and, for a uniqueness claim, the solution ``blocking`` blocks, with their DIMACS lines, in the order
     ``prove`` writes them: the unit clauses by variable, the binary clauses, the positive ones, the
-    blocking clause. After a conflict: the whole canonical formula and the givens, sorted."""
+    sums' clauses, the blocking clause. After a conflict: the whole canonical formula and the givens,
+    sorted."""
     n = grid.n
     canonical = grid.canonical
     given = [c * n + d for c, d in enumerate(givens) if d]
@@ -329,17 +610,20 @@ def certificate(
         top, unit_lines = canonical.top, canonical.unit_lines
         clauses, lines = [], []
         satisfied = [False] * len(canonical.positive)
-        positive_of = canonical.positive_of
+        met = [False] * len(canonical.general)  # the sums' clauses a literal of A satisfies
+        positive_of, general_of = canonical.positive_of, canonical.general_of
         for v, x in enumerate(value):
             if x:
                 clauses.append((x * v,))
-                lines.append(unit_lines[top + x * v])
+                lines.append(unit_lines[top + x * v] if v <= top else f"{x * v} 0")
                 if x > 0:
                     for i in positive_of[v]:
                         satisfied[i] = True
-        is_open = [not x for x in value]
+                for i in general_of[2 * v if x > 0 else 2 * v + 1]:
+                    met[i] = True
+        is_open = [not x for x in value[: canonical.top + 1]]  # (the binary clauses are the digits')
         is_open[0] = False
-        for u in itertools.compress(range(len(value)), is_open):
+        for u in itertools.compress(range(len(is_open)), is_open):
             vs, pairs, pair_lines = canonical.pairs_of(u)
             both = list(map(is_open.__getitem__, vs))  # the binary clauses between two open variables
             clauses += itertools.compress(pairs, both)
@@ -348,6 +632,9 @@ def certificate(
             if not done:
                 clauses.append(clause)
                 lines.append(line)
+        kept = list(itertools.compress(canonical.general, [not x for x in met]))
+        clauses += kept
+        lines += [" ".join(map(str, clause)) + " 0" for clause in kept]
     if blocking is not None:
         clauses.append(blocking_clause(n, givens, blocking))
         lines.append(clause_line(clauses[-1]))
@@ -437,10 +724,11 @@ def _refuted(
         raise CertificateError("the claim names no formula and proof file in its folder")
     cnf, proof = (folder / name for name in names)
     clauses, lines = certificate(grid, givens, blocking)
-    expected = dimacs_text(grid.n**3, lines)
+    variables = grid.canonical.variables
+    expected = dimacs_text(variables, lines)
     try:
         text = read_text(cnf, FORMULA_SLACK * len(expected) + SLACK_BYTES)
-        steps = read_text(proof, PROOF_BYTES_PER_VARIABLE * grid.n**3)
+        steps = read_text(proof, PROOF_BYTES_PER_VARIABLE * variables)
     except OSError as exc:
         raise CertificateError(str(exc)) from None
     if text != expected or len(set(clauses)) != len(clauses):
@@ -598,8 +886,9 @@ def check_dir(
 
 #: The most a formula file may take: this many times the text ``prove`` writes for the claim, plus
 #: ``SLACK_BYTES`` (another writer's spacing and comments); a proof: this many bytes per variable of the
-#: grid (n**3). Real ones are far smaller (the longest of 300 forum_hardest_11plus proofs: 1,617 lines,
-#: 27 KB, against 11.9 MB allowed); the bounds keep a file that never ends from being read whole.
+#: formula (n**3 and the sums' auxiliaries). Real ones are far smaller (the longest of 300
+#: forum_hardest_11plus proofs: 1,617 lines, 27 KB, against 11.9 MB allowed); the bounds keep a file that
+#: never ends from being read whole.
 FORMULA_SLACK, SLACK_BYTES, PROOF_BYTES_PER_VARIABLE = 4, 1 << 16, 1 << 14
 
 

@@ -32,7 +32,7 @@ from pysat.solvers import Solver
 from ..backends import sat_native
 from ..errors import UnsupportedRuleError
 from ..grid import Puzzle
-from ..rules import Rules, Thermo
+from ..rules import Arrow, Cage, Rules, Thermo
 from . import checker
 
 __all__ = [
@@ -87,17 +87,34 @@ class Certificate:
 
 def rules_field(rules: Rules) -> dict | None:
     """The claim's ``rules`` field (docs/certificates.md): None for rows, columns and the usual boxes,
-    else the houses, groups, pair rules and thermometers; ``UnsupportedRuleError`` for a rule without
-    canonical clauses (cage sums, arrows), which a certificate cannot leave out."""
+    else the houses, groups, pair rules, thermometers, killer cages with a total (``cages``, which are
+    groups too) and arrows; ``UnsupportedRuleError`` for grids beyond 35x35, a rule without canonical
+    clauses, and sums too large for a certificate (``checker.SUM_WORK``)."""
     n = rules.n
     if rules.n > len(checker.SYMBOLS):
         raise UnsupportedRuleError(f"certificates cover grids up to 35x35, not {n}x{n}")
+    sums = []
     for rule in rules.constraints:
-        if not isinstance(rule, Thermo):
+        if isinstance(rule, Cage | Arrow):
+            cells, weights, total = rule.linear()
+            sums.append((rule, checker.sum_of("cage", cells, weights, total)))
+        elif not isinstance(rule, Thermo):
             raise UnsupportedRuleError(
-                f"prove: {rule.describe(n)}: sums have no canonical clauses in a certificate "
-                "(prove covers houses, groups, pair rules and thermometers)"
+                f"prove: {rule.describe(n)}: no canonical clauses in a certificate (prove covers houses, "
+                "groups, pair rules, thermometers, killer cages and arrows)"
             )
+    works = [checker.sum_work(form, n) for _, form in sums]
+    for (rule, _), work in zip(sums, works, strict=True):
+        if work > checker.SUM_WORK:
+            raise UnsupportedRuleError(
+                f"prove: {rule.describe(n)}: its sum is too large for a certificate (work {work:,}, at most "
+                f"{checker.SUM_WORK:,})"
+            )
+    if sum(works) > checker.SUMS_WORK:
+        raise UnsupportedRuleError(
+            f"prove: the sums are too large for a certificate together (work {sum(works):,}, at most "
+            f"{checker.SUMS_WORK:,})"
+        )
     if rules.is_classic and rules.box == _usual_box(n):
         return None
     out: dict = {"size": n}
@@ -108,12 +125,19 @@ def rules_field(rules: Rules) -> dict | None:
     houses = [list(h) for h in rules.houses[first:]]
     if houses:
         out["houses"] = houses
-    if rules.groups:
-        out["groups"] = [list(g) for g in rules.groups]
+    cages = [c for c in rules.cages if c.total is not None]
+    summed = {c.cells for c in cages}  # a cage with a total is a group in the checker already
+    groups = [list(g) for g in rules.groups if g not in summed]
+    if groups:
+        out["groups"] = groups
     if rules.pairs:
         out["pairs"] = [[p.a, p.b, p.relation, p.value, p.negated] for p in rules.pairs]
     if rules.thermos:
         out["thermometers"] = [list(t.cells) for t in rules.thermos]
+    if cages:
+        out["cages"] = [[c.total, list(c.cells)] for c in cages]
+    if rules.arrows:
+        out["arrows"] = [[list(a.circle), list(a.cells)] for a in rules.arrows]
     return out
 
 
@@ -137,7 +161,7 @@ def _line(cells: Sequence[int]) -> str:
 
 
 class _Template:
-    """The canonical clauses of one grid (``checker``'s own, 1-6) as arrays, with their DIMACS lines: a
+    """The canonical clauses of one grid (``checker``'s own) as arrays, with their DIMACS lines: a
     puzzle's certificate is cut from them with masks of what its givens settle, the set that
     ``checker.settle`` builds clause by clause."""
 
@@ -148,37 +172,58 @@ class _Template:
     def __init__(self, grid: checker.Grid) -> None:
         canonical = grid.canonical
         n = self.n = grid.n
-        top = n**3
+        self.top = n**3  # the digits' variables; the sums' auxiliaries follow, up to ``variables``
+        variables = self.variables = canonical.variables
         pairs = [(u, v) for u, vs in enumerate(canonical.conflicts) for v in vs if v > u]
         self.pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)  # the clause -u -v, u < v
         self.positive = np.array(canonical.positive, dtype=np.int64).reshape(-1, n)
-        # for the kernels: conflicts[v] and positive_of[v] as flat arrays with offsets, the clauses
-        self.rules = (*_flat(canonical.conflicts), *_flat(canonical.positive_of), self.positive)
-        # lines[top + x] is the unit clause x (x from -top to top, 0 unused), then the binary clauses
-        # (from 2 * top + 1), then the positive ones
-        self.first_pair = 2 * top + 1
+        general_at, self.general = _flat(canonical.general)  # the sums' clauses, flat
+        self.general_clauses = canonical.general
+        self.general_starts = general_at[:-1]
+        self.general_sizes = np.diff(general_at)
+        self.general_units = np.array(canonical.general_units, dtype=np.int64)
+        # for the kernels: conflicts[v], positive_of[v] and general_of[2v + (v true)] as flat arrays with
+        # offsets, the positive clauses, the sums' clauses
+        self.rules = (
+            *_flat(canonical.conflicts),
+            *_flat(canonical.positive_of),
+            self.positive,
+            *_occurrences(self.general, self.general_sizes, variables),
+            general_at,
+            self.general,
+        )
+        # lines[top + x] is the unit clause x of a digit's variable (x from -top to top, 0 unused), then
+        # the binary clauses (from 2 * top + 1), then the positive ones; the auxiliary variables' units
+        # and the sums' clauses are written when a certificate needs them
+        self.first_pair = 2 * self.top + 1
         self.first_positive = self.first_pair + len(pairs)
-        lines = [*(f"{x} 0" for x in range(-top, top + 1))]
-        lines += [f"-{v} -{u} 0" for u, v in pairs]
-        lines += [" ".join(map(str, c)) + " 0" for c in canonical.positive]
+        lines = [*canonical.unit_lines, *(f"-{v} -{u} 0" for u, v in pairs), *canonical.positive_lines]
         self.lines = np.array(lines, dtype=object)
 
-    def settle(self, givens: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    def settle(self, givens: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """What unit propagation derives from the givens (0: an empty cell) on the canonical formula: by
-        variable, 1 true, -1 false, 0 open (index 0 unused), and by positive clause its literals not
-        false; None when it reaches a conflict. The same fixpoint as ``checker``'s propagation, compiled."""
+        variable, 1 true, -1 false, 0 open (index 0 unused), and by positive clause and by sum clause its
+        literals not false; None when it reaches a conflict. The same fixpoint as ``checker``'s
+        propagation, compiled."""
         cells = np.array(givens, dtype=np.int64)
         given = np.flatnonzero(cells) * self.n + cells[cells > 0]
-        value = np.zeros(self.n**3 + 1, dtype=np.int8)
+        value = np.zeros(self.variables + 1, dtype=np.int8)
         remaining = np.full(len(self.positive), self.n, dtype=np.int64)
-        if not _propagate(given, value, remaining, self.rules):
+        left = self.general_sizes.copy()
+        if not _propagate(given, self.general_units, value, remaining, left, self.rules):
             return None
-        return value, remaining
+        return value, remaining, left
 
-    def search(self, value: np.ndarray, remaining: np.ndarray) -> tuple[int, list[list[int]], str]:
+    def cells_of(self, value: np.ndarray) -> list[int]:
+        """The grid of a complete assignment of the digits' variables."""
+        return _cells(self.n, np.flatnonzero(value[: self.top + 1] > 0).tolist())
+
+    def search(
+        self, value: np.ndarray, remaining: np.ndarray, left: np.ndarray
+    ) -> tuple[int, list[list[int]], str]:
         """``_search`` from a settled state: its status, the solutions found (as cells) and the proof."""
-        status, solutions, lemmas, ends = _search(value, remaining, self.MAX_LEAVES, self.rules)
-        found = [_cells(self.n, np.flatnonzero(s > 0).tolist()) for s in solutions[: min(status, 2)]]
+        status, solutions, lemmas, ends = _search(value, remaining, left, self.MAX_LEAVES, self.rules)
+        found = [self.cells_of(s) for s in solutions[: min(status, 2)]]
         flat, start, proof = lemmas.tolist(), 0, []
         for end in ends.tolist():
             proof.append(" ".join(map(str, flat[start:end])) + " 0" if end > start else "0")
@@ -187,26 +232,55 @@ class _Template:
 
     def cut(self, value: np.ndarray) -> tuple[list[str], Callable[[], tuple[np.ndarray, np.ndarray]]]:
         """For the settled values (1 true, -1 false, 0 open, by variable): the certificate's lines (units,
-        then binary clauses between open variables, then positive clauses without a true literal), and a
-        function giving what a proof solver is given (those clauses less their false literals, without
-        the units) as flat arrays: the literals, and where each clause ends."""
+        then binary clauses between open variables, then positive clauses and sum clauses without a true
+        literal), and a function giving what a proof solver is given (those clauses less their false
+        literals, without the units) as flat arrays: the literals, and where each clause ends."""
+        top = self.top
         open_ = value == 0
         units = np.flatnonzero(value)
+        digits, aux = units[units <= top], units[units > top]
         kept = np.flatnonzero(open_[self.pairs[:, 0]] & open_[self.pairs[:, 1]])
         rows = np.flatnonzero(~(value[self.positive] > 0).any(axis=1))
-        top = len(value) - 1
-        chosen = [top + units * value[units], self.first_pair + kept, self.first_positive + rows]
+        truth = np.sign(self.general) * value[np.abs(self.general)]  # by literal: 1 true, -1 false
+        if len(truth):
+            general = np.flatnonzero(~np.logical_or.reduceat(truth > 0, self.general_starts))
+        else:
+            general = np.zeros(0, dtype=np.int64)
+        chosen = [top + digits * value[digits], self.first_pair + kept, self.first_positive + rows]
         lines = self.lines[np.concatenate(chosen)].tolist()
+        at = len(digits)  # the auxiliary units come after the digits' (by variable), before the pairs
+        lines[at:at] = [f"{x} 0" for x in (aux * value[aux]).tolist()]
+        clauses = self.general_clauses
+        lines += [" ".join(map(str, clauses[i])) + " 0" for i in general.tolist()]
 
         def solver_clauses() -> tuple[np.ndarray, np.ndarray]:
             clauses = self.positive[rows]
             clauses = np.where(value[clauses] == 0, clauses, 0)  # false literals out (none is true)
             kept_lits = clauses != 0
-            lits = np.concatenate(((-self.pairs[kept]).ravel(), clauses[kept_lits]))
-            sizes = np.concatenate((np.full(len(kept), 2), np.count_nonzero(kept_lits, axis=1)))
+            in_general = np.repeat(np.isin(np.arange(len(self.general_sizes)), general), self.general_sizes)
+            open_general = in_general & (truth == 0)  # (the kept clauses have no true literal)
+            sizes_general = np.add.reduceat(open_general, self.general_starts)[general] if len(truth) else []
+            lits = np.concatenate(
+                ((-self.pairs[kept]).ravel(), clauses[kept_lits], self.general[open_general])
+            )
+            sizes = np.concatenate(
+                (np.full(len(kept), 2), np.count_nonzero(kept_lits, axis=1), sizes_general)
+            ).astype(np.int64)
             return lits, np.cumsum(sizes)
 
         return lines, solver_clauses
+
+
+def _occurrences(lits: np.ndarray, sizes: np.ndarray, variables: int) -> tuple[np.ndarray, np.ndarray]:
+    """For the flat clauses ``lits`` (clause i ``sizes[i]`` literals long): the clauses that hold each
+    literal, as offsets and items over the index ``2 * x`` (x > 0) or ``1 - 2 * x`` (x < 0): the index
+    ``checker._Canonical.general_of`` has, built with arrays."""
+    index = np.where(lits > 0, 2 * lits, 1 - 2 * lits)
+    clause = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    order = np.argsort(index, kind="stable")
+    offsets = np.zeros(2 * variables + 3, dtype=np.int64)
+    offsets[1:] = np.cumsum(np.bincount(index, minlength=2 * variables + 2))
+    return offsets, clause[order]
 
 
 def _flat(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -217,21 +291,33 @@ def _flat(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _propagate(given, value, remaining, rules):  # pragma: no cover
-    """``checker._Canonical.values`` as a kernel: fills ``value`` (and ``remaining``, the literals of
-    each positive clause not false); False at a conflict."""
+def _propagate(given, units, value, remaining, left, rules):  # pragma: no cover
+    """``checker._Canonical.values`` as a kernel: fills ``value`` (and ``remaining`` and ``left``, the
+    literals not false of each positive clause and of each sum clause) from the given variables and the
+    sums' unit clauses ``units``; False at a conflict."""
     queue = np.empty(len(value), dtype=np.int64)  # each variable is assigned, and queued, once
-    for k, v in enumerate(given):
+    tail = 0
+    for v in given:
         value[v] = 1
-        queue[k] = v
-    return _spread(value, remaining, queue, len(given), rules)
+        queue[tail] = v
+        tail += 1
+    for x in units:
+        u = abs(x)
+        sign = 1 if x > 0 else -1
+        if value[u] == -sign:
+            return False
+        if value[u] == 0:
+            value[u] = sign
+            queue[tail] = u
+            tail += 1
+    return _spread(value, remaining, left, queue, tail, rules)
 
 
 @njit(cache=True)
-def _spread(value, remaining, queue, tail, rules):  # pragma: no cover
+def _spread(value, remaining, left, queue, tail, rules):  # pragma: no cover
     """Unit propagation from the variables ``queue[:tail]``, just assigned; False at a conflict. ``rules``
     is ``_Template.rules``."""
-    conflict_at, conflicts, positive_at, positive_of, positive = rules
+    conflict_at, conflicts, positive_at, positive_of, positive, lost_at, lost, general_at, general = rules
     head = 0
     while head < tail:
         v = queue[head]
@@ -245,25 +331,43 @@ def _spread(value, remaining, queue, tail, rules):  # pragma: no cover
                     tail += 1
                 elif value[u] > 0:
                     return False
-            continue
-        for k in range(positive_at[v], positive_at[v + 1]):
-            i = positive_of[k]
-            remaining[i] -= 1
-            if remaining[i] == 0:
+            event = 2 * v + 1  # the sum clauses that hold -v
+        else:
+            for k in range(positive_at[v], positive_at[v + 1]):
+                i = positive_of[k]
+                remaining[i] -= 1
+                if remaining[i] == 0:
+                    return False
+                if remaining[i] == 1:
+                    for u in positive[i]:
+                        if value[u] == 0:
+                            value[u] = 1
+                            queue[tail] = u
+                            tail += 1
+                        if value[u] >= 0:
+                            break
+            event = 2 * v  # the sum clauses that hold v
+        for k in range(lost_at[event], lost_at[event + 1]):
+            i = lost[k]
+            left[i] -= 1
+            if left[i] == 0:
                 return False
-            if remaining[i] == 1:
-                for u in positive[i]:
-                    if value[u] == 0:
-                        value[u] = 1
+            if left[i] == 1:  # the one literal not false: true already, or made true
+                for j in range(general_at[i], general_at[i + 1]):
+                    x = general[j]
+                    u = abs(x)
+                    seen = value[u] if x > 0 else -value[u]
+                    if seen == 0:
+                        value[u] = 1 if x > 0 else -1
                         queue[tail] = u
                         tail += 1
-                    if value[u] >= 0:
+                    if seen >= 0:
                         break
     return True
 
 
 @njit(cache=True)
-def _search(root, root_remaining, max_leaves, rules):  # pragma: no cover
+def _search(root, root_remaining, root_left, max_leaves, rules):  # pragma: no cover
     """A depth-first search from a settled state that writes its own refutation, ``(status, solutions,
     lemma literals, lemma ends)``: status 0 no solution, 1 one, 2 two (found), 3 more than
     ``max_leaves`` leaves (given up).
@@ -272,15 +376,18 @@ def _search(root, root_remaining, max_leaves, rules):  # pragma: no cover
     with propagation. A leaf (a conflict, or a solution, which the blocking clause refutes) adds the
     lemma "not the decisions leading here"; the clause's last literal is no decision, since once the
     lemmas of the others are in, propagation forces it: so each lemma is RUP when it comes, and the last,
-    at the root, is the empty clause."""
+    at the root, is the empty clause. A node where every cell holds a digit without a conflict keeps
+    every sum too: propagation on a sum's clauses clashes when the digits break it."""
     positive = rules[4]
     top = len(root) - 1
     count, width = positive.shape
-    depth = top // width + 2  # each decision fills a cell
+    depth = width * width + 2  # each decision fills a cell
     values = np.empty((depth, top + 1), dtype=np.int8)
     remains = np.empty((depth, count), dtype=np.int64)
+    lefts = np.empty((depth, len(root_left)), dtype=np.int64)
     values[0] = root
     remains[0] = root_remaining
+    lefts[0] = root_left
     options = np.empty((depth, width), dtype=np.int64)
     tried = np.zeros(depth, dtype=np.int64)
     total = np.zeros(depth, dtype=np.int64)
@@ -331,10 +438,11 @@ def _search(root, root_remaining, max_leaves, rules):  # pragma: no cover
                 tried[d] = k + 1
                 values[at] = values[d]
                 remains[at] = remains[d]
+                lefts[at] = lefts[d]
                 path[d] = u
             values[at, u] = 1
             queue[0] = u
-            if _spread(values[at], remains[at], queue, 1, rules):
+            if _spread(values[at], remains[at], lefts[at], queue, 1, rules):
                 d = at
                 choose = True
                 continue
@@ -374,9 +482,14 @@ def _cells(n: int, true: Iterable[int]) -> list[int]:
     return cells
 
 
-def _model(n: int, value: np.ndarray, model: list[int]) -> list[int]:
+def _model(template: _Template, value: np.ndarray, model: list[int]) -> list[int]:
     """The grid of the solver's model, with what propagation settled."""
-    return _cells(n, [*np.flatnonzero(value > 0).tolist(), *(x for x in model if x > 0 and not value[x])])
+    top = template.top
+    found = [
+        *np.flatnonzero(value[: top + 1] > 0).tolist(),
+        *(x for x in model[:top] if x > 0 and not value[x]),
+    ]
+    return _cells(template.n, found)
 
 
 def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]], str | None, str | None]:
@@ -388,29 +501,30 @@ def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]]
     settled = template.settle(givens)
     if settled is None:
         return "none", [], None, None
-    value, remaining = settled
-    if np.count_nonzero(value) == len(value) - 1:  # every variable (index 0 unused) is settled
-        return "unique", [_cells(n, np.flatnonzero(value > 0).tolist())], None, None
-    status, solutions, proof = template.search(value, remaining)
+    value, remaining, left = settled
+    if np.count_nonzero(value[1 : template.top + 1]) == template.top:  # every digit's variable is settled
+        return "unique", [template.cells_of(value)], None, None
+    status, solutions, proof = template.search(value, remaining, left)
     if status == 2:
         return "multiple", solutions, None, None
     lines, solver_clauses = template.cut(value)
+    variables = template.variables
     if status < 2:
         if status:
             lines.append(checker.clause_line(checker.blocking_clause(n, givens, solutions[0])))
-        return ("unique" if status else "none"), solutions, checker.dimacs_text(n**3, lines), proof
+        return ("unique" if status else "none"), solutions, checker.dimacs_text(variables, lines), proof
     solver = Solver(name=PROOF_SOLVER, with_proof=True)
     try:
-        sat_native.load(solver, PROOF_SOLVER, n**3, *solver_clauses())  # (a Python call per clause: a
-        if not solver.solve():  # quarter of the time on forum_hardest_11plus)
-            return "none", [], checker.dimacs_text(n**3, lines), _proof(solver)
-        first = _model(n, value, solver.get_model())
+        sat_native.load(solver, PROOF_SOLVER, variables, *solver_clauses())  # (a Python call per clause:
+        if not solver.solve():  # a quarter of the time on forum_hardest_11plus)
+            return "none", [], checker.dimacs_text(variables, lines), _proof(solver)
+        first = _model(template, value, solver.get_model())
         block = checker.blocking_clause(n, givens, first)
         solver.add_clause([x for x in block if not value[-x]])  # the rest are false by what is settled
         if solver.solve():
-            return "multiple", [first, _model(n, value, solver.get_model())], None, None
+            return "multiple", [first, _model(template, value, solver.get_model())], None, None
         lines.append(checker.clause_line(block))
-        return "unique", [first], checker.dimacs_text(n**3, lines), _proof(solver)
+        return "unique", [first], checker.dimacs_text(variables, lines), _proof(solver)
     finally:
         solver.delete()
 

@@ -10,7 +10,8 @@ per given: two solutions without it, or a certificate (``k-r1c3.cnf``, ``k-r1c3.
 propagation settles it) that the puzzle stays unique without it. DIR must be
 new or empty: earlier certificates are never written over; ``--resume`` continues a stopped run there
 (a killed one's too: its claims are kept, and its files of puzzles after its last claim are written again).
-Rules with sums (killer cage sums, arrows) have no canonical clauses and are refused, puzzle by puzzle.
+Killer cage sums, arrows and pills have canonical clauses (docs/certificates.md, "Sums"); grids
+beyond 35x35 and sums too large for a certificate are refused, puzzle by puzzle.
 """
 
 from __future__ import annotations
