@@ -368,7 +368,7 @@ def _put(data: dict, path: tuple, value: object) -> None:
         target[path[-1]] = value
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(_FIELDS), _JSON), min_size=1, max_size=3))
 def test_any_json_value_in_any_field_gives_a_puzzle_or_a_parse_error(changes: list) -> None:
     data = _fuzz_base()

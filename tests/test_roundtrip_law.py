@@ -161,9 +161,11 @@ def _result(puzzle: Puzzle, solution: Puzzle, layout: str) -> str:
 
 
 def _read(text: str, layout: str) -> list[Puzzle]:
+    """The puzzles of ``text`` read in ``layout``, which detection finds too (the givens unchecked)."""
     as_layout = {"pretty": "grid", "jsonl": "fpuzzles", "link": "fpuzzles"}.get(layout, layout)
     records = list(iter_records(text.splitlines(), as_layout, validate=False))
     assert all(r.ok for r in records), [str(r.error) for r in records]
+    assert parse(text, validate=False) == [r.puzzle for r in records]
     return [r.puzzle for r in records]  # type: ignore[misc]
 
 
