@@ -3,6 +3,7 @@ holds in one process too (a 49x49 search the compiled dfs once ran for 13 minute
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -200,3 +201,48 @@ def test_a_backend_interrupted_in_its_first_imports_keeps_working(backend: str, 
         timeout=120,
     )
     assert proc.returncode == 0 and proc.stdout.strip() == "1234341221434321", proc.stderr[-800:]
+
+
+@pytest.fixture(scope="module")
+def killer(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty 9x9 grid under three killer cages: counting its solutions to a limit far beyond reach is
+    one long search on every backend (CP-SAT enumerates them in one call, which only a watcher can stop)."""
+    cages = [{"cells": ["R1C1", "R1C2", "R2C1"], "value": "7"}, {"cells": ["R5C5", "R5C6"], "value": "17"}]
+    cages.append({"cells": ["R9C7", "R9C8", "R9C9", "R8C9"], "value": "12"})
+    grid = [[{} for _ in range(9)] for _ in range(9)]
+    path = tmp_path_factory.mktemp("killer") / "killer.json"
+    path.write_text(json.dumps({"size": 9, "grid": grid, "killercage": cages}))
+    return path
+
+
+@pytest.mark.parametrize("backend", ["auto", "dfs", "sat", "cpsat"])
+def test_a_long_search_under_variant_rules_stops_promptly_on_a_signal(backend: str, killer: Path) -> None:
+    """Under variant rules every backend runs where a signal stops it at once (``base.interruptible``): a
+    killer's count on CP-SAT went on for over 10 s after Ctrl-C, the issue's long sums for minutes."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    command = [sys.executable, "-m", "sudoku_cp", "count", "-j", "1", "--limit", "100000000"]
+    proc = subprocess.Popen(
+        [*command, "--backend", backend, str(killer)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    time.sleep(STARTED)
+    assert proc.poll() is None, "the count ended before the signal: the test puzzle is too easy"
+    signalled = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert time.monotonic() - signalled < PROMPT, f"{backend} took too long to stop"
+    assert b"Traceback" not in err
+
+
+def test_solver_calls_under_variant_rules_run_where_a_signal_stops_them() -> None:
+    """One call of a solver's C code on a variant can take seconds (a hard killer on CP-SAT went on for over
+    10 s after Ctrl-C), so it runs under a watcher whatever the grid's size; classic 9x9 calls, which end
+    within milliseconds, spare the watcher's thread."""
+    from sudoku_cp.backends.base import interruptible
+
+    nine = Rules.classic(3, 3)
+    assert not interruptible(nine, 16) and interruptible(Rules.classic(4, 4), 16)
+    assert interruptible(nine.with_named("x"), 16)

@@ -6,13 +6,20 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import UnsupportedRuleError, UsageError
-from ..grid import Puzzle
+from ..grid import Puzzle, Rules
 from ..result import Enumeration
 
 if TYPE_CHECKING:
     from ..candidates import Candidates
 
-__all__ = ["Backend"]
+__all__ = ["Backend", "interruptible"]
+
+
+def interruptible(rules: Rules, from_n: int) -> bool:
+    """Whether one solver call under ``rules`` runs where a signal stops it at once (a helper thread per
+    call, about 0.1 ms): from ``from_n`` digits, and under any rules beyond the classic ones, where one
+    call can take seconds (a hard killer: over 10 s after Ctrl-C on CP-SAT without it)."""
+    return rules.n >= from_n or not rules.is_classic
 
 
 class Backend(ABC):

@@ -79,7 +79,7 @@ from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats, common_stats
 from ..signals import held_import, stopping
-from .base import Backend
+from .base import Backend, interruptible
 from .propagation import Rental
 
 if TYPE_CHECKING:
@@ -91,7 +91,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ENUMERATIONS", "INTERRUPTIBLE_FROM_N", "CpSatBackend"]
 
-#: Grids with this many digits and more get a watcher so that Ctrl-C or SIGTERM stops a long search.
+#: Grids with this many digits and more, and any variant rules (``base.interruptible``), get a watcher so
+#: that Ctrl-C or SIGTERM stops a long search.
 INTERRUPTIBLE_FROM_N = 16
 #: How solutions past the first are found: a callback in one enumerating solve, or solve-block-solve.
 ENUMERATIONS = ("callback", "block")
@@ -363,7 +364,7 @@ class CpSatBackend(Backend):
             if left <= 0:
                 return None, None
             solver.parameters.max_time_in_seconds = left
-        if model.rules.n >= INTERRUPTIBLE_FROM_N:
+        if interruptible(model.rules, INTERRUPTIBLE_FROM_N):
             with stopping(solver.stop_search):
                 status = solver.solve(model.model, collector)
         else:

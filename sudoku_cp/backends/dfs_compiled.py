@@ -1035,7 +1035,10 @@ def solve_array(
     )
     budget = max_nodes
     if budget <= 0:  # never one long compiled call: Python must get control back to stop on a signal
-        budget = _nodes_within(time_limit / 4 if time_limit is not None else SLICE_SECONDS, rules)
+        first = SLICE_SECONDS if time_limit is None else time_limit / 4
+        if not rules.is_classic:  # a node's cost varies too much to budget a quarter of the time on it
+            first = min(first, SLICE_SECONDS)
+        budget = _nodes_within(first, rules)
     called = time.perf_counter()
     if takes_bands(rules, heuristic):
         from . import dfs_bands

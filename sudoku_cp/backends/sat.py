@@ -50,7 +50,7 @@ from ..errors import BackendUnavailableError, UnknownBackendError, UnsupportedRu
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
 from ..signals import held_import, stopping
-from .base import Backend
+from .base import Backend, interruptible
 from .propagation import Rental
 
 if TYPE_CHECKING:
@@ -250,9 +250,8 @@ STOPPABLE_FROM_N = 16
 
 
 def stoppable(rules: Rules) -> bool:
-    """Whether a SAT call under ``rules`` runs where a signal stops it at once: from ``STOPPABLE_FROM_N``
-    digits, and under any rules beyond the classic ones (a long sum or a thermometer can take seconds)."""
-    return rules.n >= STOPPABLE_FROM_N or not rules.is_classic
+    """Whether a SAT call under ``rules`` runs where a signal stops it at once (``base.interruptible``)."""
+    return interruptible(rules, STOPPABLE_FROM_N)
 
 
 @contextlib.contextmanager
