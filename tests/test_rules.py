@@ -275,3 +275,15 @@ def test_an_extra_region_larger_than_the_grid_side_is_kept_and_has_no_solution(t
         assert solve(puzzle, backend, unique=True).status.value == "no_solution", backend
     write_folder([puzzle], tmp_path)
     assert [message for _, message, _ in check_dir(tmp_path)] == ["1 verified none"]
+
+
+def test_a_negative_rule_spares_only_the_marks_of_its_own_family() -> None:
+    """Under negative XV a white dot's pair still may not add up to 5; under negative kropki a V's pair
+    still may not be consecutive (a mark of the other family used to exempt its pair from both)."""
+    grid = (2, 3) + (0,) * 79
+    white = NINE.with_(dots=[Pair(0, 1, "difference", 1, source="kropki")], negative=["xv"])
+    assert [v.rule for v in white.violations(grid)] == ["negative XV"]
+    v = NINE.with_(dots=[Pair(0, 1, "sum", 5, source="xv")], negative=["difference"])
+    assert [v.rule for v in v.violations(grid)] == ["negative kropki (white)"]
+    both = NINE.with_(dots=[Pair(0, 1, "sum", 5, source="xv")], negative=["xv"])
+    assert both.violations(grid) == []

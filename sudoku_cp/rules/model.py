@@ -226,17 +226,21 @@ class Rules:
     def pairs(self) -> tuple[Pair, ...]:
         """Every pairwise rule: the named ones, the explicit marks, and what the negative rules imply."""
         named = self._named_parts[1]
-        dotted = {frozenset(d.cells) for d in self.dots}
         if "non-consecutive" in self.named:  # a white dot overrides it on its own pair of cells
             whites = {frozenset(d.cells) for d in self.dots if d.relation == "difference" and d.value == 1}
             named = tuple(
                 p for p in named if p.source != "non-consecutive" or frozenset(p.cells) not in whites
             )
-        return named + self.dots + self._negative_pairs(dotted)
+        return named + self.dots + self._negative_pairs()
 
-    def _negative_pairs(self, dotted: set[frozenset[int]]) -> tuple[Pair, ...]:
+    def _negative_pairs(self) -> tuple[Pair, ...]:
+        """The pairs a negative rule forbids: every two neighbours without a mark of its own family (a
+        kropki dot for negative kropki, an X or a V for negative XV). A mark of the other family exempts
+        nothing: under negative XV, a white dot's pair still may not add up to 5 or 10."""
         if not self.negative:
             return ()
+        kropki = {frozenset(d.cells) for d in self.dots if d.relation in ("difference", "ratio")}
+        xv = {frozenset(d.cells) for d in self.dots if d.relation == "sum"}
         values: dict[str, set[int]] = {"difference": set(), "ratio": set(), "sum": set()}
         for d in self.dots:
             if d.relation in values:
@@ -244,20 +248,26 @@ class Rules:
         kinds = []
         if "difference" in self.negative:
             kinds += [
-                ("difference", v, "negative kropki (white)") for v in sorted(values["difference"] or {1})
+                ("difference", v, "negative kropki (white)", kropki)
+                for v in sorted(values["difference"] or {1})
             ]
         if "ratio" in self.negative:
-            kinds += [("ratio", v, "negative kropki (black)") for v in sorted(values["ratio"] or {2})]
+            kinds += [("ratio", v, "negative kropki (black)", kropki) for v in sorted(values["ratio"] or {2})]
         if "xv" in self.negative:
-            kinds += [("sum", v, "negative XV") for v in (5, 10)]
+            kinds += [("sum", v, "negative XV", xv) for v in (5, 10)]
         n = self.n
         out = []
         for cell in range(self.ncells):
             r, c = divmod(cell, n)
             for other in ((cell + 1) if c + 1 < n else None, (cell + n) if r + 1 < n else None):
-                if other is None or frozenset((cell, other)) in dotted:
+                if other is None:
                     continue
-                out += [Pair(cell, other, rel, v, negated=True, source=src) for rel, v, src in kinds]
+                pair = frozenset((cell, other))
+                out += [
+                    Pair(cell, other, rel, v, negated=True, source=src)
+                    for rel, v, src, marked in kinds
+                    if pair not in marked
+                ]
         return tuple(out)
 
     @cached_property
