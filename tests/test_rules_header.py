@@ -169,3 +169,14 @@ def test_rate_and_count_write_the_rules_of_the_puzzles_they_list() -> None:
         jsonl = run_cli(command, "-", "--output-format", "jsonl", "-q", stdin=made).stdout
         assert [json.loads(line)["rules"] for line in jsonl.splitlines()] == ["x", "x"]
         assert run_cli("count", "-", "-q", stdin=jsonl).stdout.split() == ["1", "1"]
+
+
+def test_reports_for_people_name_the_rules_in_each_title() -> None:
+    """``pretty`` is a listing for people, never read back: it names the rules, whatever they are."""
+    made = run_cli("generate", "--rules", "x", "-n", "1", "--seed", "1", "-j", "1", "-q").stdout
+    for args in (["solve"], ["count"], ["rate"], ["generate", "--rules", "x", "-n", "1", "--seed", "1"]):
+        stdin = made if args[0] != "generate" else None
+        proc = run_cli(*args, *(["-"] if stdin else []), "--output-format", "pretty", "-q", stdin=stdin)
+        assert proc.stdout.startswith("Puzzle 1") and "(rules: x)" in proc.stdout.splitlines()[0], args
+    killer = run_cli("generate", "--killer", "-n", "1", "--seed", "1", "-q", "--output-format", "pretty")
+    assert "(rules: 3x3 killer(" in killer.stdout.splitlines()[0]

@@ -77,10 +77,11 @@ class _Writer(RecordWriter):
             }
             self.out.write(json.dumps(with_rules_field(fields, record.puzzle.rules)) + "\n")
         elif self.fmt == "pretty":
-            from ..formats.writing import pretty_text
+            from ..formats.writing import pretty_text, rules_note
 
             words = f"{count.text} {plural(count.solutions if count.complete else 2, 'solution')}"
-            self.out.write(f"Puzzle {record.index} (line {record.line}): {words}\n")
+            note = rules_note(record.puzzle.rules)
+            self.out.write(f"Puzzle {record.index} (line {record.line}){note}: {words}\n")
             self.out.write(pretty_text(record.puzzle) + "\n\n")
         else:
             self.out.write(count.text + "\n")

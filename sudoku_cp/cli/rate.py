@@ -127,10 +127,11 @@ class _Writer:
             head = rating.level or _status(rating)
             figures = " ".join(f"{k}={values[k]}" for k in _FIELDS[2:6])
             if self.fmt == "pretty":
-                from ..formats.writing import pretty_text
+                from ..formats.writing import pretty_text, rules_note
 
                 technique = f", {rating.technique}" if rating.technique else ""
-                self.out.write(f"Puzzle {index} (line {record.line}): {head}{technique}; {figures}\n")
+                where = f"Puzzle {index} (line {record.line}){rules_note(record.puzzle.rules)}"
+                self.out.write(f"{where}: {head}{technique}; {figures}\n")
                 self.out.write(pretty_text(record.puzzle) + "\n\n")
             else:
                 self.out.write(f"{puzzle} {head} {rating.technique or '-'} {figures}\n")
@@ -170,9 +171,10 @@ class _SEWriter(_Writer):
             self._rules_line(record)
             self.csv.writerow((record.index, puzzle, walk.result, rating.er, rating.ep, rating.ed))
         elif self.fmt == "pretty":
-            from ..formats.writing import pretty_text
+            from ..formats.writing import pretty_text, rules_note
 
-            self.out.write(f"Puzzle {record.index} (line {record.line}): {text}\n")
+            note = rules_note(record.puzzle.rules)
+            self.out.write(f"Puzzle {record.index} (line {record.line}){note}: {text}\n")
             self.out.write(pretty_text(record.puzzle) + "\n\n")
         else:
             self.out.write(text + "\n")

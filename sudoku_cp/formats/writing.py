@@ -35,6 +35,7 @@ __all__ = [
     "body_text",
     "format_puzzle",
     "rules_line",
+    "rules_note",
     "with_rules_field",
     "write_puzzles",
 ]
@@ -190,7 +191,7 @@ def write_puzzles(
         else:
             sep = "\n" if count > 1 else ""
             if format == "pretty":
-                title = f"Puzzle {count}{_rules_note(puzzle.rules)}"
+                title = f"Puzzle {count}{rules_note(puzzle.rules)}"
                 stream.write(f"{sep}{title}\n{pretty_text(puzzle, symbols=symbols)}\n")
             else:
                 stream.write(sep + line + body_text(puzzle, format, symbols) + "\n")
@@ -199,8 +200,9 @@ def write_puzzles(
     return count
 
 
-def _rules_note(rules: Rules) -> str:
-    """Rules other than the classic ones of their size, for a title: `` (rules: x,anti-knight)``."""
+def rules_note(rules: Rules) -> str:
+    """Rules other than the classic ones of their size, for the title of a puzzle in a listing or report
+    for people (``pretty``): `` (rules: x,anti-knight)``, or in words (`` (rules: 3x3 killer(9))``)."""
     try:
         words = header_words(rules)
     except UnsupportedRuleError:
@@ -355,7 +357,7 @@ class ResultWriter:
         if result.backend:
             head += f" by {result.backend}"
         if (puzzle := self._puzzle(result)) is not None:
-            head += _rules_note(puzzle.rules)
+            head += rules_note(puzzle.rules)
         solution = self._solution(result)
         if solution is not None:
             body = pretty_text(solution, self.rules, self.symbols)
