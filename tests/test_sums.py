@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 from cases import assert_same_tree
@@ -244,3 +245,22 @@ def test_the_sums_the_cages_imply_hold_on_every_solution() -> None:
     # one cage filling r1c1-r1c8: the ninth cell of the row is 45 less the total
     row = Rules.classic(3, 3).with_(cages=[Cage(tuple(range(8)), 36)])
     assert ((8,), (1,), 9) in implied_sums(row)
+
+
+@pytest.mark.parametrize(
+    ("circle", "line", "counts"),
+    [((0,), (1, 2, 3), (91, 465, 1102)), ((0, 1), tuple(range(9, 17)), (2391, 9601, 26880))],
+)
+def test_the_sum_clauses_of_the_catalogue_examples(circle, line, counts) -> None:
+    """The sizes encodings/sums.md quotes, as the code makes them."""
+    from pysat.formula import IDPool
+
+    from sudoku_cp.encode.rules_cnf import sum_clauses
+
+    pool = IDPool(start_from=9**3 + 1)
+    clauses = sum_clauses("k", LinearSum.of(*Arrow(circle, line).linear(), 9), 9, pool)
+    assert (pool.top - 9**3, len(clauses), sum(map(len, clauses))) == counts
+    cage = sum_clauses("c", LinearSum.of(*Cage((0, 1, 2, 3), 20).linear(), 9), 9, IDPool(start_from=730))
+    assert (len(cage), sum(map(len, cage))) == (943, 2464)
+    text = (Path(__file__).parent.parent / "encodings" / "sums.md").read_text(encoding="utf-8")
+    assert f"{counts[1]:,} | {counts[2]:,}" in text
