@@ -25,7 +25,7 @@ KILLER = NINE.with_(cages=[Cage((0, 1), 3)])
     ("rule", "layout"),
     [
         ("x", "line"),
-        *(("windoku", layout) for layout in ("line", "grid", "spaced", "csv", "jsonl", "fpuzzles", "link")),
+        *(("windoku", layout) for layout in ("grid", "csv", "jsonl", "fpuzzles", "link")),
     ],
 )
 def test_generated_puzzles_stay_unique_through_every_layout(rule: str, layout: str) -> None:
