@@ -17,8 +17,8 @@ Input layouts (``INPUT_FORMATS``), detected from the first content line unless g
 - ``csv``: a header with a ``quizzes``, ``puzzle`` or ``puzzles`` column (any case; delimiter ``,``, ``;`` or
   tab); a ``solution``/``solutions`` column is kept as each puzzle's known solution.
 
-In ``line``, ``grid``, ``spaced`` and ``csv`` a comment line ``# rules: x,anti-knight`` rules the puzzles after
-it (``formats.header``); the writers of those layouts write it, and refuse rules it cannot name.
+In ``line``, ``grid``, ``spaced`` and ``csv`` a comment line ``# rules: x,anti-knight`` rules the puzzles
+after it (``formats.header``); the writers of those layouts write it, and refuse rules it cannot name.
 
 Output layouts (``OUTPUT_FORMATS``) add ``jsonl`` and ``pretty``; see ``ResultWriter``. Every reader takes
 Windows and old-Mac line ends, a UTF-8 byte order mark, trailing white space and a missing final newline;
