@@ -29,6 +29,8 @@ unique           True when uniqueness was proved, False when disproved, None whe
 time             wall-clock seconds of the backend's ``enumerate`` call, model building included
 build_time       seconds the backend reports building its model (part of ``time``)
 solve_time       seconds the backend reports searching (its ``time`` statistic)
+startup_time     seconds the configuration's untimed warm-up took (see ``warmup``), the same in each of its
+                 rows: the one-time start-up a batch pays once, kept out of ``time``; NaN with no warm-up
 decisions        SAT / CP-SAT branching decisions
 conflicts        SAT / CP-SAT conflicts
 propagations     SAT unit propagations
@@ -121,6 +123,7 @@ COLUMNS = (
     "time",
     "build_time",
     "solve_time",
+    "startup_time",
     *COUNT_COLUMNS,
     "solution",
     "error",
@@ -139,6 +142,7 @@ SUMMARY_COLUMNS = (
     "max_time",
     "total_time",
     "puzzles_per_s",
+    "startup_time",
 )
 
 #: Backend statistics that fill a documented column under another name.
@@ -381,7 +385,7 @@ def compare(
     unique: bool = False,
     time_limit: float | None = None,
     strict: bool = False,
-    warmup: str | bool = "process",
+    warmup: str | bool = "shape",
 ) -> pd.DataFrame:
     """Run every configuration on every puzzle; one row per (configuration, puzzle), columns ``COLUMNS``.
 
@@ -399,11 +403,13 @@ def compare(
     ``time_limit`` (seconds) bounds each puzzle, after which it is ``unknown``.
 
     ``warmup`` says what each configuration solves untimed before its first timed puzzle (``WARMUPS``):
-    ``"process"`` (the default, or True) one 4x4 puzzle, so one-time costs of the process (imports, JIT
-    compilation) do not land on the first puzzle, while building the model of the puzzles' own shape
-    still counts in the first row of that shape, as it would in a batch run; ``"shape"`` also the first
-    puzzle of each grid shape in the input, so every row measures the steady state (that puzzle's row then
-    follows a solve of itself); ``"none"`` (or False) nothing.
+    ``"shape"`` (the default) one 4x4 puzzle and the first puzzle of each grid shape in the input, so
+    every row measures the steady state a long batch sees (that puzzle's row then follows a solve of
+    itself); ``"process"`` (or True) only the 4x4 puzzle, so imports and JIT compilation stay out of the
+    rows but building the model of the puzzles' own shape lands on the first row of that shape;
+    ``"none"`` (or False) nothing. The warm-up's wall time is the ``startup_time`` column: with a few
+    puzzles it outweighs them, and a backend that loads more (compiled kernels) would otherwise look the
+    slowest. It is what this configuration still had to load in this process, after those before it.
 
     Wrong answers and backend exceptions become ``error`` rows (see the module docstring), or raise with
     ``strict=True``.
@@ -437,6 +443,7 @@ def compare(
         rows: list[dict[str, Any]] = []
         found: dict[tuple[str | None, int], dict[str, tuple]] = {}
         for label, engine, _ in engines:
+            start = time.perf_counter()
             for puzzle in warmups:
                 try:
                     engine.enumerate(puzzle, 2 if unique else 1, time_limit)
@@ -444,8 +451,10 @@ def compare(
                     raise
                 except Exception:
                     pass  # a backend that fails here fails on the puzzles too, where its rows say why
+            startup = time.perf_counter() - start if warmups else math.nan
             for item in items:
                 row, solutions = _run_one(engine, label, item, unique, time_limit)
+                row["startup_time"] = startup
                 exc = row.pop("_exception", None)
                 if strict and exc is not None:
                     raise exc
@@ -470,7 +479,7 @@ def _frame(pandas: Any, rows: list[dict[str, Any]]) -> pd.DataFrame:
     df = pandas.DataFrame(rows, columns=[*COLUMNS, *extra])
     for column in ("puzzle", "n", "givens", *COUNT_COLUMNS):
         df[column] = df[column].astype("Int64")
-    for column in ("time", "build_time", "solve_time"):
+    for column in ("time", "build_time", "solve_time", "startup_time"):
         df[column] = df[column].astype("float64")
     df["unique"] = df["unique"].astype(object).where(df["unique"].notna(), None)
     return df
@@ -485,8 +494,9 @@ def summarize(df: pd.DataFrame, by: str | Sequence[str] = "config") -> pd.DataFr
 
     ``solved``, ``multiple``, ``no_solution``, ``unknown`` and ``errors`` count rows by status;
     ``unique_proved`` counts rows whose uniqueness was proved;
-    times are over all rows, in seconds; ``puzzles_per_s`` is puzzles over their total wall time. Groups
-    keep the order in which they first appear in ``df``.
+    times are over all rows, in seconds; ``puzzles_per_s`` is puzzles over their total wall time;
+    ``startup_time`` is the configuration's untimed warm-up (the largest in the group, NaN when ``df`` has
+    none), not part of the other times. Groups keep the order in which they first appear in ``df``.
     """
     pandas = _pandas()
     keys = [by] if isinstance(by, str) else list(by)
@@ -510,9 +520,18 @@ def summarize(df: pd.DataFrame, by: str | Sequence[str] = "config") -> pd.DataFr
                 "max_time": float(times.max()) if len(times) else math.nan,
                 "total_time": total,
                 "puzzles_per_s": len(group) / total if total > 0 else math.inf,
+                "startup_time": _startup(group),
             }
         )
     return pandas.DataFrame(out, columns=[*keys, *SUMMARY_COLUMNS])
+
+
+def _startup(group: pd.DataFrame) -> float:
+    """A group's warm-up seconds: NaN when the frame has none (``warmup="none"``, or an older frame)."""
+    if "startup_time" not in group:
+        return math.nan
+    values = group["startup_time"].astype(float).dropna()
+    return float(values.max()) if len(values) else math.nan
 
 
 def _ms(seconds: float) -> str:
@@ -522,13 +541,16 @@ def _ms(seconds: float) -> str:
 def format_summary(summary: pd.DataFrame, unique: bool = False) -> str:
     """A summary as an aligned plain-text table, times in milliseconds (what ``sudoku-cp compare`` prints).
 
-    The ``multiple``, ``no_solution`` and ``unknown`` columns appear only when some row counts one.
+    The ``multiple``, ``no_solution`` and ``unknown`` columns appear only when some row counts one, and
+    ``start-up ms`` (the untimed warm-up, left out of the other times) only when some row has one.
     """
     keys = [c for c in summary.columns if c not in SUMMARY_COLUMNS]
     records = summary.to_dict("records")
     statuses = [s for s in ("multiple", "no_solution", "unknown") if any(r[s] for r in records)]
     headers = [*keys, "solved", *(["unique"] if unique else []), *statuses, "errors"]
     headers += ["median ms", "p95 ms", "max ms", "puzzles/s"]
+    startup = any(not math.isnan(r.get("startup_time", math.nan)) for r in records)
+    headers += ["start-up ms"] if startup else []
     lines = []
     for rec in records:
         cells = [str(rec[k]) for k in keys]
@@ -538,6 +560,8 @@ def format_summary(summary: pd.DataFrame, unique: bool = False) -> str:
         cells += [f"{rec[s]:,}" for s in (*statuses, "errors")]
         cells += [_ms(rec["median_time"]), _ms(rec["p95_time"]), _ms(rec["max_time"])]
         cells.append(f"{rec['puzzles_per_s']:,.0f}" if math.isfinite(rec["puzzles_per_s"]) else "-")
+        if startup:
+            cells.append(_ms(rec.get("startup_time", math.nan)))
         lines.append(cells)
     numeric = len(keys)  # columns from here on are right-aligned numbers
     widths = [max([len(h), *(len(r[i]) for r in lines)]) for i, h in enumerate(headers)]
