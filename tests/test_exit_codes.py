@@ -19,6 +19,7 @@ from sudoku_cp.cli import (
     EXIT_FAULT,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    EXIT_PIPE,
     EXIT_USAGE,
     exit_codes,
     main,
@@ -37,8 +38,32 @@ def test_the_table_has_one_status_per_outcome() -> None:
     assert statuses == [0, 1, 2, 3, 130]
     assert Interrupted(signal.SIGINT).status == EXIT_INTERRUPTED
     assert Interrupted(signal.SIGTERM).status == 128 + signal.SIGTERM == 143
-    assert _listed(exit_codes()) == [0, 1, 2, 3, 130, 143]
-    assert _listed(exit_codes("every formula written", None)) == [0, 2, 3, 130, 143]
+    assert _listed(exit_codes()) == [0, 1, 2, 3, 130, 141, 143]
+    assert _listed(exit_codes("every formula written", None)) == [0, 2, 3, 130, 141, 143]
+
+
+@pytest.mark.parametrize("argv", [["solve"], ["solve", "-j", "2"], ["count"], ["rate"]])
+def test_a_reader_that_closes_the_pipe_stops_the_command_quietly_with_141(
+    argv: list[str], tmp_path: Path
+) -> None:
+    """``sudoku-cp solve big.txt | head -1`` exited 1, the status of an unsolved puzzle (issue 33's audit): a
+    closed pipe is 128 + SIGPIPE, as a shell reports for ``cat``, and nothing on standard error."""
+    assert EXIT_PIPE == 128 + signal.SIGPIPE == 141
+    big = tmp_path / "big.txt"
+    big.write_text(
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n" * 3000
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", *argv, str(big)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline()
+    proc.stdout.close()  # as head does after its line
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == EXIT_PIPE, stderr
+    assert stderr == ""
 
 
 def test_the_readme_lists_the_same_statuses() -> None:
@@ -54,7 +79,7 @@ def test_every_commands_help_lists_the_statuses(command: str, capsys: pytest.Cap
     text = capsys.readouterr().out
     assert "exit status: 0 " in text, f"{command} --help has no exit status list"
     listed = _listed(text.split("exit status:", 1)[1])
-    assert listed in ([0, 1, 2, 3, 130, 143], [0, 2, 3, 130, 143]), listed
+    assert listed in ([0, 1, 2, 3, 130, 141, 143], [0, 2, 3, 130, 141, 143]), listed
 
 
 #: Every command reading puzzles, with what it needs beside the input.

@@ -4,7 +4,9 @@ A command module has ``register(subparsers)``, which adds its parser and sets ``
 is one module plus one line in ``COMMANDS``. Library errors become messages and exit codes here:
 0 all puzzles solved, 1 some puzzle unsolved or invalid, 2 usage error or unreadable input, 3 a fault (a
 worker process died, the cluster was lost, the output could not be written), 130 and 143 interrupted by
-SIGINT and SIGTERM. ``exit_codes`` writes that table for each command's ``--help``.
+SIGINT and SIGTERM, 141 when the reader of standard output closed it (``| head``: 128 + SIGPIPE, what a
+shell shows for a program the closed pipe killed, quietly). ``exit_codes`` writes that table for each
+command's ``--help``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "EXIT_FAULT",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXIT_PIPE",
     "EXIT_USAGE",
     "SUMMARIES",
     "build_parser",
@@ -35,6 +38,9 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_FAULT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: Standard output's reader closed it (``sudoku-cp solve big.txt | head -1``): 128 + SIGPIPE, the status
+#: a shell reports for a program that a closed pipe stops, as ``cat`` and ``seq`` do.
+EXIT_PIPE = 141
 
 
 def exit_codes(
@@ -46,7 +52,7 @@ def exit_codes(
     return (
         f"exit status: 0 {ok}; {one}2 usage error or unreadable input; 3 fault (a worker process "
         "died, the cluster was lost, the output could not be written); 130 interrupted (Ctrl-C, SIGINT); "
-        "143 stopped (SIGTERM)"
+        "141 output closed by its reader (a pipe to head); 143 stopped (SIGTERM)"
     )
 
 
@@ -129,9 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _refuse_overwriting_inputs(args)
         return int(args.run(args))
-    except BrokenPipeError:  # `sudoku-cp solve big.txt | head` ends quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FAILED
+    except BrokenPipeError:  # `sudoku-cp solve big.txt | head` ends quietly, as `cat` would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit's flush
+        return EXIT_PIPE
     except KeyboardInterrupt:
         print("sudoku-cp: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
