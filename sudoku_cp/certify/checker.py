@@ -32,6 +32,7 @@ import gc
 import itertools
 import json
 import math
+import operator
 import os
 import signal
 import stat
@@ -425,21 +426,19 @@ class _Canonical:
         A clause two sums give (only a unit ``-x`` can be: every other clause holds an auxiliary variable
         of its own sum) stays twice here: a unit is in A, so no certificate holds it, and ``clauses`` is a
         set."""
-        clauses, used, occurs = _shaped(rule.weights, rule.total, n)
-        names = _names(rule, n, first, used)
+        shape = _shaped(rule.weights, rule.total, n)
+        names = _names(rule, n, first, shape.used)
         base = len(self.general)
         signed = [-x for x in reversed(names)] + names[1:]  # signed[len(names) - 1 + x] names literal x
-        shift = len(names) - 1
-        self.general += [tuple([signed[shift + x] for x in clause]) for clause in clauses]
-        self.general_of += [[] for _ in range(2 * used)]
+        renamed = [get(signed) for get in shape.getters]
+        for i in shape.units:  # (an item getter of one index gives the item, not a tuple)
+            renamed[i] = (renamed[i],)
+        self.general += renamed
+        self.general_of += [[] for _ in range(2 * shape.used)]
         general_of, add = self.general_of, base.__add__
-        for v in range(1, len(names)):
-            at = 2 * names[v]
-            if occurs[2 * v]:
-                general_of[at] += map(add, occurs[2 * v])
-            if occurs[2 * v + 1]:
-                general_of[at + 1] += map(add, occurs[2 * v + 1])
-        return used
+        for index, occurs in shape.occurs:
+            general_of[2 * names[index >> 1] + (index & 1)] += map(add, occurs)
+        return shape.used
 
     def pairs_of(self, u: int) -> tuple[list[int], list[tuple[int, int]], list[str]]:
         """The binary clauses ``-v -u`` with v > u (u a cell's digit): the variables v, the clauses,
@@ -562,22 +561,36 @@ def _names(rule: Sum, n: int, first: int, used: int) -> list[int]:
     return names
 
 
+@dataclass(frozen=True)
+class _Shape:
+    """A sum's clauses over the cells 0..m-1 (``sum_clauses``, auxiliary variables from m * n + 1), ready
+    to be renamed as a sum's own (``_Canonical._add_sum``): ``getters[i](signed)`` gives clause i, where
+    ``signed[m * n + used + x]`` names the literal x (``units``: the clauses of one literal, which the
+    getter gives bare); ``occurs``, for each literal x at index 2x (x > 0) or 1 - 2x, the clauses that
+    hold it."""
+
+    clauses: list[tuple[int, ...]]
+    used: int
+    getters: list[Callable[[list[int]], tuple[int, ...]]]
+    units: list[int]
+    occurs: list[tuple[int, tuple[int, ...]]]
+
+
 @lru_cache(maxsize=1024)
-def _shaped(
-    weights: tuple[int, ...], total: int, n: int
-) -> tuple[list[tuple[int, ...]], int, list[tuple[int, ...]]]:
-    """``sum_clauses`` of the sum over the cells 0..m-1 (auxiliary variables from m * n + 1) and, for
-    each literal x (at index 2x, or 1 - 2x when x < 0), the clauses that hold it: made once per weights
-    and total (a killer's cages repeat their sizes and totals), renamed for each sum by ``_add_sum``.
-    Renaming keeps every clause sorted: a clause holds at most one digit's literal, and it lies below every
-    auxiliary one both before and after."""
+def _shaped(weights: tuple[int, ...], total: int, n: int) -> _Shape:
+    """The shape of a sum (``_Shape``): made once per weights and total (a killer's cages repeat their
+    sizes and totals). Renaming keeps every clause sorted: a clause holds at most one digit's literal,
+    and it lies below every auxiliary one both before and after."""
     m = len(weights)
     clauses, used = sum_clauses(Sum("", 0, tuple(range(m)), weights, total), n, m * n + 1)
-    occurs: list[list[int]] = [[] for _ in range(2 * (m * n + used) + 2)]
+    shift = m * n + used
+    getters = [operator.itemgetter(*(shift + x for x in clause)) for clause in clauses]
+    occurs: dict[int, list[int]] = {}
     for i, clause in enumerate(clauses):
         for x in clause:
-            occurs[2 * x if x > 0 else 1 - 2 * x].append(i)
-    return clauses, used, [tuple(o) for o in occurs]
+            occurs.setdefault(2 * x if x > 0 else 1 - 2 * x, []).append(i)
+    units = [i for i, clause in enumerate(clauses) if len(clause) == 1]
+    return _Shape(clauses, used, getters, units, [(k, tuple(v)) for k, v in sorted(occurs.items())])
 
 
 def settle(grid: Grid, givens: Sequence[int]) -> tuple[dict[int, bool] | None, set[tuple[int, ...]]]:
