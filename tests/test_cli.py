@@ -36,6 +36,38 @@ def test_standard_input_and_dash(classic_grid_text: str, classic_grid_solution: 
     assert run_cli("solve", "-", stdin=classic_grid_text).stdout == classic_grid_solution
 
 
+_SHORT = (f"{EASY}\n12\n", "2 symbols is not the length of a puzzle")
+_BROKEN_X = (f"{EASY}\n1234341221434321\n", "digit 1 is given twice in one house, at r1c1 and r4c4")
+
+
+@pytest.mark.parametrize(
+    ("argv", "bad"),
+    [
+        (["solve"], _SHORT),
+        (["solve", "-"], _SHORT),
+        (["solve", "-j", "2", "-"], _SHORT),
+        (["count", "-"], _SHORT),
+        (["steps"], _SHORT),
+        (["hint", "-"], _SHORT),
+        (["count", "--rules", "x", "-"], _BROKEN_X),
+    ],
+)
+def test_errors_in_standard_input_name_it_as_a_file_is_named(
+    argv: list[str], bad: tuple[str, str], tmp_path: Path
+) -> None:
+    """A bad puzzle read from a file is reported as ``FILE, line 2, puzzle 2``; from standard input it was
+    ``line 2, puzzle 2`` alone in solve and under --rules (issue 33's audit): now ``<stdin>, line 2,
+    puzzle 2``, as a file would be."""
+    text, message = bad
+    proc = run_cli(*argv, stdin=text)
+    assert proc.returncode == 1
+    assert f"sudoku-cp: <stdin>, line 2, puzzle 2: {message}" in proc.stderr
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    named = run_cli(*[a for a in argv if a != "-"], str(path))
+    assert f"sudoku-cp: {path}, line 2, puzzle 2: {message}" in named.stderr
+
+
 def test_version_and_help() -> None:
     from sudoku_cp import __version__
 

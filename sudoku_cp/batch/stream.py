@@ -70,7 +70,7 @@ class StreamResult:
 class _Source:
     """One input file while it is being read: its name for messages and how far its answers have come."""
 
-    label: str | None  # the name in error messages (None: a single standard input)
+    label: str | None  # the name in error messages (``<stdin>`` for standard input)
     index: int = 0  # records answered so far
     line: int = 0  # lines answered so far
     consumed: int = 0  # bytes answered so far
@@ -392,7 +392,7 @@ def _units(
     the records path."""
     for path in paths:
         name = "<stdin>" if path == "-" else str(path)
-        source = _Source(name if len(paths) > 1 or path != "-" else None)
+        source = _Source(name)  # standard input named as a file is: "<stdin>, line 3, puzzle 3: ..."
         try:
             stream: BinaryIO = open_input(path)
         except OSError as exc:

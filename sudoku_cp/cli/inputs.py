@@ -63,8 +63,7 @@ class Inputs:
     def __iter__(self) -> Iterator[Record]:
         paths = self.paths() or ["-"]
         for self.current, path in enumerate(paths):
-            source = "<stdin>" if path == "-" else str(path)
-            label = source if len(paths) > 1 or path != "-" else None
+            label = source = "<stdin>" if path == "-" else str(path)  # named in messages, as a file is
             options = {
                 "format": self.args.input_format,
                 "rules": rules_of(self.args),
