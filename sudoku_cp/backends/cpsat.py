@@ -98,6 +98,13 @@ INTERRUPTIBLE_FROM_N = 16
 ENUMERATIONS = ("callback", "block")
 
 
+@functools.cache
+def _load_ortools() -> None:
+    """Import CP-SAT once a process with the signals held: a Ctrl-C that lands while its C extension
+    initialises leaves it failing with "ImportError: initialization failed" (seen on a loaded machine)."""
+    held_import("ortools.sat.python.cp_model")
+
+
 class CpSatBackend(Backend):
     """OR-tools CP-SAT with one model per shape; the givens are set as variable domains for each puzzle.
 
@@ -255,6 +262,7 @@ class CpSatBackend(Backend):
 
     def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:
         """Up to ``limit`` solutions; ``complete`` when CP-SAT proved there are no more."""
+        _load_ortools()
         if self._rental.propagating(puzzle.rules):
             return self._enumerate_propagated(puzzle, None, limit, time_limit)
         found = self._enumerate(puzzle, None, limit, time_limit)
@@ -267,6 +275,7 @@ class CpSatBackend(Backend):
         self, candidates: Candidates, limit: int = 1, time_limit: float | None = None
     ) -> Enumeration:
         """Up to ``limit`` solutions within ``candidates``: each cell's domain narrowed to them."""
+        _load_ortools()
         if not all(candidates.masks):  # a cell without a candidate: no solution (and no empty domain)
             return Enumeration((), True, False, {"time": 0.0})
         if self._rental.propagating(candidates.puzzle.rules):
