@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DFS_SECONDS", "AutoBackend"]
 
-#: The dfs search's share of a variant puzzle before the SAT solver takes it: the published variant
+#: The dfs search's share of a variant puzzle before a solver that learns takes it: most published variant
 #: puzzles that the dfs answers at all, it answers within a few milliseconds (benchmarks/bench_published.py).
 DFS_SECONDS = 0.1
 
@@ -138,6 +138,7 @@ class _Portfolio:
             left = None if time_limit is None else max(0.0, time_limit - float(found.seconds[i]))
             answer = learning.enumerate(Puzzle(rules, tuple(grids[i].tolist())), limit, left)
             solutions = [s.cells for s in answer.solutions]
+            found.solutions[i] = found.second[i] = 0  # what the dfs found before its budget ran out
             found.counts[i] = len(solutions)
             for row, cells in zip((found.solutions, found.second), solutions, strict=False):
                 row[i] = cells
