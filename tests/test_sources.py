@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -46,6 +47,24 @@ def test_urls_are_read_through_fsspec(tmp_path: Path) -> None:
     assert single.stdout == whole.stdout.splitlines(keepends=True)[0]
 
 
+@pytest.mark.parametrize(
+    ("url", "package", "extra"),
+    [("https://example.invalid/p.txt", "aiohttp", "http"), ("s3://bucket/parts/*.txt", "s3fs", "s3")],
+)
+def test_a_url_whose_protocol_lacks_its_package_says_what_to_install(
+    url: str, package: str, extra: str
+) -> None:
+    """fsspec's own words ('HTTPFileSystem requires "requests" and "aiohttp" to be installed') say what is
+    missing, not how to get it (issue 33's audit): the message names the extra of fsspec that installs it."""
+    pytest.importorskip("fsspec", reason="URLs need fsspec (the dask extra)")
+    if importlib.util.find_spec(package) is not None:
+        pytest.skip(f"{package} is installed: the URL would be read")
+    proc = run_cli("solve", url)
+    assert proc.returncode == 2
+    assert f"sudoku-cp: error: cannot read {url}: " in proc.stderr
+    assert f"(pip install 'fsspec[{extra}]')" in proc.stderr
+
+
 def test_known_size_counts_command_line_puzzles_and_regular_files_only(tmp_path: Path) -> None:
     """The size that decides whether an input is small (``solve``'s reference search and records path):
     known for puzzles on the command line and regular files, never for standard input, a pipe or a URL."""
@@ -78,4 +97,5 @@ def test_a_small_file_is_answered_as_standard_input_is(tmp_path: Path, output: s
         assert small.returncode == stream.returncode == 1
         assert small.stdout == stream.stdout and small.stdout.count("error") == 3
         messages = small.stderr.replace(f"{path}, ", "").splitlines()  # the last, the summary, has a rate
-        assert messages[:-1] == stream.stderr.splitlines()[:-1] and len(messages) == 4
+        streamed = stream.stderr.replace("<stdin>, ", "").splitlines()  # each input named where it is
+        assert messages[:-1] == streamed[:-1] and len(messages) == 4

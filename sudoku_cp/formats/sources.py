@@ -63,6 +63,26 @@ def _fsspec() -> Any:
     return optional_import("fsspec", "reading URLs", "dask")
 
 
+#: Protocols whose fsspec extra has another name (``pip install 'fsspec[http]'`` serves https too).
+_FSSPEC_EXTRA = {"https": "http", "s3a": "s3", "az": "abfs", "gs": "gcs"}
+
+
+def _unreadable_url(path: str, exc: ImportError) -> UsageError:
+    """The error for a URL whose protocol lacks its package: fsspec's own words say what is missing, not
+    how to get it, so the extra of fsspec that installs it is named when there is one
+    (``pip install 'fsspec[http]'`` for https: aiohttp)."""
+    protocol = path.split("://", 1)[0].lower()
+    extra = _FSSPEC_EXTRA.get(protocol, protocol)
+    try:
+        from importlib.metadata import PackageNotFoundError, metadata
+
+        extras = set(metadata("fsspec").get_all("Provides-Extra") or ())
+    except (ImportError, PackageNotFoundError):
+        extras = set()
+    hint = f" (pip install 'fsspec[{extra}]')" if extra in extras else ""
+    return UsageError(f"cannot read {path}: {exc}{hint}")
+
+
 def expand_inputs(paths: list[str], puzzles: list[str] | None = None) -> list[Input]:
     """The inputs named on the command line: ``puzzles`` (``-p``) first, then ``paths`` in order, glob
     patterns expanded (sorted), an argument that is a puzzle rather than a file read as one.
@@ -81,7 +101,7 @@ def expand_inputs(paths: list[str], puzzles: list[str] | None = None) -> list[In
             try:
                 fs, pattern = _fsspec().core.url_to_fs(path)  # type: ignore[attr-defined]
             except ImportError as exc:  # fsspec names the package its protocol needs
-                raise UsageError(f"cannot read {path}: {exc}") from None
+                raise _unreadable_url(path, exc) from None
             matches = sorted(fs.unstrip_protocol(p) for p in fs.glob(pattern))
         else:
             matches = sorted(glob.glob(path))
@@ -123,5 +143,5 @@ def open_input(path: Input) -> BinaryIO:
         try:
             return _fsspec().open(path, "rb").open()  # type: ignore[attr-defined, no-any-return]
         except ImportError as exc:  # fsspec names the package its protocol needs
-            raise UsageError(f"cannot read {path}: {exc}") from None
+            raise _unreadable_url(path, exc) from None
     return open(path, "rb")
