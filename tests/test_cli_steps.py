@@ -38,7 +38,9 @@ def test_hint_jsonl_names_the_pattern(tmp_path: Path) -> None:
     proc = run_cli("hint", "--output-format", "jsonl", "-p", EASY, "-p", EASY.replace("0", "1", 1))
     first, second = (json.loads(line) for line in proc.stdout.splitlines())
     assert first == {
-        "puzzle": 1,
+        "index": 1,
+        "puzzle": EASY.replace("0", "."),
+        "status": "step",
         "step": 1,
         "technique": "Hidden single",
         "difficulty": 1.2,
@@ -47,7 +49,7 @@ def test_hint_jsonl_names_the_pattern(tmp_path: Path) -> None:
         "pattern": {"cells": ["r2c2"], "digits": [6], "houses": ["box 1"], "links": []},
         "text": "Hidden single: r2c2=6 (only place for 6 in box 1)",
     }
-    assert second["puzzle"] == 2 and second["result"] in ("contradiction", "error")
+    assert second["index"] == 2 and second["status"] in ("contradiction", "error")
 
 
 def test_steps_walk_to_the_end_with_the_rating(tmp_path: Path) -> None:
@@ -65,17 +67,46 @@ def test_steps_walk_to_the_end_with_the_rating(tmp_path: Path) -> None:
 def test_steps_jsonl_ends_each_puzzle_with_its_result(tmp_path: Path) -> None:
     proc = run_cli("steps", "--output-format", "jsonl", str(_input(tmp_path)))
     records = [json.loads(line) for line in proc.stdout.splitlines()]
-    ends = [r for r in records if "result" in r]
-    assert [(r["puzzle"], r["result"]) for r in ends] == [
+    ends = [r for r in records if "status" in r]
+    assert [(r["index"], r["status"]) for r in ends] == [
         (1, "solved"),
         (2, "error"),
         (3, "solved"),
         (4, "stuck"),
     ]
-    steps = [r for r in records if r["puzzle"] == 3 and "step" in r]
+    assert [r["puzzle"] for r in ends[::2]] == [EASY.replace("0", "."), NORVIG]
+    steps = [r for r in records if r["index"] == 3 and "step" in r]
+    assert all(set(r) == {"index", "step", *STEP_FIELDS} for r in steps)
     assert [r["step"] for r in steps] == list(range(1, len(steps) + 1))
     assert ends[2]["rating"] == max(r["difficulty"] for r in steps)
     assert len(ends[3]["candidates"]) == 729  # where it got stuck, in the pencilmark layout
+
+
+STEP_FIELDS = ("technique", "difficulty", "placements", "eliminations", "pattern", "text")
+
+
+def test_hint_and_steps_jsonl_are_keyed_as_every_commands(tmp_path: Path) -> None:
+    """steps and hint wrote ``{"puzzle": 3, "result": "solved"}`` where solve, count and rate write
+    ``{"index": 3, "puzzle": "<the puzzle>", "status": ...}``, and ``"result": "error"`` where the README
+    says every jsonl has ``"status": "error"`` (issue 33's audit): now each puzzle's record has the same
+    ``index``, ``puzzle`` and ``status`` as count's, and an unreadable one the same record everywhere."""
+    path = _input(tmp_path)
+    per_puzzle = {}
+    for command in ("count", "rate", "hint", "steps"):
+        proc = run_cli(command, "-q", "--output-format", "jsonl", str(path))
+        records = [json.loads(line) for line in proc.stdout.splitlines()]
+        per_puzzle[command] = [r for r in records if "status" in r]  # steps: its steps have none
+        assert [r["index"] for r in per_puzzle[command]] == [1, 2, 3, 4], command
+    keys = [(r["index"], r["puzzle"]) for r in per_puzzle["count"]]
+    for command, records in per_puzzle.items():
+        assert [(r["index"], r["puzzle"]) for r in records] == keys, command
+        assert records[1] == per_puzzle["count"][1], command  # the bad line's error record
+    assert [r["status"] for r in per_puzzle["hint"]] == ["step", "error", "step", "stuck"]
+    assert [r["status"] for r in per_puzzle["steps"]] == ["solved", "error", "solved", "stuck"]
+    variant = run_cli("generate", "--rules", "x", "-n", "1", "--seed", "2", "-q").stdout
+    for command in ("hint", "steps"):
+        proc = run_cli(command, "--output-format", "jsonl", stdin=variant)
+        assert json.loads(proc.stdout.splitlines()[-1])["rules"] == "x", command  # as count's records
 
 
 def test_rate_on_the_se_scale(tmp_path: Path) -> None:

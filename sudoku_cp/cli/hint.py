@@ -3,7 +3,9 @@
 The easiest technique that applies (as Sudoku Explainer chooses), what it places or eliminates and why:
 ``Hidden single: r4c5=7 (only place for 7 in box 5)``. A solved grid says ``solved``, a grid where no
 technique applies ``stuck``, one without a solution ``contradiction: ...``. ``--output-format jsonl`` gives
-the step's technique, difficulty, placements, eliminations and pattern (cells, digits, houses) as fields.
+one object per puzzle keyed as every command's jsonl is (``index``, ``puzzle``, ``status``: ``step``,
+``solved``, ``stuck``, ``contradiction`` or ``error``), with the step's fields as ``steps`` writes them
+(``step``, technique, difficulty, placements, eliminations, pattern, text) or the ``why`` of a contradiction.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from . import SUMMARIES, exit_codes
 from .cluster import add_cluster_option
 from .common import add_input_options
 from .options import EMPTY_INPUT, add_resume_option, add_run_options
-from .steps import HumanWriter, human_command, step_record
+from .steps import HumanWriter, human_command, puzzle_record, step_record
 
 if TYPE_CHECKING:
     from ..formats import Record
@@ -53,13 +55,10 @@ class _Writer(HumanWriter):
     def result(self, record: Record, hint: Hint) -> None:
         if self.fmt == "jsonl":
             if hint.step is not None:
-                fields = step_record(record.index, 1, hint.step)
+                step = step_record(record.index, 1, hint.step)
+                fields = puzzle_record(record, "step", {k: v for k, v in step.items() if k != "index"})
             else:
-                fields = {
-                    "puzzle": record.index,
-                    "result": hint.result,
-                    **({"why": hint.why} if hint.why else {}),
-                }
+                fields = puzzle_record(record, hint.result, {"why": hint.why} if hint.why else {})
             self.out.write(json.dumps(fields) + "\n")
         elif self.fmt == "pretty":
             self.out.write(f"Puzzle {record.index} (line {record.line}): {_text(hint)}\n")

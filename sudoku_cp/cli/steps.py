@@ -4,7 +4,9 @@ Each step is the easiest that applies (as Sudoku Explainer chooses): the techniq
 (``r1c2=5``) or eliminates (``r3c4<>7``) and why. The walk ends ``solved``, ``stuck`` (no technique of
 sudoku-cp applies: the candidates left are shown) or ``contradiction`` (the puzzle has no solution), with
 the rating ``ER/EP/ED`` on Sudoku Explainer's scale: the hardest step, the hardest before the first
-placement, the first step's. ``--output-format jsonl`` gives one object per step and one per puzzle's end.
+placement, the first step's. ``--output-format jsonl`` gives one object per step (``index``, ``step``,
+the step's fields) and one per puzzle's end, keyed as every command's jsonl is (``index``, ``puzzle``,
+``status``: ``solved``, ``stuck``, ``contradiction`` or ``error``; then ``rating`` and ``se``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
     from ..human import Walkthrough
     from .perpuzzle import EachCommand, Writer
 
-__all__ = ["HumanWriter", "error_record", "human_command", "register", "run", "step_record"]
+__all__ = ["HumanWriter", "error_record", "human_command", "puzzle_record", "register", "run", "step_record"]
 
 RESULTS = ["solved", "stuck", "contradiction"]
 
@@ -46,13 +48,26 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def step_record(index: int, number: int, step: Any) -> dict[str, Any]:
-    """The jsonl object of step ``number`` of puzzle ``index``."""
-    return {"puzzle": index, "step": number, **step.to_dict()}
+    """The jsonl object of step ``number`` of puzzle ``index``: ``index`` as in every command's jsonl."""
+    return {"index": index, "step": number, **step.to_dict()}
+
+
+def puzzle_record(record: Record, status: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """A puzzle's jsonl object keyed as ``solve``'s, ``count``'s and ``rate``'s are: ``index`` (its number),
+    ``puzzle`` (its text, its candidates when it was given as pencilmarks), ``status``, then ``fields``
+    and its ``rules`` where they are not the classic ones."""
+    from ..formats.writing import with_rules_field
+
+    assert record.puzzle is not None
+    puzzle = record.text if record.candidates is not None else record.puzzle.to_string()
+    item = {"index": record.index, "puzzle": puzzle, "status": status, **fields}
+    return with_rules_field(item, record.puzzle.rules)
 
 
 def error_record(record: Record) -> dict[str, Any]:
+    """An unreadable puzzle's jsonl object, the same as every per-puzzle command's."""
     reason = record.error.reason if record.error is not None else "unreadable"
-    return {"puzzle": record.index, "result": ERROR, "error": reason, "text": record.text}
+    return {"index": record.index, "puzzle": record.text, "status": ERROR, "error": reason}
 
 
 def end_line(result: str, rating: str, why: str = "") -> str:
@@ -90,12 +105,13 @@ class _Writer(HumanWriter):
         if self.fmt == "jsonl":
             for i, step in enumerate(walk.steps, start=1):
                 out.write(json.dumps(step_record(record.index, i, step)) + "\n")
-            end = {"puzzle": record.index, **walk.to_dict()}
+            fields = walk.to_dict()
+            status = fields.pop("result")
             if walk.result == "stuck":
                 from ..formats.pencilmarks import pencilmarks
 
-                end["candidates"] = pencilmarks(walk.board.candidates())
-            out.write(json.dumps(end) + "\n")
+                fields["candidates"] = pencilmarks(walk.board.candidates())
+            out.write(json.dumps(puzzle_record(record, status, fields)) + "\n")
             return
         pretty = self.fmt == "pretty"
         if pretty:
