@@ -143,6 +143,7 @@ def _sum(form: LinearSum) -> Propagator:
     return revise
 
 
+@lru_cache(maxsize=RULES_KEPT)
 def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | LinearSum]]:
     """(cells, what reasons on them) for each cage total and arrow, in the engines' order: a cage's digit
     sets where it has at most ``sums.MAX_SETS``, else (and for every arrow) its ``LinearSum``; then the
@@ -152,14 +153,25 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
     for cage in rules.cages:
         if cage.total is not None:
             sets = digit_sets(len(cage.cells), cage.total, n)
-            form = sets if sets is not None else LinearSum.of(*cage.linear(), n, rules.peers)
+            form = sets if sets is not None else LinearSum.of(*cage.linear(), n, rules.peer_sets)
             out.append((cage.cells, form))
-    out += [(arrow.all_cells, LinearSum.of(*arrow.linear(), n, rules.peers)) for arrow in rules.arrows]
-    out += [
-        (cells, LinearSum.of(cells, weights, total, n, rules.peers))
-        for cells, weights, total in implied_sums(rules)
-    ]
+    out += [(arrow.all_cells, LinearSum.of(*arrow.linear(), n, rules.peer_sets)) for arrow in rules.arrows]
+    for cells, weights, total in implied_sums(rules):
+        sets = digit_sets(len(cells), total, n) if _distinct(cells, weights, rules) else None
+        if sets is not None:
+            out.append((cells, sets))
+        else:  # bounds only: the graph of every implied sum at every node cost more than it saved
+            form = LinearSum.of(cells, weights, total, n, rules.peer_sets)
+            out.append((cells, LinearSum(form.cells, form.coefficients, total, False, form.groups)))
     return out
+
+
+def _distinct(cells: tuple[int, ...], weights: tuple[int, ...], rules: Rules) -> bool:
+    """Whether a sum is a cage in all but name: every coefficient 1, every two cells peers."""
+    if any(w != 1 for w in weights):
+        return False
+    peers = rules.peer_sets
+    return all(peers[a].issuperset(cells[i + 1 :]) for i, a in enumerate(cells))
 
 
 #: The smallest grid the search sweeps locked candidates on. Below it the singles alone are faster: 9x9

@@ -289,6 +289,11 @@ class Rules:
         return tuple(tuple(sorted(s - {cell})) for cell, s in enumerate(sets))
 
     @cached_property
+    def peer_sets(self) -> tuple[frozenset[int], ...]:
+        """``peers`` as sets, for membership tests."""
+        return tuple(map(frozenset, self.peers))
+
+    @cached_property
     def houses_of(self) -> tuple[tuple[int, ...], ...]:
         """``houses_of[cell]``: the indices in ``houses`` of the houses holding the cell, any count."""
         found: list[list[int]] = [[] for _ in range(self.ncells)]

@@ -207,7 +207,7 @@ def exclusion_groups(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> li
     of distinct digits): each grown one at a time, taking the first cell left that sees every cell of the
     group so far, in the cells' order, in grid order, or taking the cell that sees the most cells left; the
     split with the largest sum of squared sizes wins (the Interactive Sudoku Solver's heuristic)."""
-    seen = {c: set(peers[c]) for c in cells}
+    seen = {c: peers[c] if isinstance(peers[c], (set, frozenset)) else set(peers[c]) for c in cells}
     best: list[list[int]] = []
     for order in (list(cells), sorted(cells), None):
         left = list(cells)
