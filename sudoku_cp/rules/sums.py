@@ -11,10 +11,15 @@ of k cells weighs 10**(k-1)) minus its line, equal to 0. Every backend reasons o
   sum. A digit on no path is removed, which is generalised arc consistency for the sum (Trick, *A dynamic
   programming approach for consistency and propagation for knapsack constraints*, 2003). Where the graph
   would exceed ``EXACT_WORK`` (long sums on large grids), the reasoning is on bounds only: sound, weaker,
-  and never a hang.
+  and never a hang;
+- before the graph, bounds by exclusion groups (``exclusion_groups``): terms whose cells see each other
+  hold distinct digits, so a long arrow across rows adds up to at least their smallest distinct digits;
+- ``implied_sums``: the sums the houses and the cage totals imply (the rule of 45), added as redundant
+  constraints.
 
-Both ``dfs`` engines, the CNF encoding (the same graph as clauses) and the certificates read these, so a
-sum means the same thing everywhere.
+Both ``dfs`` engines and the CNF encoding (the same graph as clauses) read these, and CP-SAT takes the same
+sums as linear constraints, so a sum means the same thing everywhere; the certificate checker states
+them in its own words (it imports nothing from here), held to these by its tests.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ __all__ = [
 #: few hundred; a long cage of a 25x25 grid can have hundreds of thousands (then it is a sum).
 MAX_SETS = 1024
 #: The largest exact graph (its partial sums times the digits): a 9x9 arrow of 8 cells is about 6,000; a
-#: 70-cell arrow of a 36x36 grid about 6 million (bounds then).
+#: 36x36 arrow of 200 cells from a three-cell pill tens of millions (bounds then).
 EXACT_WORK = 1 << 20
 
 
