@@ -163,6 +163,48 @@ def _dask(*args: str) -> subprocess.Popen:
 
 
 @pytest.mark.slow
+def test_sigterm_stops_a_local_cluster_run_within_a_second_and_quietly(tmp_path: Path) -> None:
+    """``--cluster local:2`` took 5 s to stop on SIGTERM (each worker's running chunk was waited for) and
+    printed Dask's 'ended with CancelledError' warnings under -q (issue 33): the workers are stopped at
+    once and Dask's log lines stay off standard error."""
+    src = tmp_path / "many.txt"
+    src.write_text("\n".join(PUZZLES * 5000) + "\n")
+    out = tmp_path / "out.txt"
+    command = [
+        "solve",
+        "--backend",
+        "sat",
+        "--unique",
+        "-q",
+        "--cluster",
+        "local:2",
+        "-o",
+        str(out),
+        str(src),
+    ]
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 90  # until the first answers are written: the workers are busy then
+    while time.monotonic() < deadline and solve.poll() is None:
+        if any(p.name.startswith(".out.txt") and p.stat().st_size > 0 for p in tmp_path.iterdir()):
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)  # chunks under way in both workers
+    solve.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    _, stderr = solve.communicate(timeout=60)
+    stopped = time.monotonic() - sent
+    assert solve.returncode == 128 + signal.SIGTERM, stderr
+    assert [line for line in stderr.splitlines() if not line.startswith("sudoku-cp: stopped early")] == []
+    assert stopped < 1.5, f"{stopped:.2f} s to stop"
+    assert (tmp_path / "out.txt.partial").exists()
+
+
+@pytest.mark.slow
 def test_a_lost_scheduler_ends_with_an_error_and_a_valid_prefix(tmp_path: Path) -> None:
     # the kernels of the sat backend's propagated way compiled first (a fresh clone compiles them once,
     # about 30 s, inside the worker after its first puzzles): the scheduler then dies while results stream

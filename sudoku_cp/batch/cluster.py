@@ -15,8 +15,10 @@ that state is not thread-safe.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
+import logging
 import pickle
 import socket
 import threading
@@ -32,6 +34,7 @@ __all__ = [
     "ClusterError",
     "ClusterPool",
     "ClusterWatch",
+    "close_cluster",
     "connect",
     "connected",
     "distributed_module",
@@ -64,14 +67,24 @@ def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:
         if workers < 1:
             raise UsageError(f"--cluster local:N takes a number of workers of 1 or more, not {address!r}")
         # no dashboard; the scheduler's HTTP server (health, metrics) on a free local port: on 8787, its
-        # default, it warned on standard error whenever another cluster or dashboard held that port
+        # default, it warned on standard error whenever another cluster or dashboard held that port. The
+        # worker processes log nothing below CRITICAL: they share our standard error, and a stopped run's
+        # cancelled tasks made each print a WARNING ('ended with CancelledError') even under -q; the
+        # command says itself what went wrong (a worker lost, a task retried)
         cluster = distributed.LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.CRITICAL,
         )
+        # the scheduler, here in this process, adds a garbage collector callback that logs (at INFO, never
+        # shown): a SIGTERM that came while it ran printed 'Exception ignored in: GCDiagnosis._gc_callback'
+        with contextlib.suppress(Exception):
+            from distributed.gc import disable_gc_diagnosis
+
+            disable_gc_diagnosis(force=True)
         address = cluster.scheduler_address
     else:
         _check_reachable(address)
@@ -79,9 +92,29 @@ def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
-            cluster.close()
+            close_cluster(cluster)
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     return client, cluster
+
+
+#: How long a worker of a local cluster may take to stop before it is terminated (Dask's default, 5 s,
+#: waits for the task it is running: a chunk of a stopped batch).
+STOP_SECONDS = 0.5
+
+
+async def _stop_workers(workers: list[Any], seconds: float) -> None:
+    await asyncio.gather(*(worker.close(timeout=seconds) for worker in workers), return_exceptions=True)
+
+
+def close_cluster(cluster: Any, seconds: float = STOP_SECONDS) -> None:
+    """Close a cluster ``connect`` started, its workers first, each given ``seconds`` to stop before its
+    process is terminated: closing a ``LocalCluster`` waits up to 4 s for each worker's running task, so
+    a run stopped by SIGTERM took 5 s to end. Its answers are no longer wanted."""
+    workers = list(getattr(cluster, "workers", {}).values())
+    if workers and hasattr(cluster, "sync"):
+        with contextlib.suppress(Exception):  # closing below still closes what is left
+            cluster.sync(_stop_workers, workers, seconds)
+    cluster.close()
 
 
 #: How long a TCP scheduler address may refuse connections (a scheduler just started) before it is an error.

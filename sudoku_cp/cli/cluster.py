@@ -31,7 +31,7 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
     if not address:
         yield None
         return
-    from ..batch.cluster import ClusterWatch, connect
+    from ..batch.cluster import ClusterWatch, close_cluster, connect
 
     # distributed logs every failed reconnection with a traceback, through loggers whose levels its own
     # configuration sets; the command says itself what happened, so logging is off while it runs
@@ -47,7 +47,7 @@ def cluster_client(args: argparse.Namespace) -> Iterator[Any | None]:
                 client.close(timeout=CLOSE_SECONDS)  # without a bound it waits 30 s for a lost scheduler
             if cluster is not None:
                 with contextlib.suppress(Exception):
-                    cluster.close()
+                    close_cluster(cluster)  # its workers at once, not after their running chunks
     finally:
         logging.disable(logging.NOTSET)  # only now: closing a client that lost its scheduler logs too
 
