@@ -163,10 +163,12 @@ def _dask(*args: str) -> subprocess.Popen:
 
 
 @pytest.mark.slow
-def test_sigterm_stops_a_local_cluster_run_within_a_second_and_quietly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("group", [False, True], ids=["SIGTERM", "Ctrl-C"])
+def test_a_stop_ends_a_local_cluster_run_within_a_second_and_quietly(tmp_path: Path, group: bool) -> None:
     """``--cluster local:2`` took 5 s to stop on SIGTERM (each worker's running chunk was waited for) and
     printed Dask's 'ended with CancelledError' warnings under -q (issue 33): the workers are stopped at
-    once and Dask's log lines stay off standard error."""
+    once and Dask's log lines stay off standard error. Ctrl-C (SIGINT to the whole process group, the
+    workers too) made each worker print a KeyboardInterrupt traceback: they ignore SIGINT now."""
     src = tmp_path / "many.txt"
     src.write_text("\n".join(PUZZLES * 5000) + "\n")
     out = tmp_path / "out.txt"
@@ -187,6 +189,7 @@ def test_sigterm_stops_a_local_cluster_run_within_a_second_and_quietly(tmp_path:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=group,
     )
     deadline = time.monotonic() + 90  # until the first answers are written: the workers are busy then
     while time.monotonic() < deadline and solve.poll() is None:
@@ -194,11 +197,14 @@ def test_sigterm_stops_a_local_cluster_run_within_a_second_and_quietly(tmp_path:
             break
         time.sleep(0.05)
     time.sleep(0.5)  # chunks under way in both workers
-    solve.send_signal(signal.SIGTERM)
+    if group:
+        os.killpg(solve.pid, signal.SIGINT)  # as a terminal's Ctrl-C: every process of the group
+    else:
+        solve.send_signal(signal.SIGTERM)
     sent = time.monotonic()
     _, stderr = solve.communicate(timeout=60)
     stopped = time.monotonic() - sent
-    assert solve.returncode == 128 + signal.SIGTERM, stderr
+    assert solve.returncode == 128 + (signal.SIGINT if group else signal.SIGTERM), stderr
     assert [line for line in stderr.splitlines() if not line.startswith("sudoku-cp: stopped early")] == []
     assert stopped < 1.5, f"{stopped:.2f} s to stop"
     assert (tmp_path / "out.txt.partial").exists()

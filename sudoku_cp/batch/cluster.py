@@ -78,6 +78,7 @@ def connect(address: str, timeout: float = 30.0) -> tuple[Any, Any | None]:
             dashboard_address=None,
             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             silence_logs=logging.CRITICAL,
+            preload=["sudoku_cp.batch.quiet_worker"],  # Ctrl-C is the command's to answer, not theirs
         )
         # the scheduler, here in this process, adds a garbage collector callback that logs (at INFO, never
         # shown): a SIGTERM that came while it ran printed 'Exception ignored in: GCDiagnosis._gc_callback'
