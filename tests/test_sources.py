@@ -47,19 +47,35 @@ def test_urls_are_read_through_fsspec(tmp_path: Path) -> None:
     assert single.stdout == whole.stdout.splitlines(keepends=True)[0]
 
 
+@pytest.mark.parametrize("command", ["count", "rate", "steps"])
+def test_the_per_puzzle_commands_read_urls_too(tmp_path: Path, command: str) -> None:
+    """The README says inputs may be fsspec URLs; count, rate, steps and the other per-puzzle commands
+    opened them as local paths ('cannot read file:///...: No such file or directory')."""
+    pytest.importorskip("fsspec", reason="URLs need fsspec (the dask extra)")
+    folder = parts(tmp_path)
+    local = run_cli(command, str(folder / "*.txt"))
+    url = run_cli(command, f"file://{folder}/*.txt")
+    single = run_cli(command, f"file://{folder}/0.txt")
+    assert url.returncode == local.returncode and single.returncode == 0, url.stderr
+    assert url.stdout == local.stdout and single.stdout and local.stdout.startswith(single.stdout)
+    missing = run_cli(command, f"file://{folder}/none.txt")
+    assert missing.returncode == 2 and f"cannot read file://{folder}/none.txt" in missing.stderr
+
+
 @pytest.mark.parametrize(
     ("url", "package", "extra"),
     [("https://example.invalid/p.txt", "aiohttp", "http"), ("s3://bucket/parts/*.txt", "s3fs", "s3")],
 )
+@pytest.mark.parametrize("command", ["solve", "count"])
 def test_a_url_whose_protocol_lacks_its_package_says_what_to_install(
-    url: str, package: str, extra: str
+    url: str, package: str, extra: str, command: str
 ) -> None:
     """fsspec's own words ('HTTPFileSystem requires "requests" and "aiohttp" to be installed') say what is
     missing, not how to get it (issue 33's audit): the message names the extra of fsspec that installs it."""
     pytest.importorskip("fsspec", reason="URLs need fsspec (the dask extra)")
     if importlib.util.find_spec(package) is not None:
         pytest.skip(f"{package} is installed: the URL would be read")
-    proc = run_cli("solve", url)
+    proc = run_cli(command, url)
     assert proc.returncode == 2
     assert f"sudoku-cp: error: cannot read {url}: " in proc.stderr
     assert f"(pip install 'fsspec[{extra}]')" in proc.stderr

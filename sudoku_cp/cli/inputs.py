@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..formats import Record, iter_records, open_records, with_named_rules
 from ..formats.pencilmarks import with_pencilmarks
-from ..formats.sources import Inline, Input, expand_inputs
+from ..formats.sources import Inline, Input, expand_inputs, is_url, open_input
 from .common import input_names, rules_of, warn
 
 __all__ = ["Inputs"]
@@ -73,6 +74,8 @@ class Inputs:
             try:
                 if isinstance(path, Inline):
                     records = iter_records(path.text.splitlines(), source=label, **options)
+                elif is_url(path):  # read through fsspec, as solve's batch reads it
+                    records = iter_records(_url_lines(path), source=label, **options)
                 else:
                     records = open_records(None if path == "-" else path, source=label, **options)
                 if names := getattr(self.args, "rules", None):
@@ -86,3 +89,10 @@ class Inputs:
             except (OSError, UnicodeError) as exc:
                 self.warn(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}")
                 self.unreadable.append(source)
+
+
+def _url_lines(url: str) -> Iterator[str]:
+    """The lines of a URL's text (fsspec), decoded as a file's are; opened when the first is asked for.
+    The per-puzzle commands opened URLs as local paths: 'cannot read https://...: No such file'."""
+    with open_input(url) as stream:
+        yield from io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline=None)
