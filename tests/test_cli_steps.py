@@ -85,7 +85,7 @@ def test_steps_jsonl_ends_each_puzzle_with_its_result(tmp_path: Path) -> None:
 STEP_FIELDS = ("technique", "difficulty", "placements", "eliminations", "pattern", "text")
 
 
-def test_hint_and_steps_jsonl_are_keyed_as_every_commands(tmp_path: Path) -> None:
+def test_hint_steps_and_explain_jsonl_are_keyed_as_every_commands(tmp_path: Path) -> None:
     """steps and hint wrote ``{"puzzle": 3, "result": "solved"}`` where solve, count and rate write
     ``{"index": 3, "puzzle": "<the puzzle>", "status": ...}``, and ``"result": "error"`` where the README
     says every jsonl has ``"status": "error"`` (issue 33's audit): now each puzzle's record has the same
@@ -103,8 +103,20 @@ def test_hint_and_steps_jsonl_are_keyed_as_every_commands(tmp_path: Path) -> Non
         assert records[1] == per_puzzle["count"][1], command  # the bad line's error record
     assert [r["status"] for r in per_puzzle["hint"]] == ["step", "error", "step", "stuck"]
     assert [r["status"] for r in per_puzzle["steps"]] == ["solved", "error", "solved", "stuck"]
+    small = tmp_path / "small.txt"  # explain of a near-empty 9x9 grid takes seconds: 4x4 puzzles here
+    small.write_text("12343412214343..\nbad line\n11..............\n1...............\n")
+    counted, records = (
+        [
+            json.loads(line)
+            for line in run_cli(command, "--output-format", "jsonl", str(small)).stdout.splitlines()
+        ]
+        for command in ("count", "explain")
+    )
+    assert [(r["index"], r["puzzle"]) for r in records] == [(r["index"], r["puzzle"]) for r in counted]
+    assert records[1] == counted[1]  # unreadable: the same record
+    assert [r["status"] for r in records] == ["solved", "error", "no_solution", "multiple"]
     variant = run_cli("generate", "--rules", "x", "-n", "1", "--seed", "2", "-q").stdout
-    for command in ("hint", "steps"):
+    for command in ("hint", "steps", "explain"):
         proc = run_cli(command, "--output-format", "jsonl", stdin=variant)
         assert json.loads(proc.stdout.splitlines()[-1])["rules"] == "x", command  # as count's records
 

@@ -3,8 +3,9 @@
 For no solution: a minimal set of givens that cannot all hold (``r1c3=5 r1c8=5``). For several: how many
 (counted up to 10, ``10+`` beyond), where two of them differ, both of them, and a smallest set of clues
 from the first that makes the puzzle unique (proven unique). For one: the solution.
-``--output-format jsonl`` gives one object per puzzle: ``status``, ``solutions`` (a number, or ``"10+"``),
-``unique_with`` (clues such as ``"r1c4=1"``), ``conflict``, ``differences`` and ``grids``.
+``--output-format jsonl`` gives one object per puzzle keyed as every command's jsonl is (``index``,
+``puzzle``, ``status``), then ``solutions`` (a number, or ``"10+"``), ``unique_with`` (clues such as
+``"r1c4=1"``), ``conflict``, ``differences`` and ``grids``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..result import Status
 from . import SUMMARIES, exit_codes
 from .common import add_backend_options, add_input_options, backend_options
 from .options import EMPTY_INPUT, add_run_options
+from .steps import error_record, puzzle_record
 
 EPILOG = exit_codes("every puzzle has exactly one solution", "otherwise") + EMPTY_INPUT
 
@@ -46,7 +48,9 @@ class _Writer:
 
     def result(self, record: Record, explanation: Explanation) -> None:
         if self.fmt == "jsonl":
-            self.out.write(json.dumps({"puzzle": record.index, **_fields(explanation)}) + "\n")
+            fields = _fields(explanation)
+            record_fields = puzzle_record(record, fields.pop("status"), fields)
+            self.out.write(json.dumps(record_fields) + "\n")
             return
         first, *rest = explanation.lines()
         self.out.write(f"puzzle {record.index}: {first}\n")
@@ -55,7 +59,7 @@ class _Writer:
     def error(self, record: Record) -> None:
         reason = record.error.reason if record.error else "unreadable"
         if self.fmt == "jsonl":
-            self.out.write(json.dumps({"puzzle": record.index, "status": "error", "error": reason}) + "\n")
+            self.out.write(json.dumps(error_record(record)) + "\n")
         else:
             self.out.write(f"puzzle {record.index}: error: {reason}\n")
 
