@@ -65,12 +65,11 @@ class AutoBackend(Backend):
         against sat's 6 to 9), else sat (thermometers, dots: sat 24 to 50 ms against CP-SAT's 84 to 195).
         Made on first use, imported with the signals held (a Ctrl-C in the middle of an import would leave
         it broken for the process)."""
-        sums = bool(rules.arrows) or any(cage.total is not None for cage in rules.cages)
-        name = "cpsat" if sums else "sat"
+        name = "cpsat" if rules.has_sums else "sat"
         backend = self._learners.get(name)
         if backend is None:
             module = held_import(f"sudoku_cp.backends.{name}")
-            backend = self._learners[name] = module.CpSatBackend() if sums else module.SatBackend()
+            backend = self._learners[name] = module.CpSatBackend() if rules.has_sums else module.SatBackend()
         return backend
 
     def enumerate(self, puzzle: Puzzle, limit: int = 1, time_limit: float | None = None) -> Enumeration:

@@ -192,8 +192,7 @@ class CpSatBackend(Backend):
         """
         if self.variant:
             return self.variant
-        sums = rules.arrows or any(cage.total is not None for cage in rules.cages)
-        return "int" if sums else "bool"
+        return "int" if rules.has_sums else "bool"
 
     def presolve_for(self, kind: str, propagated: bool = False) -> bool:
         """Presolve on for the int model (it expands AllDifferent), off for the bool model and for a

@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit, types
 
 from ..rules import RULES_KEPT, Rules
-from ..rules.sums import LinearSum, layer_bounds
+from ..rules.sums import LinearSum, graph_size
 from ..signals import compiling
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
 from .dfs_rules import intersections, sum_forms
@@ -185,11 +185,9 @@ def _sum_work(rules: Rules) -> tuple[int, int]:
     work, terms = 1, 1
     for _, form in sum_forms(rules):
         if isinstance(form, LinearSum):
-            m = len(form.cells)
-            lo, hi = layer_bounds(form.coefficients, [1] * m, [rules.n] * m, form.total)
-            widths = sum(max(0, b - a + 1) for a, b in zip(lo, hi, strict=True))
-            work = max(work, widths if form.exact else 1)
-            terms = max(terms, m + 1)
+            if form.exact:
+                work = max(work, graph_size(form.coefficients, form.total, rules.n))
+            terms = max(terms, len(form.cells) + 1)
     return work, terms
 
 

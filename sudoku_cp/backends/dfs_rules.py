@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..rules import RULES_KEPT, Pair, Rules, Thermo
@@ -161,8 +161,7 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
         if sets is not None:
             out.append((cells, sets))
         else:  # bounds only: the graph of every implied sum at every node cost more than it saved
-            form = LinearSum.of(cells, weights, total, n, rules.peer_sets)
-            out.append((cells, LinearSum(form.cells, form.coefficients, total, False, form.groups)))
+            out.append((cells, replace(LinearSum.of(cells, weights, total, n, rules.peer_sets), exact=False)))
     return out
 
 

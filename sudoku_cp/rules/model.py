@@ -275,6 +275,12 @@ class Rules:
         """The sum and order constraints: cages with a total, thermometers, arrows."""
         return tuple(c for c in self.cages if c.total is not None) + self.thermos + self.arrows
 
+    @property
+    def has_sums(self) -> bool:
+        """Whether some constraint adds digits (a cage with a total, an arrow): what the solvers reason
+        on as sums (``rules.sums``) and CP-SAT states as linear equalities."""
+        return bool(self.arrows) or any(c.total is not None for c in self.cages)
+
     @cached_property
     def peers(self) -> tuple[tuple[int, ...], ...]:
         """``peers[cell]``: the other cells that may not hold its digit (houses, groups, differ pairs)."""

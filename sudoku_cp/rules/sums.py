@@ -41,6 +41,7 @@ __all__ = [
     "derived_sums",
     "digit_sets",
     "exclusion_groups",
+    "graph_size",
     "implied_sums",
     "layer_bounds",
 ]
@@ -115,8 +116,6 @@ class LinearSum:
         terms = sorted(zip(cells, coefficients, strict=True), key=lambda t: abs(t[1]))
         ordered = tuple(c for c, _ in terms)
         weights = tuple(w for _, w in terms)
-        lows, highs = layer_bounds(weights, [1] * len(weights), [n] * len(weights), total)
-        work = sum(max(0, hi - lo + 1) for lo, hi in zip(lows, highs, strict=True)) * n
         group_of: dict[int, int] = {}
         for w in dict.fromkeys(weights):
             same = [c for c, x in terms if x == w]
@@ -125,7 +124,7 @@ class LinearSum:
                 group_of.update((c, number) for c in group)
         first = {}  # the groups numbered in the order of their first term
         groups = tuple(first.setdefault(group_of[c], len(first)) for c in ordered)
-        return cls(ordered, weights, total, work <= EXACT_WORK, groups)
+        return cls(ordered, weights, total, graph_size(weights, total, n) * n <= EXACT_WORK, groups)
 
     def narrow(self, masks: Sequence[int]) -> list[int] | None:
         """The digits each term keeps (bit d-1 for digit d) given its candidates ``masks`` (in ``cells``
@@ -255,6 +254,14 @@ def _digits(mask: int) -> list[int]:
 
 def _shift(layer: int, by: int) -> int:
     return layer << by if by >= 0 else layer >> -by
+
+
+def graph_size(weights: Sequence[int], total: int, n: int) -> int:
+    """The partial sums of a sum's graph over all its layers with every digit 1..n possible: the most a
+    search ever holds of it (narrowed digits only shrink the windows)."""
+    m = len(weights)
+    lo, hi = layer_bounds(weights, [1] * m, [n] * m, total)
+    return sum(max(0, b - a + 1) for a, b in zip(lo, hi, strict=True))
 
 
 def layer_bounds(
