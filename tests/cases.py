@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from sudoku_cp import Puzzle, Rules
 from sudoku_cp.rules import Arrow, Cage, Pair, Thermo
+from sudoku_cp.rules.kinds import BY_KEY
+from sudoku_cp.rules.kinds.outside import DIRECTIONS, line_from
 
 #: Norvig's "hardest" example: propagation alone does not solve it.
 HARD_9X9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -67,3 +70,89 @@ def assert_same_tree(puzzle: Puzzle, limit: int) -> None:
     assert compiled.solutions == python.solutions and compiled.complete == python.complete
     for stat in ("guesses", "backtracks", "nodes"):
         assert compiled.stats[stat] == python.stats[stat], stat
+
+
+# --- random constraints of the kinds (``rules.kinds``), as f-puzzles entries --------------------------
+
+LINE_KEYS = (
+    "renban",
+    "whispers",
+    "palindrome",
+    "betweenline",
+    "regionsumline",
+    "entropicline",
+    "modularline",
+)
+
+
+def _name(cell: int, n: int) -> str:
+    return f"R{cell // n + 1}C{cell % n + 1}"
+
+
+def _path(rng: random.Random, n: int, length: int, diagonal: bool = True) -> list[int]:
+    """A line of at most ``length`` distinct cells, each a king's (or rook's) step from the one before."""
+    cells = [rng.randrange(n * n)]
+    steps = [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0) and (diagonal or not a * b)]
+    while len(cells) < length:
+        r, c = divmod(cells[-1], n)
+        options = [
+            (r + a) * n + c + b
+            for a, b in steps
+            if 0 <= r + a < n and 0 <= c + b < n and (r + a) * n + c + b not in cells
+        ]
+        if not options:
+            break
+        cells.append(rng.choice(options))
+    return cells
+
+
+def _outside(rng: random.Random, n: int) -> tuple[int, int]:
+    side = rng.randrange(4)
+    k = rng.randint(1, n)
+    return [(0, k), (n + 1, k), (k, 0), (k, n + 1)][side]
+
+
+def kind_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> dict[str, Any]:
+    """A random f-puzzles entry of the kind ``key``, its clue taken from ``grid`` where it has one (so
+    that the constraint has solutions, though others may break it)."""
+    names = lambda cells: [_name(c, n) for c in cells]  # noqa: E731
+    if key in LINE_KEYS:
+        shortest = 1 if key in ("renban", "regionsumline") else 2
+        e: dict[str, Any] = {"lines": [names(_path(rng, n, rng.randint(shortest, min(n, 5))))]}
+        if len(e["lines"][0]) < shortest:
+            e["lines"][0] = names(_path(rng, n, 2))
+        if key == "whispers" and rng.random() < 0.3:
+            e["value"] = str(rng.randint(1, n - 1))
+        return e
+    if key == "littlekillersum":
+        while True:
+            clue, direction = _outside(rng, n), rng.choice(list(DIRECTIONS))
+            cells = line_from(clue, n, DIRECTIONS[direction])
+            if cells:
+                total = sum(grid[c] for c in cells)
+                total += total < n * len(cells) and rng.random() < 0.2  # at times a clue no grid keeps
+                return {"cell": f"R{clue[0]}C{clue[1]}", "direction": direction, "value": str(total)}
+    if key in ("sandwichsum", "xsum", "skyscraper"):
+        clue = _outside(rng, n)
+        digits = [grid[c] for c in line_from(clue, n)]
+        kind = BY_KEY[key]
+        value = next(v for v in range(kind.high(n, n) + 1) if kind(clue, (), v).holds(digits, n))
+        return {"cell": f"R{clue[0]}C{clue[1]}", "value": str(value)}
+    if key in ("odd", "even", "minimum", "maximum"):
+        return {"cell": _name(rng.randrange(n * n), n)}
+    if key == "quadruple":
+        r, c = rng.randrange(n - 1), rng.randrange(n - 1)
+        cells = [r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1]
+        values = rng.sample([grid[x] for x in cells], rng.randint(1, 3))
+        return {"cells": names(cells), "values": values}
+    if key == "clone":
+        size = rng.randint(1, 3)
+        shape = _path(rng, n, size, diagonal=False)
+        for _ in range(50):
+            dr, dc = rng.randint(-n + 1, n - 1), rng.randint(-n + 1, n - 1)
+            moved = [(x // n + dr, x % n + dc) for x in shape]
+            copy = [r * n + c for r, c in moved if 0 <= r < n and 0 <= c < n]
+            if len(copy) == len(shape) and not set(copy) & set(shape):
+                return {"cells": names(shape), "cloneCells": names(copy)}
+        return {"cells": names([0]), "cloneCells": names([n * n - 1])}
+    raise AssertionError(f"no generator for {key}")

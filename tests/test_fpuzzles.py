@@ -106,8 +106,9 @@ def test_regions_make_a_jigsaw_and_default_regions_stay_boxes() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"sandwichsum": [{"cell": "R0C1", "value": "3"}]}, "unsupported f-puzzles constraint 'sandwichsum'"),
-        ({"littlekillersum": [{"cell": "R0C1"}]}, "'littlekillersum'"),
+        ({"lockout": [{"lines": [["R1C1", "R1C2"]]}]}, "unsupported f-puzzles constraint 'lockout'"),
+        ({"littlekillersum": [{"cell": "R0C1"}]}, "little killer's direction must be DR, DL, UR or UL"),
+        ({"sandwichsum": [{"cell": "R1C1", "value": "3"}]}, "sandwich stands outside the grid"),
         ({"size": 40}, "size must be a whole number"),
         ({"killercage": [{"cells": ["R1C10"], "value": "3"}]}, "bad f-puzzles cell 'R1C10'"),
         ({"killercage": [{"cells": ["R1C1"], "value": "x"}]}, "not a number"),

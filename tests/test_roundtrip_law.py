@@ -13,9 +13,11 @@ import dataclasses
 import functools
 import io
 import json
+import random
 from collections.abc import Callable, Iterable
 
 import pytest
+from cases import kind_entry
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +29,7 @@ from sudoku_cp.formats.header import header_words
 from sudoku_cp.generate import generate_killer
 from sudoku_cp.result import SolveResult, Status
 from sudoku_cp.rules import NAMED, Arrow, Cage, Pair, Rules, Thermo
+from sudoku_cp.rules.kinds import BY_KEY
 
 #: The grids drawn: default and explicit box shapes, and jigsaws (drawn by ``_jigsaw``).
 SHAPES = [
@@ -112,7 +115,21 @@ PARTS: dict[str, Callable[[st.DrawFn, Rules], tuple]] = {
     "negative": lambda draw, base: tuple(
         sorted(draw(st.sets(st.sampled_from(["difference", "ratio", "xv"]))))
     ),
+    "variants": lambda draw, base: _variants(draw, base),
 }
+
+
+def _variants(draw: st.DrawFn, base: Rules) -> tuple:
+    """Constraints of the kinds (``rules.kinds``), read from random f-puzzles entries; their clues from a
+    Latin square (rows and columns each a permutation), so that every clue is one the reader takes."""
+    n = base.n
+    square = tuple((r + c) % n + 1 for r in range(n) for c in range(n))
+    keys = [k for k in sorted(BY_KEY) if n % 3 == 0 or k != "entropicline"]
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    chosen = draw(st.lists(st.sampled_from(keys), max_size=3))
+    return tuple(v for key in chosen for v in BY_KEY[key].read(kind_entry(key, n, square, rng), base))
+
+
 #: The fields that make the grid itself, drawn as a shape or a jigsaw.
 GRID_FIELDS = {"n", "regions", "box"}
 
@@ -185,6 +202,14 @@ def test_every_part_of_rules_has_a_strategy_and_every_name_and_key_a_writer() ->
         negative=["difference", "ratio", "xv"],
     )
     written |= set(to_fpuzzles(Puzzle.empty(kinds)))
+    square = tuple((r + c) % 9 + 1 for r in range(9) for c in range(9))
+    nine = Rules.classic(3, 3)
+    one_each = [
+        v
+        for key, kind in BY_KEY.items()
+        for v in kind.read(kind_entry(key, 9, square, random.Random(1)), nine)
+    ]
+    written |= set(to_fpuzzles(Puzzle.empty(nine.with_(variants=one_each))))
     assert set(RULE_KEYS) <= written, f"f-puzzles keys read but never written: {set(RULE_KEYS) - written}"
     for name in NAMED:  # every named rule has a header's word that reads back
         rules = Rules.classic(3, 3).with_named(name)

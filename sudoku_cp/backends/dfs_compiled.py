@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit, types
 
 from ..rules import RULES_KEPT, Rules
+from ..rules.automaton import Automaton
 from ..rules.sums import LinearSum, graph_size
 from ..signals import compiling
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
@@ -112,7 +113,7 @@ def takes_bands(rules: Rules, heuristic: str) -> bool:
 
 # Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
 # reasoning, which the kernels below follow.
-_PAIR, _THERMO, _CAGE, _SUM = 0, 1, 2, 3
+_PAIR, _THERMO, _CAGE, _SUM, _AUTOMATON = 0, 1, 2, 3, 4
 
 
 class _Tables(NamedTuple):
@@ -121,7 +122,8 @@ class _Tables(NamedTuple):
     Houses hold every digit, so ``units`` is a rectangle; peers, each cell's houses and the propagators'
     cells vary in number. A propagator ``p`` reads ``cells[cell_start[p]:cell_start[p + 1]]`` and its
     table ``data[data_start[p]:data_start[p + 1]]``: a pair its supports (n + 1 masks per side), a cage the
-    digit sets of its sum, an arrow the length of its circle; ``watch`` lists the propagators of a cell.
+    digit sets of its sum, a sum its total, coefficients and groups, an automaton its graph
+    (``_automaton_table``); ``watch`` lists the propagators of a cell.
     """
 
     units: np.ndarray  # (houses, n) int32
@@ -176,6 +178,24 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
             out.append((_SUM, form.cells, table))
         else:
             out.append((_CAGE, cells, [sum(1 << (d - 1) for d in s) for s in form]))
+    out += [(_AUTOMATON, a.cells, _automaton_table(a)) for a in rules.automata]
+    return out
+
+
+def _automaton_table(a: Automaton) -> list[int]:
+    """An automaton's graph for ``_automaton_rule``: its node count, then per layer the edge count and
+    each edge as (node, digit, next node), the nodes numbered across layers (the first is 0, the last
+    the accepting one). An impossible automaton is one node and no edge."""
+    if a.empty:
+        return [1] + [0] * len(a.cells)
+    first = [0]
+    for i in range(len(a.cells)):
+        first.append(first[-1] + a.nodes(i))
+    out = [first[-1] + 1]
+    for i, layer in enumerate(a.edges):
+        out.append(len(layer))
+        for u, d, v in layer:
+            out += [first[i] + u, d, first[i + 1] + v]
     return out
 
 
@@ -188,6 +208,9 @@ def _sum_work(rules: Rules) -> tuple[int, int]:
             if form.exact:
                 work = max(work, graph_size(form.coefficients, form.total, rules.n))
             terms = max(terms, len(form.cells) + 1)
+    for a in rules.automata:
+        work = max(work, sum(a.nodes(i) for i in range(len(a.cells) + 1)))
+        terms = max(terms, len(a.cells) + 1)
     return work, terms
 
 
@@ -523,14 +546,62 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
                         mask >>= 1
                         d += 1
             base = start
+    return _keep_all(cands, cells, keep, changed)
+
+
+@njit(cache=True, inline="always")
+def _keep_all(cands, cells, keep, changed):
+    """Narrow each cell ``cells[i]`` to ``keep[i]``: the count of ``changed`` entries, -1 when one empties."""
     nch = 0
-    for i in range(m):
+    for i in range(cells.shape[0]):
         cell = cells[i]
         if keep[i] == 0:
             return -1
         if keep[i] != cands[cell]:
             nch = _narrow(cands, cell, keep[i], changed, nch)
     return nch
+
+
+@njit(cache=True)
+def _automaton_rule(cands, cells, table, changed, layers, bounds):
+    """An automaton (``rules.automaton``; ``table`` from ``_automaton_table``): the nodes reachable from
+    the first through edges whose digit is a candidate, then, back from the accepting node, each cell
+    keeps the digits of the edges on such a path. ``layers`` holds the two passes' marks, ``bounds[3]``
+    the digits kept and ``bounds[4]`` where each layer's edges start in ``table``."""
+    m = cells.shape[0]
+    total = table[0]
+    forward = layers[0]
+    back = layers[1]
+    forward[:total] = 0
+    back[:total] = 0
+    forward[0] = 1
+    starts = bounds[4]
+    keep = bounds[3]
+    pos = 1
+    for i in range(m):
+        starts[i] = pos
+        count = table[pos]
+        mask = cands[cells[i]]
+        for e in range(pos + 1, pos + 1 + 3 * count, 3):
+            if forward[table[e]] and (mask >> (table[e + 1] - 1)) & 1:
+                forward[table[e + 2]] = 1
+        pos += 1 + 3 * count
+    if forward[total - 1] == 0:
+        return -1
+    back[total - 1] = 1
+    for i in range(m - 1, -1, -1):
+        pos = starts[i]
+        count = table[pos]
+        mask = cands[cells[i]]
+        kept = 0
+        for e in range(pos + 1, pos + 1 + 3 * count, 3):
+            u = table[e]
+            d = table[e + 1]
+            if forward[u] and back[table[e + 2]] and (mask >> (d - 1)) & 1:
+                back[u] = 1
+                kept |= np.int64(1) << (d - 1)
+        keep[i] = kept
+    return _keep_all(cands, cells, keep, changed)
 
 
 @njit(cache=True)
@@ -577,6 +648,8 @@ def _apply(p, cands, t, w):
         return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
     if kind == _CAGE:
         return _cage_rule(cands, cells, table, w.changed)
+    if kind == _AUTOMATON:
+        return _automaton_rule(cands, cells, table, w.changed, w.layers, w.bounds)
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)
 
 

@@ -11,7 +11,10 @@ changes (a fixpoint with the singles of the houses):
   set, every digit of the set has a cell), the way killer solvers read their combination tables;
 - an arrow, and a cage with too many digit sets, is a sum (``rules.sums.LinearSum``): each cell keeps
   the digits on a path of the graph of partial sums from 0 to the total (exact, digits free to repeat;
-  a pill is its digits weighted as a number), or on bounds where that graph would be too large;
+  a pill is its digits weighted as a number), or on bounds where that graph would be too large; so are
+  the variants' sums (little killers, region sum lines);
+- an automaton (``rules.automaton``: a sandwich, an X-sum, a between line...) keeps the digits on a path
+  of its layered graph;
 - on grids of 16x16 and up, once all of that is at its fixpoint, a sweep of locked candidates (pointing
   and claiming) over every two houses that meet, then the fixpoint again, until a sweep changes nothing.
 
@@ -29,6 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..rules import RULES_KEPT, Pair, Rules, Thermo
+from ..rules.automaton import Automaton
 from ..rules.sums import LinearSum, digit_sets, implied_sums
 from .dfs_reference import SearchOutcome, depth_first
 
@@ -127,8 +131,8 @@ def _cage(cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...]) -> Propagat
     return revise
 
 
-def _sum(form: LinearSum) -> Propagator:
-    """A sum: each cell keeps what ``LinearSum.narrow`` keeps."""
+def _sum(form: LinearSum | Automaton) -> Propagator:
+    """A sum or an automaton: each cell keeps what its ``narrow`` keeps."""
     cells = form.cells
 
     def revise(cands: list[int]) -> list[int] | None:
@@ -155,7 +159,7 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
             sets = digit_sets(len(cage.cells), cage.total, n)
             form = sets if sets is not None else LinearSum.of(*cage.linear(), n, rules.peer_sets)
             out.append((cage.cells, form))
-    out += [(arrow.all_cells, LinearSum.of(*arrow.linear(), n, rules.peer_sets)) for arrow in rules.arrows]
+    out += [(form[0], LinearSum.of(*form, n, rules.peer_sets)) for form in rules.linear_sums]
     for cells, weights, total in implied_sums(rules):
         sets = digit_sets(len(cells), total, n) if _distinct(cells, weights, rules) else None
         if sets is not None:
@@ -253,6 +257,7 @@ def _plan(rules: Rules) -> _Plan:
         (_sum(form) if isinstance(form, LinearSum) else _cage(cells, form), cells)
         for cells, form in sum_forms(rules)
     ]
+    props += [(_sum(automaton), automaton.cells) for automaton in rules.automata]
     watch: list[set[int]] = [set() for _ in range(rules.ncells)]
     for i, (_, cells) in enumerate(props):
         for cell in cells:

@@ -1,10 +1,11 @@
-"""CP-SAT constraints for the rules beyond houses, on either model kind, with no variable beyond the cells'.
+"""CP-SAT constraints for the rules beyond houses, on either model kind.
 
 ``int``: AllDifferent per group, ``!=`` for a differ pair and an allowed-assignments table for any other
-pair, ``<`` along a thermometer, linear equalities for cage sums and arrows (a pill read as a decimal
-number), and the sums the cages imply (``sums.implied_sums``), redundant. ``bool``: the same over the
-one-hot literals (at most one per digit in a group, clauses for the forbidden digit pairs, linear sums
-weighted by digit).
+pair, ``<`` along a thermometer, linear equalities for cage sums, arrows (a pill read as a decimal
+number) and the variants' sums, the sums the cages imply (``sums.implied_sums``), redundant, and CP-SAT's
+automaton for each automaton (``rules.automaton``), with no variable beyond the cells'. ``bool``: the same
+over the one-hot literals (at most one per digit in a group, clauses for the forbidden digit pairs, linear
+sums weighted by digit), with an integer variable per cell an automaton reads.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
+from ..rules.automaton import Automaton
 from ..rules.sums import implied_sums
 
 if TYPE_CHECKING:
@@ -47,12 +49,25 @@ def _add_int(model: cp_model.CpModel, rules: Rules, cells: list[Any]) -> None:
     for cage in rules.cages:
         if cage.total is not None:
             model.add(sum(cells[c] for c in cage.cells) == cage.total)
-    for arrow in rules.arrows:
-        width = len(arrow.circle)
-        shown = sum(10 ** (width - 1 - j) * cells[c] for j, c in enumerate(arrow.circle))
-        model.add(shown == sum(cells[c] for c in arrow.cells))
-    for terms, weights, total in implied_sums(rules):  # redundant: the rule of 45 over bands
+    for terms, weights, total in rules.linear_sums + tuple(implied_sums(rules)):  # implied: redundant
         model.add(sum(w * cells[c] for c, w in zip(terms, weights, strict=True)) == total)
+    for automaton in rules.automata:
+        _add_automaton(model, automaton, [cells[c] for c in automaton.cells])
+
+
+def _add_automaton(model: cp_model.CpModel, automaton: Automaton, values: list[Any]) -> None:
+    """An automaton over the cells' values: its layered graph as CP-SAT's automaton, the nodes numbered
+    across layers (the first 0, the accepting one last)."""
+    if automaton.empty:
+        model.add_bool_or([])  # no digits keep it: the puzzle has no solution
+        return
+    first = [0]
+    for i in range(len(automaton.cells)):
+        first.append(first[-1] + automaton.nodes(i))
+    triples = [
+        (first[i] + u, d, first[i + 1] + v) for i, layer in enumerate(automaton.edges) for u, d, v in layer
+    ]
+    model.add_automaton(values, 0, [first[-1]], triples)
 
 
 def _value(lits: list[Any]) -> Any:
@@ -77,9 +92,12 @@ def _add_bool(model: cp_model.CpModel, rules: Rules, lits: list[list[Any]]) -> N
     for cage in rules.cages:
         if cage.total is not None:
             model.add(sum(_value(lits[c]) for c in cage.cells) == cage.total)
-    for arrow in rules.arrows:
-        width = len(arrow.circle)
-        shown = sum(10 ** (width - 1 - j) * _value(lits[c]) for j, c in enumerate(arrow.circle))
-        model.add(shown == sum(_value(lits[c]) for c in arrow.cells))
-    for terms, weights, total in implied_sums(rules):
+    for terms, weights, total in rules.linear_sums + tuple(implied_sums(rules)):
         model.add(sum(w * _value(lits[c]) for c, w in zip(terms, weights, strict=True)) == total)
+    for automaton in rules.automata:
+        values = []
+        for c in automaton.cells:
+            value = model.new_int_var(1, n, f"automaton_cell_{c}")
+            model.add(value == _value(lits[c]))
+            values.append(value)
+        _add_automaton(model, automaton, values)

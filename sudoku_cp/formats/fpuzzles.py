@@ -19,13 +19,18 @@ windoku rule, so a puzzle written and read is the same ``Rules`` value.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from ..errors import ParseError, UnsupportedRuleError
 from ..grid import Puzzle
 from ..rules import NAMED, Arrow, Cage, Pair, Rules, Thermo
+from ..rules.kinds import BY_KEY, KINDS
+from ..rules.kinds.entries import cell_list as _cells
+from ..rules.kinds.entries import listed as _list
+from ..rules.kinds.entries import name as _entry_name
+from ..rules.kinds.entries import number as _number
+from ..rules.kinds.entries import shown as _shown
 from .header import PREFIX, header_words, read_header
 
 __all__ = [
@@ -57,6 +62,7 @@ RULE_KEYS = (
     "xv",
     "negative",
     "windoku",
+    *BY_KEY,
 )
 #: Keys that only change how a puzzle looks, or say who made it.
 COSMETIC_KEYS = frozenset(
@@ -83,9 +89,6 @@ _NAMED = {
 }
 #: What ``to_link`` puts before the compressed puzzle.
 LINK_PREFIX = "https://www.f-puzzles.com/?load="
-_CELL = re.compile(r"^R(\d{1,3})C(\d{1,3})$", re.IGNORECASE)
-#: Numbers in f-puzzles text are short: a longer one is refused before ``int`` reads it.
-_DIGITS = 9
 
 
 def _lz() -> Any:
@@ -139,59 +142,6 @@ def _decode(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ParseError(f"f-puzzles JSON must be an object with size and grid, not {_shown(data)}")
     return data
-
-
-def _shown(value: Any) -> str:
-    """A value for a message, short whatever its size: a short string or number as written, else its kind."""
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, str | int | float):
-        text = repr(value) if isinstance(value, str) else str(value) if abs(value) < 10**_DIGITS else ""
-        if text and len(text) <= 24:
-            return text
-        return "a long string" if isinstance(value, str) else "a number of many digits"
-    return "a list" if isinstance(value, list) else "an object"
-
-
-def _cell(name: Any, n: int) -> int:
-    m = _CELL.match(name) if isinstance(name, str) else None
-    if not m or not (1 <= int(m[1]) <= n and 1 <= int(m[2]) <= n):
-        raise ParseError(f"bad f-puzzles cell {_shown(name)} for a {n}x{n} grid (cells are R1C1 to R{n}C{n})")
-    return (int(m[1]) - 1) * n + int(m[2]) - 1
-
-
-def _cells(names: Any, n: int, what: str, count: int | None = None) -> tuple[int, ...]:
-    if not isinstance(names, list) or not names:
-        raise ParseError(f"an f-puzzles {what} needs a list of cells, not {_shown(names)}")
-    if count is not None and len(names) != count:
-        raise ParseError(f"an f-puzzles {what} joins {count} cells, not {len(names)}")
-    return tuple(_cell(name, n) for name in names)
-
-
-def _list(value: Any, what: str) -> list[Any]:
-    """``value`` when it is a list (None: an empty one); ``ParseError`` naming ``what`` otherwise."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ParseError(f"an f-puzzles {what} must be a list, not {_shown(value)}")
-    return value
-
-
-def _number(value: Any, what: str, default: int | None, low: int, high: int) -> int | None:
-    """The whole number ``value`` states (a JSON number or a string of digits), ``default`` when it is
-    missing or empty; ``ParseError`` when it is no whole number from ``low`` to ``high``."""
-    if value is None or value == "":
-        return default
-    number = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and re.fullmatch(rf"\s*[+-]?\d{{1,{_DIGITS}}}\s*", value):
-        number = int(value)
-    if number is None:
-        raise ParseError(f"an f-puzzles {what} has a value that is not a number: {_shown(value)}")
-    if not low <= number <= high:
-        raise ParseError(f"an f-puzzles {what} value must be from {low} to {high}, not {_shown(value)}")
-    return number
 
 
 def _flag(data: dict[str, Any], key: str) -> bool:
@@ -281,6 +231,11 @@ def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
             arrows=[_arrow(e, n) for e in _entries(data, "arrow")],
             dots=[*_dots(data, n)],
             negative=sorted(set(negative)),
+        )
+        rules = rules.with_(
+            variants=[
+                v for key, kind in BY_KEY.items() for e in _entries(data, key) for v in kind.read(e, rules)
+            ]
         )
     except ValueError as exc:
         if isinstance(exc, ParseError):
@@ -396,8 +351,7 @@ def _dots(data: dict[str, Any], n: int) -> Iterable[Pair]:
         yield Pair(a, b, "sum", 10 if mark.upper() == "X" else 5, source=mark.upper())
 
 
-def _name(cell: int, n: int) -> str:
-    return f"R{cell // n + 1}C{cell % n + 1}"
+_name = _entry_name
 
 
 def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any]:
@@ -467,6 +421,14 @@ def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any
         data["xv"] = [{"cells": names(d.cells), "value": "X" if d.value == 10 else "V"} for d in xv]
     if rules.negative:
         data["negative"] = list(rules.negative)
+    for kind in KINDS:
+        written = [v.write(n) for v in rules.variants if type(v) is kind]
+        if written:
+            data[kind.key] = written
+    if any(type(v) not in KINDS for v in rules.variants):
+        raise UnsupportedRuleError(
+            f"f-puzzles has no key for {next(v for v in rules.variants if type(v) not in KINDS).kind}"
+        )
     if solution is not None:
         data["solution"] = list(solution.cells)
     return data

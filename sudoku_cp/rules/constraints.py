@@ -14,8 +14,10 @@ from functools import cache
 __all__ = ["Arrow", "Cage", "Constraint", "Pair", "Thermo", "cell_name", "pill_value"]
 
 #: Pairwise relations: ``differ`` (not the same digit), ``difference`` (digits ``value`` apart), ``ratio``
-#: (one is ``value`` times the other), ``sum`` (the two add up to ``value``).
-RELATIONS = ("differ", "difference", "ratio", "sum")
+#: (one is ``value`` times the other), ``sum`` (the two add up to ``value``), ``less`` (the first cell's
+#: digit is below the second's), ``apart`` (at least ``value`` apart), ``near`` (at most ``value`` apart),
+#: ``equal`` (the same digit), and ``table`` (the digit pairs of ``table``, for rules no name states).
+RELATIONS = ("differ", "difference", "ratio", "sum", "less", "apart", "near", "equal", "table")
 
 
 def cell_name(cell: int, n: int) -> str:
@@ -39,12 +41,15 @@ class Pair:
     value: int = 0
     negated: bool = False
     source: str = ""
+    table: frozenset[tuple[int, int]] | None = None
 
     def __post_init__(self) -> None:
         if self.relation not in RELATIONS:
             raise ValueError(f"unknown pair relation {self.relation!r} (known: {', '.join(RELATIONS)})")
         if self.a == self.b:
             raise ValueError(f"a {self.source or self.relation} rule needs two different cells")
+        if (self.table is None) != (self.relation != "table"):
+            raise ValueError("a pair has a table exactly when its relation is 'table'")
 
     @property
     def cells(self) -> tuple[int, int]:
@@ -52,10 +57,15 @@ class Pair:
 
     def allows(self, x: int, y: int) -> bool:
         """True when digits ``x`` in ``a`` and ``y`` in ``b`` keep the rule."""
+        if self.table is not None:
+            return ((x, y) in self.table) != self.negated
         return _holds(self.relation, self.value, x, y) != self.negated
 
     def allowed(self, n: int) -> frozenset[tuple[int, int]]:
         """Every pair of digits 1..n the rule allows (the table CNF and CP-SAT encodings read)."""
+        if self.table is not None:
+            digits = range(1, n + 1)
+            return frozenset((x, y) for x in digits for y in digits if self.allows(x, y))
         return _allowed(self.relation, self.value, self.negated, n)
 
     def describe(self, n: int) -> str:
@@ -69,7 +79,15 @@ def _holds(relation: str, value: int, x: int, y: int) -> bool:
         return abs(x - y) == value
     if relation == "ratio":
         return x == value * y or y == value * x
-    return x + y == value
+    if relation == "sum":
+        return x + y == value
+    if relation == "less":
+        return x < y
+    if relation == "apart":
+        return abs(x - y) >= value
+    if relation == "near":
+        return abs(x - y) <= value
+    return x == y  # equal
 
 
 @cache

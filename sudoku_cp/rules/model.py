@@ -13,7 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 
+from .automaton import Automaton
 from .constraints import Arrow, Cage, Constraint, Pair, Thermo, cell_name
+from .kinds import KINDS, Forms, Variant
 from .named import NAMED, expand_names
 
 __all__ = ["MAX_N", "RULES_KEPT", "Rules", "Violation", "boxes_of"]
@@ -59,7 +61,9 @@ class Rules:
     ``regions`` are the n houses beside rows and columns (boxes, or a jigsaw's regions; ``box`` is the box
     shape when they are boxes). ``named`` holds grid-wide rules by name (``diagonal+``, ``anti-knight``,
     ...), ``extra_regions`` f-puzzles' extra regions, ``dots`` the explicit pair marks (kropki, XV) and
-    ``negative`` the mark kinds (``difference``, ``ratio``, ``xv``) that are all shown.
+    ``negative`` the mark kinds (``difference``, ``ratio``, ``xv``) that are all shown; ``variants`` the
+    constraints of the kinds of ``rules.kinds`` (lines, outside clues, cell marks), each in the engine's
+    forms (``forms``: groups, pairs, sums, automata) that the solvers read with the rest.
     """
 
     n: int
@@ -72,6 +76,7 @@ class Rules:
     arrows: tuple[Arrow, ...] = ()
     dots: tuple[Pair, ...] = ()
     negative: tuple[str, ...] = ()
+    variants: tuple[Variant, ...] = ()
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
@@ -101,13 +106,26 @@ class Rules:
             if name not in NAMED:
                 raise ValueError(f"unknown rule {name!r} (known: {', '.join(NAMED)})")
             NAMED[name](n, self.box)  # raises where the rule does not fit this grid (windoku on a jigsaw)
+        order = {kind: i for i, kind in enumerate(KINDS)}  # one order, so that equal rules compare equal
+        object.__setattr__(
+            self, "variants", tuple(sorted(self.variants, key=lambda v: order.get(type(v), len(order))))
+        )
+        self.forms  # noqa: B018 - raises where a variant does not fit this grid (an entropic line on 8x8)
         object.__setattr__(self, "_hash", hash((n, self.regions, self.named, self._extras())))
 
     def __hash__(self) -> int:
         return self._hash
 
     def _extras(self) -> tuple:
-        return (self.extra_regions, self.cages, self.thermos, self.arrows, self.dots, self.negative)
+        return (
+            self.extra_regions,
+            self.cages,
+            self.thermos,
+            self.arrows,
+            self.dots,
+            self.negative,
+            self.variants,
+        )
 
     def _explicit_cells(self) -> Iterable[tuple[tuple[int, ...], str]]:
         yield from ((r, "extra region") for r in self.extra_regions)
@@ -115,6 +133,7 @@ class Rules:
         yield from ((t.cells, "thermometer") for t in self.thermos)
         yield from ((a.all_cells, "arrow") for a in self.arrows)
         yield from ((d.cells, d.source or "dot") for d in self.dots)
+        yield from ((v.cells, v.kind) for v in self.variants)
 
     # --- construction -------------------------------------------------------------------------------
 
@@ -207,6 +226,17 @@ class Rules:
         return tuple(houses), tuple(pairs)
 
     @cached_property
+    def forms(self) -> Forms:
+        """The variants' rules in the engine's forms, gathered (``kinds.Forms``)."""
+        parts = [v.forms(self.n) for v in self.variants]
+        return Forms(
+            groups=tuple(g for f in parts for g in f.groups),
+            pairs=tuple(p for f in parts for p in f.pairs),
+            sums=tuple(s for f in parts for s in f.sums),
+            automata=tuple(a for f in parts for a in f.automata),
+        )
+
+    @cached_property
     def houses(self) -> tuple[tuple[int, ...], ...]:
         """Every house: rows, columns, regions, then the extra houses; each holds every digit once."""
         n = self.n
@@ -220,7 +250,7 @@ class Rules:
         """Cells whose digits differ without holding every digit: killer cages, extra regions of other
         sizes than n (more than n cells: no grid keeps them apart, so the puzzle has no solution)."""
         other = tuple(r for r in self.extra_regions if len(r) > 1 and len(r) != self.n)
-        return other + tuple(c.cells for c in self.cages if len(c.cells) > 1)
+        return other + tuple(c.cells for c in self.cages if len(c.cells) > 1) + self.forms.groups
 
     @cached_property
     def pairs(self) -> tuple[Pair, ...]:
@@ -231,7 +261,7 @@ class Rules:
             named = tuple(
                 p for p in named if p.source != "non-consecutive" or frozenset(p.cells) not in whites
             )
-        return named + self.dots + self._negative_pairs()
+        return named + self.dots + self._negative_pairs() + self.forms.pairs
 
     def _negative_pairs(self) -> tuple[Pair, ...]:
         """The pairs a negative rule forbids: every two neighbours without a mark of its own family (a
@@ -271,15 +301,29 @@ class Rules:
         return tuple(out)
 
     @cached_property
-    def constraints(self) -> tuple[Constraint, ...]:
-        """The sum and order constraints: cages with a total, thermometers, arrows."""
-        return tuple(c for c in self.cages if c.total is not None) + self.thermos + self.arrows
+    def constraints(self) -> tuple[Constraint | Variant, ...]:
+        """The constraints beyond houses, groups and pairs: cages with a total, thermometers, arrows and
+        the variants."""
+        return (
+            tuple(c for c in self.cages if c.total is not None) + self.thermos + self.arrows + self.variants
+        )
+
+    @cached_property
+    def linear_sums(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
+        """Every sum but the cages' as (cells, coefficients, total): the arrows, then the variants' (little
+        killers, region sum lines). Cages are reasoned on by their digit sets first (``rules.sums``)."""
+        return tuple(a.linear() for a in self.arrows) + self.forms.sums
+
+    @property
+    def automata(self) -> tuple[Automaton, ...]:
+        """The variants' automata (``rules.automaton``): sandwiches, X-sums, between lines..."""
+        return self.forms.automata
 
     @property
     def has_sums(self) -> bool:
-        """Whether some constraint adds digits (a cage with a total, an arrow): what the solvers reason
-        on as sums (``rules.sums``) and CP-SAT states as linear equalities."""
-        return bool(self.arrows) or any(c.total is not None for c in self.cages)
+        """Whether some constraint adds digits (a cage with a total, an arrow, a little killer...): what
+        the solvers reason on as sums (``rules.sums``) and CP-SAT states as linear equalities."""
+        return bool(self.linear_sums) or any(c.total is not None for c in self.cages)
 
     @cached_property
     def peers(self) -> tuple[tuple[int, ...], ...]:
@@ -339,6 +383,7 @@ class Rules:
         ):
             if present:
                 found.append(name)
+        found += dict.fromkeys(v.kind for v in self.variants)
         return tuple(found)
 
     def name(self, cell: int) -> str:
@@ -356,6 +401,10 @@ class Rules:
         if self.dots:
             extras.append(f"dots({len(self.dots)})")
         extras += [f"negative-{k}" for k in self.negative]
+        counts: dict[str, int] = {}
+        for v in self.variants:
+            counts[v.kind] = counts.get(v.kind, 0) + 1
+        extras += [f"{kind.replace(' ', '-')}({count})" for kind, count in counts.items()]
         return " ".join([text, *extras])
 
     def __repr__(self) -> str:
@@ -401,7 +450,8 @@ class Rules:
                     return found
         for c in self.constraints:
             where = c.all_cells if isinstance(c, Arrow) else c.cells
-            if not c.consistent([cells[i] for i in where]):
+            digits = [cells[i] for i in where]
+            if not (c.consistent(digits, n) if isinstance(c, Variant) else c.consistent(digits)):
                 found.append(Violation(c.kind, where, f"the {c.describe(n)} is broken"))
                 if first:
                     return found

@@ -1,0 +1,98 @@
+"""What every constraint kind is: one module holds its check of a grid, its f-puzzles entry (read and
+written), how the solvers reason on it and how it is drawn.
+
+A kind reasons through the engine's forms (``Forms``), which every backend, the certificate encoder and the
+human techniques' propagation already know: groups (distinct digits), pairs (a relation of two cells),
+sums (``rules.sums``) and automata over a line of cells (``rules.automaton``). A kind that lowers to them
+needs no line in any backend; ``Rules`` gathers each kind's forms with the built-in rules'.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..automaton import Automaton
+from ..constraints import Pair, cell_name
+
+if TYPE_CHECKING:
+    from ..model import Rules
+
+__all__ = ["Forms", "Mark", "Variant"]
+
+#: A sum as ``rules.sums`` reads it: cells, coefficients, total.
+Sum = tuple[tuple[int, ...], tuple[int, ...], int]
+
+
+@dataclass(frozen=True)
+class Forms:
+    """What a constraint means to the solvers, in the forms they know."""
+
+    groups: tuple[tuple[int, ...], ...] = ()
+    pairs: tuple[Pair, ...] = ()
+    sums: tuple[Sum, ...] = ()
+    automata: tuple[Automaton, ...] = ()
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One mark of a constraint's picture, in grid units (a cell is 1 wide; row and column 0 is the
+    top-left cell, -1 and n the places outside where clues stand):
+
+    - ``line``: a line through the centres of ``cells``; ``circle``: a circle in each of ``cells``
+      (``filled`` or open); ``shade``: each of ``cells`` shaded; ``square``: a small square in each;
+    - ``text``: ``text`` centred at ``at`` (row, column), or in the top-left corner of ``cells[0]``;
+    - ``arrow``: a short arrow at ``at`` pointing along ``toward`` (row step, column step).
+    """
+
+    shape: str
+    cells: tuple[int, ...] = ()
+    colour: str = "#808080"
+    text: str = ""
+    at: tuple[float, float] | None = None
+    toward: tuple[int, int] | None = None
+    filled: bool = True
+    width: float = 0.15
+
+
+class Variant(ABC):
+    """One constraint of a kind (a frozen dataclass in each kind's module). ``cells`` are the cells its
+    check reads, in the order ``holds`` takes their digits."""
+
+    #: The kind's name in messages and ``Rules.kinds`` (``renban``, ``little killer``).
+    kind: ClassVar[str]
+    #: Its f-puzzles key (``renban``, ``littlekillersum``).
+    key: ClassVar[str]
+    cells: tuple[int, ...]
+
+    @abstractmethod
+    def holds(self, digits: Sequence[int], n: int) -> bool:
+        """True when the complete ``digits`` of ``cells`` keep the rule on an n x n grid."""
+
+    def consistent(self, digits: Sequence[int], n: int) -> bool:
+        """False when the filled digits (0 for blank) already break the rule; a kind may say more than
+        this default, which judges complete lines only."""
+        return not all(digits) or self.holds(digits, n)
+
+    @abstractmethod
+    def forms(self, n: int) -> Forms:
+        """The rule in the engine's forms (see the module's note); exactly the grids ``holds`` keeps."""
+
+    @classmethod
+    @abstractmethod
+    def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
+        """The constraints one f-puzzles entry of the kind's key states, on a grid of ``rules`` (its
+        size and regions); ``ParseError`` saying what is wrong."""
+
+    @abstractmethod
+    def write(self, n: int) -> dict[str, Any]:
+        """The f-puzzles entry that ``read`` reads back to this constraint."""
+
+    @abstractmethod
+    def marks(self, n: int) -> tuple[Mark, ...]:
+        """The constraint's picture, as setters draw it."""
+
+    def describe(self, n: int) -> str:
+        return f"{self.kind} at {cell_name(self.cells[0], n)}"

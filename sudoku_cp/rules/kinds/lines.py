@@ -1,0 +1,315 @@
+"""The constraints drawn as lines (f-puzzles entries ``{"lines": [[cells...], ...]}``, one constraint a
+line): renban, German whispers, palindromes, between lines, entropic and modular lines.
+
+Each module-level class is one kind; the rules, as the setters' community states them:
+
+- renban: the digits form a set of consecutive digits, in any order, none twice;
+- whispers: neighbours on the line differ by at least ``value``: 5 on 9x9 (German whispers) and
+  ``ceil(n / 2)`` on other sizes unless the entry says ``value``;
+- palindrome: the line reads the same from either end;
+- between line: every cell strictly between the line's two ends holds a digit strictly between theirs;
+- entropic line: any three consecutive cells hold one low, one middle and one high digit (the thirds of
+  1..n; 1-3, 4-6, 7-9 on 9x9); on a line of two cells, the two are of different thirds;
+- modular line: the same with the residues modulo 3 (147, 258, 369 on 9x9).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...errors import ParseError
+from ..automaton import Automaton
+from ..constraints import Pair
+from . import entries
+from .base import Forms, Mark, Variant
+
+if TYPE_CHECKING:
+    from ..model import Rules
+
+__all__ = ["BetweenLine", "EntropicLine", "ModularLine", "Palindrome", "Renban", "Whispers", "read_lines"]
+
+
+def read_lines(entry: dict[str, Any], n: int, what: str, shortest: int = 1) -> list[tuple[int, ...]]:
+    """Each line of an entry's ``lines``, as cells; ``ParseError`` for a line shorter than ``shortest``."""
+    out = []
+    for line in entries.listed(entry.get("lines"), f"{what}'s lines"):
+        cells = entries.cell_list(line, n, what)
+        if len(cells) < shortest:
+            raise ParseError(f"an f-puzzles {what} needs at least {shortest} cells, not {len(cells)}")
+        out.append(cells)
+    return out
+
+
+def _write(cells: tuple[int, ...], n: int, **more: Any) -> dict[str, Any]:
+    return {"lines": [[entries.name(c, n) for c in cells]], **more}
+
+
+class _Line(Variant):
+    """What the line kinds share: read one constraint per line, written as one line, drawn as a line."""
+
+    colour: ClassVar[str]
+    shortest: ClassVar[int] = 2
+    cells: tuple[int, ...]
+
+    @classmethod
+    def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
+        return [cls(cells) for cells in read_lines(entry, rules.n, cls.kind, cls.shortest)]  # type: ignore[call-arg]
+
+    def write(self, n: int) -> dict[str, Any]:
+        return _write(self.cells, n)
+
+    def marks(self, n: int) -> tuple[Mark, ...]:
+        return (Mark("line", self.cells, self.colour, width=0.2),)
+
+
+@dataclass(frozen=True)
+class Renban(_Line):
+    cells: tuple[int, ...]
+    kind: ClassVar[str] = "renban"
+    key: ClassVar[str] = "renban"
+    colour: ClassVar[str] = "#f067f0"
+    shortest: ClassVar[int] = 1
+
+    def holds(self, digits: Sequence[int], n: int) -> bool:
+        return len(set(digits)) == len(digits) and max(digits) - min(digits) == len(digits) - 1
+
+    def consistent(self, digits: Sequence[int], n: int) -> bool:
+        filled = [d for d in digits if d]
+        return len(set(filled)) == len(filled) and (not filled or max(filled) - min(filled) < len(digits))
+
+    def forms(self, n: int) -> Forms:
+        """Distinct digits no two further apart than the line is long: k distinct digits within a span of
+        k - 1 are exactly k consecutive digits."""
+        span = len(self.cells) - 1
+        pairs = tuple(
+            Pair(a, b, "near", span, source="renban")
+            for a, b in itertools.combinations(self.cells, 2)
+            if span < n - 1
+        )
+        return Forms(groups=(self.cells,) if len(self.cells) > 1 else (), pairs=pairs)
+
+
+@dataclass(frozen=True)
+class Whispers(_Line):
+    cells: tuple[int, ...]
+    value: int | None = None
+    kind: ClassVar[str] = "whispers"
+    key: ClassVar[str] = "whispers"
+    colour: ClassVar[str] = "#67f067"
+
+    @staticmethod
+    def default(n: int) -> int:
+        """The least difference of German whispers on an n x n grid: 5 on 9x9, ceil(n / 2) in general."""
+        return math.ceil(n / 2)
+
+    def apart(self, n: int) -> int:
+        return self.value if self.value is not None else self.default(n)
+
+    def holds(self, digits: Sequence[int], n: int) -> bool:
+        return all(abs(a - b) >= self.apart(n) for a, b in itertools.pairwise(digits))
+
+    def consistent(self, digits: Sequence[int], n: int) -> bool:
+        least = self.apart(n)
+        return all(abs(a - b) >= least for a, b in itertools.pairwise(digits) if a and b)
+
+    def forms(self, n: int) -> Forms:
+        least = self.apart(n)
+        return Forms(
+            pairs=tuple(
+                Pair(a, b, "apart", least, source="whispers") for a, b in itertools.pairwise(self.cells)
+            )
+        )
+
+    @classmethod
+    def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
+        value = entries.number(entry.get("value"), "whispers line", None, 1, rules.n - 1)
+        if value == cls.default(rules.n):
+            value = None
+        return [cls(cells, value) for cells in read_lines(entry, rules.n, cls.kind, 2)]
+
+    def write(self, n: int) -> dict[str, Any]:
+        return _write(self.cells, n, **({"value": str(self.value)} if self.value is not None else {}))
+
+    def describe(self, n: int) -> str:
+        return f"whispers line (apart {self.apart(n)}) at {entries.name(self.cells[0], n)}"
+
+
+@dataclass(frozen=True)
+class Palindrome(_Line):
+    cells: tuple[int, ...]
+    kind: ClassVar[str] = "palindrome"
+    key: ClassVar[str] = "palindrome"
+    colour: ClassVar[str] = "#c0c0c0"
+
+    def holds(self, digits: Sequence[int], n: int) -> bool:
+        return list(digits) == list(reversed(digits))
+
+    def consistent(self, digits: Sequence[int], n: int) -> bool:
+        return all(not a or not b or a == b for a, b in zip(digits, reversed(digits), strict=True))
+
+    def forms(self, n: int) -> Forms:
+        m = len(self.cells)
+        return Forms(
+            pairs=tuple(
+                Pair(self.cells[i], self.cells[m - 1 - i], "equal", source="palindrome")
+                for i in range(m // 2)
+            )
+        )
+
+
+@dataclass(frozen=True)
+class BetweenLine(_Line):
+    cells: tuple[int, ...]
+    kind: ClassVar[str] = "between line"
+    key: ClassVar[str] = "betweenline"
+    colour: ClassVar[str] = "#c0c0c0"
+
+    def holds(self, digits: Sequence[int], n: int) -> bool:
+        low, high = sorted((digits[0], digits[-1]))
+        return all(low < d < high for d in digits[1:-1])
+
+    def consistent(self, digits: Sequence[int], n: int) -> bool:
+        a, b = digits[0], digits[-1]
+        middle = [d for d in digits[1:-1] if d]
+        if a and b:
+            return all(min(a, b) < d < max(a, b) for d in middle)
+        end = a or b
+        return not end or not middle or all(d < end for d in middle) or all(d > end for d in middle)
+
+    def forms(self, n: int) -> Forms:
+        """Each middle cell with the two ends, as an automaton (end, middle, end) that remembers the
+        first end and the middle digit."""
+        first, last = self.cells[0], self.cells[-1]
+
+        def step(i: int, state: Any, d: int) -> Any:
+            if i < 2:
+                return (*state, d)
+            a, m = state
+            return "ok" if min(a, d) < m < max(a, d) else None
+
+        automata = tuple(
+            Automaton.unroll((first, middle, last), n, (), step, lambda s: s == "ok", "between line")
+            for middle in self.cells[1:-1]
+        )
+        return Forms(automata=automata)
+
+    def marks(self, n: int) -> tuple[Mark, ...]:
+        ends = (self.cells[0], self.cells[-1])
+        return (
+            Mark("line", self.cells, self.colour, width=0.2),
+            Mark("circle", ends, self.colour, filled=False),
+        )
+
+
+def _class_line(cells: tuple[int, ...], n: int, of: Any, source: str) -> Automaton:
+    """Cells one or two apart on the line hold digits of different classes (``of(d)``): every three
+    consecutive cells one of each of three classes. The state is the classes of the last two digits."""
+
+    def step(i: int, state: Any, d: int) -> Any:
+        c = of(d)
+        return None if c in state else ((*state[-1:], c))
+
+    return Automaton.unroll(cells, n, (), step, lambda s: True, source)
+
+
+def _classes_hold(digits: Sequence[int], of: Any) -> bool:
+    return all(of(a) != of(b) for i, a in enumerate(digits) for b in digits[i + 1 : i + 3] if a and b)
+
+
+class _ClassLine(_Line):
+    """Cells one or two apart on the line hold digits of different classes (``classes(n)``)."""
+
+    @classmethod
+    def classes(cls, n: int) -> Any:
+        raise NotImplementedError
+
+    def holds(self, digits: Sequence[int], n: int) -> bool:
+        return _classes_hold(digits, self.classes(n))
+
+    def consistent(self, digits: Sequence[int], n: int) -> bool:
+        return _classes_hold(digits, self.classes(n))
+
+    def forms(self, n: int) -> Forms:
+        return Forms(automata=(_class_line(self.cells, n, self.classes(n), self.kind),))
+
+
+@dataclass(frozen=True)
+class EntropicLine(_ClassLine):
+    cells: tuple[int, ...]
+    kind: ClassVar[str] = "entropic line"
+    key: ClassVar[str] = "entropicline"
+    colour: ClassVar[str] = "#ff64ff"
+
+    @classmethod
+    def classes(cls, n: int) -> Any:
+        """The thirds of 1..n."""
+        if n % 3:
+            raise ValueError(f"an entropic line needs a grid whose size is a multiple of 3, not {n}x{n}")
+        return lambda d: (d - 1) // (n // 3)
+
+
+@dataclass(frozen=True)
+class ModularLine(_ClassLine):
+    cells: tuple[int, ...]
+    kind: ClassVar[str] = "modular line"
+    key: ClassVar[str] = "modularline"
+    colour: ClassVar[str] = "#64c8ff"
+
+    @classmethod
+    def classes(cls, n: int) -> Any:
+        """The residues modulo 3."""
+        return _residue
+
+
+def _residue(d: int) -> int:
+    return d % 3
+
+
+@dataclass(frozen=True)
+class RegionSumLine(_Line):
+    """``segments``: the line cut where it crosses from one region (box) into another, each run a
+    segment; every segment adds up to the same number (a segment per visit, when a line returns to a
+    region)."""
+
+    cells: tuple[int, ...]
+    segments: tuple[tuple[int, ...], ...]
+    kind: ClassVar[str] = "region sum line"
+    key: ClassVar[str] = "regionsumline"
+    colour: ClassVar[str] = "#2ecbff"
+
+    @classmethod
+    def along(cls, cells: tuple[int, ...], rules: Rules) -> RegionSumLine:
+        """The line over ``cells``, cut by ``rules``' regions."""
+        segments: list[list[int]] = []
+        for i, cell in enumerate(cells):
+            if i and rules.region_of[cell] == rules.region_of[cells[i - 1]]:
+                segments[-1].append(cell)
+            else:
+                segments.append([cell])
+        return cls(cells, tuple(map(tuple, segments)))
+
+    @classmethod
+    def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
+        return [cls.along(cells, rules) for cells in read_lines(entry, rules.n, cls.kind, 1)]
+
+    def _sums(self, digits: Sequence[int]) -> list[int | None]:
+        value = dict(zip(self.cells, digits, strict=True))
+        return [sum(value[c] for c in seg) if all(value[c] for c in seg) else None for seg in self.segments]
+
+    def holds(self, digits: Sequence[int], n: int) -> bool:
+        return len(set(self._sums(digits))) <= 1
+
+    def consistent(self, digits: Sequence[int], n: int) -> bool:
+        return len({s for s in self._sums(digits) if s is not None}) <= 1
+
+    def forms(self, n: int) -> Forms:
+        """Each segment minus the next, equal to 0."""
+        return Forms(
+            sums=tuple(
+                (a + b, (1,) * len(a) + (-1,) * len(b), 0) for a, b in itertools.pairwise(self.segments)
+            )
+        )

@@ -1,0 +1,159 @@
+"""The constraint kinds (``rules.kinds``): the registry is complete, each kind's check, f-puzzles entry
+and forms agree, and every backend finds exactly the grids the kind allows (brute force on 4x4 and 6x6)."""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+from cases import kind_entry
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudoku_cp import Puzzle
+from sudoku_cp.backends import make_backend
+from sudoku_cp.formats.fpuzzles import from_fpuzzles, parse_fpuzzles, to_fpuzzles, to_link
+from sudoku_cp.rules import Rules
+from sudoku_cp.rules.kinds import BY_KEY, KINDS, Forms, Mark, Variant
+
+BACKENDS = ("dfs", "dfs:python", "sat", "cpsat", "cpsat:bool")
+FOUR = Rules.classic(2, 2)
+SIX = Rules.classic(2, 3)
+ALL_FOUR = tuple(s.cells for s in make_backend("dfs").enumerate(Puzzle.empty(FOUR), limit=300).solutions)
+#: The kinds whose rule needs a grid whose size is a multiple of 3.
+THIRDS = {"entropicline"}
+
+
+def variants(key: str, rules: Rules, grid: tuple[int, ...], seed: int, count: int) -> list[Variant]:
+    rng = random.Random(seed)
+    return [v for _ in range(count) for v in BY_KEY[key].read(kind_entry(key, rules.n, grid, rng), rules)]
+
+
+def holds(rules: Rules, grid: tuple[int, ...]) -> bool:
+    return all(v.holds([grid[c] for c in v.cells], rules.n) for v in rules.variants)
+
+
+# --- the registry -----------------------------------------------------------------------------------
+
+
+def test_every_kind_is_whole_and_registered_once() -> None:
+    assert len(BY_KEY) == len(KINDS)
+    for kind in KINDS:
+        assert not inspect.isabstract(kind), f"{kind.__name__} leaves a part of a kind undefined"
+        assert kind.kind and kind.key
+        assert issubclass(kind, Variant)
+
+
+@pytest.mark.parametrize("key", sorted(BY_KEY))
+def test_each_kind_has_forms_a_picture_and_an_entry_that_reads_back(key: str) -> None:
+    rules = SIX if key in THIRDS else FOUR
+    grid = ALL_SIX_GRID if key in THIRDS else ALL_FOUR[7]
+    for seed in range(20):
+        for v in variants(key, rules, grid, seed, 1):
+            assert isinstance(v.forms(rules.n), Forms)
+            marks = v.marks(rules.n)
+            assert marks and all(isinstance(m, Mark) for m in marks)
+            assert BY_KEY[key].read(v.write(rules.n), rules) == [v]
+            assert v.describe(rules.n)
+
+
+# --- brute force ------------------------------------------------------------------------------------
+
+ALL_SIX_GRID = make_backend("dfs").enumerate(Puzzle.empty(SIX), limit=1).solutions[0].cells
+
+
+@pytest.mark.parametrize("key", sorted(set(BY_KEY) - THIRDS))
+def test_every_backend_finds_exactly_the_4x4_grids_the_kind_allows(key: str) -> None:
+    for seed in range(6):
+        grid = ALL_FOUR[(seed * 37) % len(ALL_FOUR)]
+        rules = FOUR.with_(variants=variants(key, FOUR, grid, seed, 1 + seed % 3))
+        expected = sorted(g for g in ALL_FOUR if holds(rules, g))
+        assert all(rules.is_valid(g) for g in expected)
+        assert not any(rules.is_valid(g) for g in ALL_FOUR if not holds(rules, g))
+        for spec in BACKENDS:
+            found = make_backend(spec).enumerate(Puzzle.empty(rules), limit=len(expected) + 1)
+            assert sorted(s.cells for s in found.solutions) == expected, (key, seed, spec, str(rules))
+
+
+@pytest.mark.parametrize("key", sorted(BY_KEY))
+def test_every_backend_finds_exactly_the_6x6_grids_the_kind_allows(key: str) -> None:
+    from cases import blanked, full_grid
+
+    for seed in range(3):
+        full = full_grid(SIX, seed)
+        givens = blanked(full, 0.45, seed).cells
+        rules = SIX.with_(variants=variants(key, SIX, full.cells, seed, 2 + seed))
+        classic = make_backend("dfs").enumerate(Puzzle(SIX, givens), limit=50_000)
+        assert len(classic.solutions) < 50_000
+        expected = sorted(s.cells for s in classic.solutions if holds(rules, s.cells))
+        for spec in BACKENDS:
+            found = make_backend(spec).enumerate(Puzzle(rules, givens), limit=len(expected) + 1)
+            assert sorted(s.cells for s in found.solutions) == expected, (key, seed, spec, str(rules))
+
+
+# --- the automata and the check -----------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(BY_KEY)), st.integers(0, 10_000))
+def test_the_forms_keep_exactly_the_digits_the_check_keeps(key: str, seed: int) -> None:
+    """On the cells of one constraint, the automata, sums and pairs of its forms allow a complete line
+    of digits exactly when ``holds`` does (the grid's houses aside)."""
+    import itertools
+
+    rules = SIX if key in THIRDS else FOUR
+    grid = ALL_SIX_GRID if key in THIRDS else ALL_FOUR[seed % len(ALL_FOUR)]
+    for v in variants(key, rules, grid, seed, 1):
+        if len(v.cells) > 5:
+            continue
+        forms = v.forms(rules.n)
+        where = {c: i for i, c in enumerate(v.cells)}
+        for digits in itertools.product(range(1, rules.n + 1), repeat=len(v.cells)):
+            by_forms = (
+                all(len({digits[where[c]] for c in g}) == len(g) for g in forms.groups)
+                and all(p.allows(digits[where[p.a]], digits[where[p.b]]) for p in forms.pairs)
+                and all(
+                    sum(w * digits[where[c]] for c, w in zip(cells, ws, strict=True)) == total
+                    for cells, ws, total in forms.sums
+                )
+                and all(a.holds([digits[where[c]] for c in a.cells]) for a in forms.automata)
+            )
+            assert by_forms == v.holds(digits, rules.n), (key, v, digits)
+            if by_forms:
+                assert v.consistent(digits, rules.n)
+                blank = list(digits)
+                blank[seed % len(blank)] = 0
+                assert v.consistent(blank, rules.n), (key, v, blank)
+
+
+# --- reading and writing -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", sorted(BY_KEY))
+def test_a_puzzle_of_each_kind_round_trips_through_fpuzzles_json_and_links(key: str) -> None:
+    rules = SIX if key in THIRDS else FOUR
+    grid = ALL_SIX_GRID if key in THIRDS else ALL_FOUR[3]
+    puzzle = Puzzle(
+        rules.with_(variants=variants(key, rules, grid, 11, 3)), (grid[0],) + (0,) * (rules.ncells - 1)
+    )
+    assert from_fpuzzles(to_fpuzzles(puzzle)) == puzzle
+    assert parse_fpuzzles(to_link(puzzle)) == puzzle
+
+
+def test_a_kind_refuses_what_it_cannot_read_by_name() -> None:
+    from sudoku_cp.errors import ParseError
+
+    base = {"size": 4, "grid": [[{} for _ in range(4)] for _ in range(4)]}
+    for key, bad, words in (
+        ("littlekillersum", {"cell": "R0C1", "direction": "UP", "value": "5"}, "direction"),
+        ("littlekillersum", {"cell": "R0C1", "direction": "UL", "value": "5"}, "away from the grid"),
+        ("sandwichsum", {"cell": "R2C2", "value": "5"}, "outside the grid"),
+        ("renban", {"lines": [["R1C1", "R9C9"]]}, "R9C9"),
+        ("quadruple", {"cells": ["R1C1"], "values": [1, 2]}, "2 digits for 1 cells"),
+        ("clone", {"cells": ["R1C1", "R1C2"], "cloneCells": ["R2C1"]}, "joins 2 cells"),
+    ):
+        with pytest.raises(ParseError, match=words):
+            from_fpuzzles({**base, key: [bad]})
+    with pytest.raises(ParseError, match="entropic line needs a grid whose size is a multiple of 3"):
+        from_fpuzzles({**base, "entropicline": [{"lines": [["R1C1", "R1C2"]]}]})
