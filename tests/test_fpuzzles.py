@@ -411,3 +411,28 @@ def test_windoku_is_written_as_the_apps_extra_regions_and_read_back_as_windoku()
     data.pop("windoku")
     assert from_fpuzzles(data).rules.named == ("diagonal-", "diagonal+")
     assert len(from_fpuzzles(data).rules.extra_regions) == 5
+
+
+def test_sudokupad_links_with_fpuzzles_data_are_read() -> None:
+    """SudokuPad opens f-puzzles data as ``fpuzzles`` (or ``fpuz``) and the compressed JSON, in a path or
+    a ``puzzleid`` parameter; each form reads back the puzzle, variants included."""
+    from sudoku_cp.formats import parse
+    from sudoku_cp.formats.fpuzzles import looks_like_fpuzzles, to_link
+
+    data = {
+        "size": 9,
+        "grid": [[{} for _ in range(9)] for _ in range(9)],
+        "renban": [{"lines": [["R1C1", "R1C2", "R2C3"]]}],
+        "littlekillersum": [{"cell": "R0C1", "direction": "DR", "value": "45"}],
+    }
+    puzzle = from_fpuzzles(data)
+    payload = to_link(puzzle).split("load=", 1)[1]
+    for link in (
+        f"https://sudokupad.app/fpuzzles{payload}",
+        f"https://sudokupad.app/fpuz{payload}",
+        f"https://sudokupad.app/?puzzleid=fpuzzles{payload}",
+        f"https://app.crackingthecryptic.com/sudoku/fpuzzles{payload.replace('+', '%2B')}",
+        f"fpuzzles{payload}",
+    ):
+        assert looks_like_fpuzzles(link)
+        assert parse(link)[0] == puzzle, link

@@ -19,6 +19,7 @@ windoku rule, so a puzzle written and read is the same ``Rules`` value.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -97,20 +98,28 @@ def _lz() -> Any:
     return LZString()
 
 
+#: A SudokuPad link or puzzle id that carries f-puzzles data: ``fpuzzles`` (or ``fpuz``) and the
+#: compressed JSON, as a path (``https://sudokupad.app/fpuzzles...``) or a ``puzzleid=`` parameter.
+_SUDOKUPAD = re.compile(r"(?:^|[/=])fpuz(?:zles)?([A-Za-z0-9+/=%_-]+)")
+
+
 def looks_like_fpuzzles(text: str) -> bool:
     """True for a line that holds f-puzzles JSON (an object, or any JSON value that starts with ``[``, to
-    be refused as such), a link with ``load=``, or its compressed form."""
+    be refused as such), a link with ``load=``, a SudokuPad link or id with f-puzzles data
+    (``fpuzzles``/``fpuz``), or the compressed form."""
     text = text.strip()
     return (
         text.startswith(("{", "["))
         or "load=" in text
         or "f-puzzles.com" in text
-        or text.startswith(("N4Ig", "fpuzzles"))
+        or text.startswith(("N4Ig", "fpuz"))
+        or (" " not in text and bool(_SUDOKUPAD.search(text)))
     )
 
 
 def parse_fpuzzles(text: str) -> Puzzle:
-    """One puzzle from f-puzzles JSON, a link (``...?load=...``) or the bare compressed string."""
+    """One puzzle from f-puzzles JSON, a link (``...?load=...``, or a SudokuPad link with f-puzzles data)
+    or the bare compressed string."""
     return from_fpuzzles(_decode(text))
 
 
@@ -118,12 +127,15 @@ def _decode(text: str) -> dict[str, Any]:
     text = text.strip()
     if not text.startswith(("{", "[")):
         payload = text
+        sudokupad = _SUDOKUPAD.search(text)
         if "load=" in text:
             payload = text.split("load=", 1)[1].split("&", 1)[0]
+        elif sudokupad:
+            payload = sudokupad[1]
         elif "?id=" in text:
             raise ParseError("an f-puzzles short link (?id=) names a puzzle on the f-puzzles server; open it "
                              "there and copy the long link (?load=) or the JSON")  # fmt: skip
-        payload = payload.removeprefix("fpuzzles").replace(" ", "+")
+        payload = payload.replace(" ", "+")
         payload = payload.replace("%2B", "+").replace("%2F", "/").replace("%3D", "=")
         try:
             text = _lz().decompressFromBase64(payload) or ""
