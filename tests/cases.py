@@ -140,6 +140,8 @@ def kind_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> d
         return {"cell": f"R{clue[0]}C{clue[1]}", "value": str(value)}
     if key in ("odd", "even", "minimum", "maximum"):
         return {"cell": _name(rng.randrange(n * n), n)}
+    if key in ("rowindexer", "columnindexer", "boxindexer"):
+        return {"cells": names(rng.sample(range(n * n), rng.randint(1, 2)))}
     if key == "quadruple":
         r, c = rng.randrange(n - 1), rng.randrange(n - 1)
         cells = [r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .base import Forms, Mark, Variant
 from .cells import Clone, Even, Maximum, Minimum, Odd, Quadruple
+from .indexers import BoxIndexer, ColumnIndexer, RowIndexer
 from .lines import BetweenLine, EntropicLine, ModularLine, Palindrome, RegionSumLine, Renban, Whispers
 from .outside import LittleKiller, Sandwich, Skyscraper, XSum
 
@@ -33,6 +34,9 @@ KINDS: tuple[type[Variant], ...] = (
     Maximum,
     Quadruple,
     Clone,
+    RowIndexer,
+    ColumnIndexer,
+    BoxIndexer,
 )
 #: Each kind by its f-puzzles key.
 BY_KEY: dict[str, type[Variant]] = {kind.key: kind for kind in KINDS}
