@@ -87,6 +87,9 @@ class Explanation:
     def summary(self) -> str:
         """One line: the verdict and its reason."""
         if self.status is Status.NO_SOLUTION:
+            if not self.conflict:  # the rules break each other with no given at all
+                rules = self.puzzle.rules
+                return f"no solution: the rules themselves ({rules}) cannot all hold, with no given"
             return f"no solution: {render_givens(self.puzzle, self.conflict)} cannot all hold"
         if self.status is Status.MULTIPLE:
             cells = " ".join(self.puzzle.rules.name(c) for c in self.differences)

@@ -176,3 +176,13 @@ def test_a_digit_given_three_times_is_explained_by_two_of_them(dfs) -> None:
     conflict = minimal_conflict(puzzle, "dfs")
     assert conflict is not None and len(conflict) == 2 and {d for _, d in conflict} == {1}
     assert_minimal_conflict(puzzle, conflict, dfs)
+
+
+def test_rules_that_break_each_other_without_givens_are_said_to() -> None:
+    from sudoku_cp.formats.fpuzzles import from_fpuzzles
+
+    grid = [[{} for _ in range(4)] for _ in range(4)]
+    clues = [{"cell": "R0C1", "value": "5"}, {"cell": "R5C1", "value": "0"}]  # one column, read both ways
+    puzzle = from_fpuzzles({"size": 4, "grid": grid, "sandwichsum": clues})
+    summary = explain(puzzle).summary()
+    assert summary == "no solution: the rules themselves (2x2 sandwich(2)) cannot all hold, with no given"

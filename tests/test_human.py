@@ -697,3 +697,19 @@ def test_the_nets_propagation_reaches_the_sat_solvers_fixpoint(data: st.DataObje
                 assert sorted(assigned) == sorted(expected)
     finally:
         solver.delete()
+
+
+def test_a_walk_says_which_rules_only_the_nets_read() -> None:
+    """Lines and outside clues (and sums, orders, marks) are read by the forcing nets alone: the walk says
+    so; houses and peers (a diagonal, anti-knight) are every technique's."""
+    from sudoku_cp.formats.fpuzzles import from_fpuzzles
+    from sudoku_cp.human.engine import nets_only
+
+    grid = [[{} for _ in range(4)] for _ in range(4)]
+    puzzle = from_fpuzzles(
+        {"size": 4, "grid": grid, "diagonal+": True, "renban": [{"lines": [["R1C1", "R2C2"]]}]}
+    )
+    assert nets_only(puzzle.rules) == ("renban",)
+    w = walk(puzzle)
+    assert w.note.startswith("renban: read by the forcing nets alone") and w.to_dict()["note"] == w.note
+    assert walk(Puzzle.from_string("12343412214343..")).note == ""

@@ -116,6 +116,8 @@ class _Writer(HumanWriter):
         pretty = self.fmt == "pretty"
         if pretty:
             out.write(f"Puzzle {record.index} (line {record.line})\n")
+            if walk.note:
+                out.write(f"Note: {walk.note}\n")
         for i, step in enumerate(walk.steps, start=1):
             out.write(f"{i:>4}. {step.text}\n" if pretty else step.text + "\n")
         out.write(end_line(walk.result, str(walk.rating), walk.why) + "\n")

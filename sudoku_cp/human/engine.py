@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..candidates import Candidates
-from ..grid import Puzzle
+from ..grid import Puzzle, Rules
 from .board import Board
 from .chains import PATTERNS, aic, x_chain, xy_chain
 from .colouring import simple_colouring
@@ -194,12 +194,33 @@ class Walkthrough:
     def _givens(self) -> Puzzle | None:
         return self.start.puzzle if self.start is not None else None
 
+    @property
+    def note(self) -> str:
+        """What the walk says of its rules: the kinds only the forcing nets read (empty when none)."""
+        kinds = nets_only(self.board.rules)
+        if not kinds:
+            return ""
+        return f"{', '.join(kinds)}: read by the forcing nets alone (no other technique knows these rules)"
+
     def to_dict(self) -> dict[str, Any]:
         """The last record of ``sudoku-cp steps --output-format jsonl`` for the puzzle."""
         out: dict[str, Any] = {"result": self.result, "rating": self.rating.er, "se": str(self.rating)}
         if self.why:
             out["why"] = self.why
+        if self.note:
+            out["note"] = self.note
         return out
+
+
+#: The rule kinds the techniques read as houses and peers: every technique knows them.
+HOUSE_KINDS = frozenset({"boxes", "jigsaw", "extra region", "diagonal+", "diagonal-", "windoku", "disjoint",
+                         "anti-knight", "anti-king"})  # fmt: skip
+
+
+def nets_only(rules: Rules) -> tuple[str, ...]:
+    """The kinds of ``rules`` that no technique but the forcing and contradiction nets reads (they
+    propagate every rule through its clauses): sums, orders, marks, lines, outside clues."""
+    return tuple(kind for kind in rules.kinds if kind not in HOUSE_KINDS)
 
 
 def solve_steps(
