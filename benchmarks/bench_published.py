@@ -157,8 +157,14 @@ def constraint_parts(text: str) -> list[tuple[str, list[str]]]:
 
 
 def iss_kinds(text: str) -> list[str]:
-    """The constraint kinds of a canonical string, in first-seen order, without givens and the shape."""
-    kinds = [kind for kind, _ in constraint_parts(text) if kind not in ("", "Shape")]
+    """The constraint kinds of a canonical string, in first-seen order, without givens and the shape;
+    ``Pencilmarks`` where a given holds several digits."""
+    kinds = []
+    for kind, args in constraint_parts(text):
+        if kind == "" and any(arg.count("_") > 1 for arg in args):
+            kinds.append("Pencilmarks")
+        elif kind not in ("", "Shape"):
+            kinds.append(kind)
     return list(dict.fromkeys(kinds))
 
 
@@ -204,6 +210,7 @@ class FPuzzlesBuilder:
         self.data: dict[str, Any] = {"size": n, "grid": [[{} for _ in range(n)] for _ in range(n)]}
         self.marked: dict[str, set[frozenset[str]]] = {"kropki": set(), "xv": set(), "white": set()}
         self.regions: list[list[str]] | None = None
+        self.greater: set[tuple[str, str]] = set()
 
     def name(self, cell_id: str) -> str:
         row, col = cell_of(cell_id, self.n)
@@ -238,10 +245,19 @@ class FPuzzlesBuilder:
         self.negative("xv")
 
     def givens(self, args: list[str]) -> None:
+        """Givens; a cell's pencilmarks (``R1C1_1_3_5_7_9``) are odd or even cells when they are exactly
+        the odd or the even digits of 1..n (ISS restricts the cell to them: f-puzzles' odd and even)."""
+        odd = {d for d in range(1, self.n + 1) if d % 2}
+        even = set(range(1, self.n + 1)) - odd
         for arg in args:
             cell_id, *values = arg.split("_")
             if len(values) != 1:
-                raise Unsupported("pencilmark givens")
+                digits = {int(v) for v in values}
+                key = "odd" if digits == odd else "even" if digits == even else None
+                if key is None:
+                    raise Unsupported("pencilmark givens other than odd or even")
+                self.append(key, {"cell": self.name(cell_id)})
+                continue
             row, col = cell_of(cell_id, self.n)
             self.data["grid"][row][col] = {"value": int(values[0]), "given": True}
 
@@ -285,6 +301,166 @@ class FPuzzlesBuilder:
                     pairs.append((f"R{r + 1}C{c + 1}", f"R{rr + 1}C{cc + 1}"))
         return pairs
 
+    # --- lines: one f-puzzles entry a line ---
+
+    def line(self, key: str, cells: list[str], **more: Any) -> None:
+        self.append(key, {"lines": [self.names(cells)], **more})
+
+    def renban(self, args: list[str]) -> None:
+        self.line("renban", args)
+
+    def whisper(self, args: list[str]) -> None:
+        """ISS: neighbours differ by at least the difference (5 when the string leaves it out); sudoku-cp's
+        whispers take any difference from 1 to n - 1 as ``value`` (written always: its default is
+        ceil(n / 2), ISS's is 5 on every size)."""
+        difference, cells = (5, args) if not args[0].lstrip("-").isdigit() else (int(args[0]), args[1:])
+        if not 1 <= difference <= self.n - 1:
+            raise Unsupported(f"Whisper with difference {difference} on {self.n}x{self.n}")
+        for piece in self.pieces(cells):
+            self.line("whispers", piece, value=str(difference))
+
+    @staticmethod
+    def pieces(cells: list[str]) -> list[list[str]]:
+        """A line that comes back to a cell (a loop), which sudoku-cp's lines refuse, as lines that share
+        their ends: the same neighbouring pairs, all a whisper's rule reads."""
+        out: list[list[str]] = [[]]
+        for cell in cells:
+            if cell in out[-1]:
+                out.append([out[-1][-1]])
+            out[-1].append(cell)
+        return out
+
+    def palindrome(self, args: list[str]) -> None:
+        self.line("palindrome", args)
+
+    def between(self, args: list[str]) -> None:
+        self.line("betweenline", args)
+
+    def region_sum_line(self, args: list[str]) -> None:
+        """ISS cuts the line by the boxes, or by the jigsaw regions without boxes: sudoku-cp cuts it by its
+        regions, which ``finish`` makes the same (a jigsaw beside boxes is extra regions)."""
+        self.line("regionsumline", args)
+
+    def entropic(self, args: list[str]) -> None:
+        if self.n != 9:
+            raise Unsupported("Entropic beyond 9x9")  # ISS refuses it; sudoku-cp takes the thirds of 1..n
+        self.line("entropicline", args)
+
+    def modular(self, args: list[str]) -> None:
+        """ISS: every run of ``mod`` cells has distinct residues modulo ``mod``; sudoku-cp's modular line is
+        the case mod 3."""
+        if int(args[0]) != 3:
+            raise Unsupported(f"Modular with mod {int(args[0])}")
+        self.line("modularline", args[1:])
+
+    # --- outside clues ---
+
+    def outside(self, key: str, place: tuple[int, int], value: str, **more: Any) -> None:
+        self.append(key, {"cell": f"R{place[0]}C{place[1]}", "value": str(int(value)), **more})
+
+    def line_place(self, line_id: str, forward: bool) -> tuple[int, int]:
+        """The f-puzzles place of a clue on ISS's row or column ``R3`` / ``C3``, read forward (from the
+        left or the top, ISS's direction 1) or backward."""
+        index, end = int(line_id[1:]), 0 if forward else self.n + 1
+        if line_id[0] == "R":
+            return index, end
+        if line_id[0] == "C":
+            return end, index
+        raise ValueError(f"an outside clue on {line_id!r}, neither a row nor a column")
+
+    def double_line(self, key: str, args: list[str]) -> None:
+        """ISS's ``Kind~R3~forward~backward`` (either clue may be empty)."""
+        line_id, *clues = args
+        for forward, value in zip((True, False), clues, strict=False):
+            if value.strip():
+                self.outside(key, self.line_place(line_id, forward), value)
+
+    def xsum(self, args: list[str]) -> None:
+        self.double_line("xsum", args)
+
+    def skyscraper(self, args: list[str]) -> None:
+        self.double_line("skyscraper", args)
+
+    def sandwich(self, args: list[str]) -> None:
+        """ISS's ``Sandwich~value~R3``: one clue, read from the left or the top."""
+        self.outside("sandwichsum", self.line_place(args[1], True), args[0])
+
+    def little_killer(self, args: list[str]) -> None:
+        """ISS's ``LittleKiller~value~R1C3`` names the diagonal by the cell it starts at
+        (``LittleKiller.cellMap``): from the left column down-right, from the right column up-left, from
+        the top row down-left, from the bottom row up-right, in that order of precedence. The f-puzzles
+        clue stands one step before that cell. The two long diagonals would stand at a corner, which
+        sudoku-cp's reader refuses."""
+        row, col = cell_of(args[1], self.n)
+        n = self.n
+        if col == 0 and row <= n - 2:
+            step, direction = (1, 1), "DR"
+        elif col == n - 1 and 1 <= row <= n - 2:
+            step, direction = (-1, -1), "UL"
+        elif row == 0 and col >= 1:
+            step, direction = (1, -1), "DL"
+        elif row == n - 1 and 1 <= col <= n - 2:
+            step, direction = (-1, 1), "UR"
+        else:
+            raise ValueError(f"no ISS little killer starts at {args[1]}")
+        place = (row + 1 - step[0], col + 1 - step[1])
+        if place[0] in (0, n + 1) and place[1] in (0, n + 1):
+            raise Unsupported("LittleKiller on a long diagonal (a corner clue)")
+        self.outside("littlekillersum", place, args[0], direction=direction)
+
+    # --- cell marks ---
+
+    def quad(self, args: list[str]) -> None:
+        """ISS's ``Quad~R1C1~values``: the 2x2 square from that top-left cell; a value listed twice must
+        appear twice (``RequiredValues``, not strict), as in sudoku-cp."""
+        row, col = cell_of(args[0], self.n)
+        if row >= self.n - 1 or col >= self.n - 1:
+            raise ValueError(f"a quad at {args[0]} leaves the grid")
+        cells = [f"R{row + r + 1}C{col + c + 1}" for r in (0, 1) for c in (0, 1)]
+        self.append("quadruple", {"cells": cells, "values": [int(v) for v in args[1:]]})
+
+    def same_values(self, args: list[str]) -> None:
+        """ISS's ``SameValues~sets~cells``: the cells cut into ``sets`` sets of equal size, each holding the
+        same multiset of digits. Sets of one cell (all the cells equal) are f-puzzles clones; larger sets
+        are a multiset condition, not a clone's cell-for-cell one."""
+        sets, cells = int(args[0]), self.names(args[1:])
+        if sets < len(cells):
+            raise Unsupported("SameValues of sets larger than one cell")
+        for other in cells[1:]:
+            self.append("clone", {"cells": [cells[0]], "cloneCells": [other]})
+
+    def greater_than(self, args: list[str]) -> None:
+        """ISS: each cell greater than every later cell of the list orthogonally next to it; gathered
+        here and stated by ``finish`` as minimum and maximum cells when they are exactly that."""
+        for a, b in self.adjacent_pairs(args):
+            self.greater.add((a, b))
+
+    def neighbours(self, name: str) -> set[str]:
+        row, col = (int(x) - 1 for x in name[1:].split("C"))
+        around = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+        return {f"R{r + 1}C{c + 1}" for r, c in around if 0 <= r < self.n and 0 <= c < self.n}
+
+    def extremes(self) -> None:
+        """The GreaterThan pairs as f-puzzles maximum cells (greater than each orthogonal neighbour) and
+        minimum cells (less than each); ``Unsupported`` when some pair is neither."""
+        if not self.greater:
+            return
+        above: dict[str, set[str]] = {}
+        below: dict[str, set[str]] = {}
+        for a, b in self.greater:
+            above.setdefault(a, set()).add(b)
+            below.setdefault(b, set()).add(a)
+        highs = sorted(c for c, cells in above.items() if cells == self.neighbours(c))
+        lows = sorted(c for c, cells in below.items() if cells == self.neighbours(c))
+        covered = {(c, d) for c in highs for d in self.neighbours(c)}
+        covered |= {(d, c) for c in lows for d in self.neighbours(c)}
+        if covered != self.greater:
+            raise Unsupported("GreaterThan other than minimum or maximum cells")
+        for c in highs:
+            self.append("maximum", {"cell": c})
+        for c in lows:
+            self.append("minimum", {"cell": c})
+
     def windoku(self, args: list[str]) -> None:
         rows, cols = box_shape(self.n)
         for top in range(1, self.n - rows, rows + 1):
@@ -319,6 +495,7 @@ class FPuzzlesBuilder:
         else:
             for region in self.regions or []:
                 self.append("extraregion", {"cells": region})
+        self.extremes()
         self.check_semantics(kinds)
 
     def negative(self, *kinds: str) -> None:
@@ -361,7 +538,41 @@ _METHODS = {
     "Diagonal": "diagonal",
     "StrictKropki": "strict_kropki",
     "StrictXV": "strict_xv",
+    "Renban": "renban",
+    "Whisper": "whisper",
+    "Palindrome": "palindrome",
+    "Between": "between",
+    "RegionSumLine": "region_sum_line",
+    "Entropic": "entropic",
+    "Modular": "modular",
+    "LittleKiller": "little_killer",
+    "Sandwich": "sandwich",
+    "XSum": "xsum",
+    "Skyscraper": "skyscraper",
+    "Quad": "quad",
+    "SameValues": "same_values",
+    "GreaterThan": "greater_than",
 }
+#: ISS's kinds that become the constraint kinds of ``sudoku_cp.rules.kinds`` (GreaterThan as minimum and
+#: maximum cells, SameValues as clones), and ``Pencilmarks``: givens of several digits, the odd and even
+#: cells; ``--kinds new`` selects the entries using any of them.
+NEW_KINDS = (
+    "Renban",
+    "Whisper",
+    "Palindrome",
+    "Between",
+    "RegionSumLine",
+    "Entropic",
+    "Modular",
+    "LittleKiller",
+    "Sandwich",
+    "XSum",
+    "Skyscraper",
+    "Pencilmarks",
+    "GreaterThan",
+    "Quad",
+    "SameValues",
+)
 SUPPORTED = frozenset({*_FLAGS, *_MARKS, *_METHODS})
 
 
@@ -669,6 +880,14 @@ SHORT_KINDS = {
     "StrictXV": "strict-XV",
     "X": "X",
     "V": "V",
+    "Whisper": "whispers",
+    "Between": "between",
+    "RegionSumLine": "region-sum",
+    "LittleKiller": "little-killer",
+    "XSum": "X-sum",
+    "Pencilmarks": "odd/even",
+    "GreaterThan": "min/max",
+    "SameValues": "clone",
 }
 
 
@@ -838,6 +1057,11 @@ def select(entries: list[Entry], args: argparse.Namespace) -> list[Entry]:
     chosen = [e for e in entries if args.collections or e.source in EXAMPLE_SOURCES]
     if args.only:
         chosen = [e for e in chosen if args.only.lower() in e.name.lower()]
+    if args.kinds:
+        wanted = {k.strip() for k in args.kinds.split(",") if k.strip()}
+        if "new" in wanted:
+            wanted = (wanted - {"new"}) | set(NEW_KINDS)
+        chosen = [e for e in chosen if e.canonical and wanted & set(iss_kinds(e.canonical))]
     return chosen
 
 
@@ -938,6 +1162,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--backends", help="comma-separated backends (default: dfs,sat,cpsat and any other registered)"
     )
     p.add_argument("--only", help="only the puzzles whose name holds this text (any case)")
+    p.add_argument(
+        "--kinds",
+        help="only the puzzles using one of these ISS kinds (comma-separated: Renban,Whisper,...; "
+        "'new' for every kind sudoku_cp.rules.kinds reads, Pencilmarks for givens of several digits)",
+    )
     p.add_argument(
         "--repeat", type=int, default=3, help="timed runs per backend, best kept; runs over 0.5 s once"
     )
