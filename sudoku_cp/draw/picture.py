@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import MissingPackageError, UsageError
 from ..grid import Puzzle, symbol
 from ..optional import optional_import
-from .variants import overlay, underlay
+from .variants import outside, overlay, underlay
 
 if TYPE_CHECKING:
     import drawsvg
@@ -102,7 +102,9 @@ def draw(
 ) -> drawsvg.Drawing:
     """The picture of ``puzzle``: with ``solution`` its other digits in blue, with ``candidates`` the
     candidates of its empty cells in small grey digits, and its variant constraints as setters draw them
-    (``draw.variants``: cages, thermometers, arrows, dots, X and V, diagonals, shaded extra houses).
+    (``draw.variants``: cages, thermometers, arrows, dots, X and V, diagonals, shaded extra houses, and
+    every constraint kind of ``rules.variants`` from its own marks; clues outside the grid widen the
+    picture by a cell on each side).
 
     ``regions`` gives each cell's region number (default: the puzzle's boxes); thick lines separate
     regions. ``size`` is pixels per cell (default: ``cell_size(n)``, larger with candidates on big grids).
@@ -139,7 +141,10 @@ def compose(
     if len(regions) != n * n:
         raise UsageError(f"{len(regions)} region numbers for a grid of {n * n} cells")
     s = size or cell_size(n, candidates is not None)
-    frame = Frame(n, s, max(3.0, round(s / 11)))
+    margin = max(3.0, round(s / 11))
+    if outside(puzzle.rules):  # clues beside the grid (sandwiches, little killers): a cell of room for them
+        margin += s
+    frame = Frame(n, s, margin)
     picture = dw.Drawing(frame.side, frame.side)
     picture.append(dw.Rectangle(0, 0, frame.side, frame.side, fill="white"))
     for layer in (underlay(dw, frame, puzzle.rules), under(dw, frame) if under is not None else None):

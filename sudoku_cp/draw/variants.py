@@ -2,17 +2,26 @@
 lines (shaded extra houses, diagonals, thermometers, arrows) and one over the digits' places (cage outlines
 and sums, kropki dots, X and V).
 
+The constraint kinds (``rules.variants``: renban, sandwiches, little killers...) are drawn from their own
+``marks`` (``rules.kinds.base.Mark``), with no line here for any kind: shades, lines, circles and squares
+under the grid lines (as thermometers), text and arrows over them (outside clues at their place, a
+cell's note in its top-left corner). A circle holding text (a quadruple's digits) is one label at the
+middle of its cells, over the grid lines. Clues outside the grid need a cell of room on each side:
+``outside`` says when (``draw.picture`` widens the frame).
+
 Grid-wide rules that setters state in words (anti-knight, anti-king, non-consecutive, disjoint groups, the
 negative rules) have no mark; every rule with cells of its own has one.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..rules import Rules
+from ..rules.kinds import Mark
 
-__all__ = ["overlay", "underlay"]
+__all__ = ["outside", "overlay", "underlay"]
 
 SHADE, LINE, THERMO, ARROW, CAGE, DOT = "#e6e6e6", "#7fa7d9", "#c8c8c8", "#8c8c8c", "#303030", "#000000"
 
@@ -31,6 +40,10 @@ def underlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
     for cell in sorted(shaded):
         row, col = divmod(cell, n)
         layer.append(dw.Rectangle(frame.x(col), frame.y(row), s, s, fill=SHADE))
+    marks = _marks(rules)
+    for mark in marks:
+        if mark.shape == "shade":
+            layer.append(_shade(dw, frame, mark))
     for name, (start, end) in (("diagonal-", ((0, 0), (n, n))), ("diagonal+", ((0, n), (n, 0)))):
         if name in rules.named:
             (x0, y0), (x1, y1) = ((frame.x(c), frame.y(r)) for c, r in (start, end))
@@ -41,6 +54,10 @@ def underlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
         layer.append(_polyline(dw, frame, thermo.cells, stroke=THERMO, stroke_width=s * 0.3))
     for arrow in rules.arrows:
         layer.append(_arrow(dw, frame, arrow.circle, arrow.cells))
+    for shapes in (("line",), ("circle", "square")):  # a line's end circles over it (between lines)
+        for mark in marks:
+            if mark.shape in shapes and not (mark.shape == "circle" and mark.text):
+                layer.append(_UNDER[mark.shape](dw, frame, mark))
     return layer if layer.children else None
 
 
@@ -165,4 +182,142 @@ def overlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
                     x, y, s * 0.12, fill=DOT if black else "white", stroke=DOT, stroke_width=max(1.0, s / 30)
                 )
             )
+    for mark in _marks(rules):
+        if mark.shape == "circle" and mark.text:
+            layer.append(_label(dw, frame, mark))
+        elif mark.shape == "text":
+            layer.append(_text(dw, frame, mark))
+        elif mark.shape == "arrow":
+            layer.append(_pointer(dw, frame, mark))
     return layer if layer.children else None
+
+
+# --- the kinds' marks ------------------------------------------------------------------------------------
+
+SHAPES = ("line", "circle", "shade", "square", "text", "arrow")
+FONTS = "DejaVu Sans, Arial, sans-serif"
+
+
+def _marks(rules: Rules) -> list[Mark]:
+    """Every mark of every variant's picture, in the order of ``rules.variants``; a shape the drawing
+    does not know is an error (a kind's picture would silently be left out)."""
+    n, marks = rules.n, []
+    for variant in rules.variants:
+        for mark in variant.marks(n):
+            if mark.shape not in SHAPES:
+                raise ValueError(f"a {variant.kind} mark of unknown shape {mark.shape!r}; known: {SHAPES}")
+            marks.append(mark)
+    return marks
+
+
+def outside(rules: Rules) -> bool:
+    """True when a mark stands outside the grid (a sandwich's or little killer's clue): the picture then
+    needs a cell of room on each side."""
+    n = rules.n
+    return any(m.at is not None and not all(0 <= a < n for a in m.at) for m in _marks(rules))
+
+
+def _shade(dw: Any, frame: Any, mark: Mark) -> Any:
+    s, path = frame.s, dw.Path(fill=mark.colour)
+    for cell in mark.cells:
+        row, col = divmod(cell, frame.n)
+        path.M(frame.x(col), frame.y(row)).h(s).v(s).h(-s).Z()
+    return path
+
+
+def _line(dw: Any, frame: Any, mark: Mark) -> Any:
+    """A line through the cells' centres; a line of one cell, a dot as wide as the line."""
+    width = mark.width * frame.s
+    if len(mark.cells) == 1:
+        return dw.Circle(*_centre(frame, mark.cells[0]), width / 2, fill=mark.colour)
+    return _polyline(dw, frame, mark.cells, stroke=mark.colour, stroke_width=width)
+
+
+def _circles(dw: Any, frame: Any, mark: Mark) -> Any:
+    """A circle in each cell: filled with the colour, or white inside an outline of it."""
+    s = frame.s
+    group = dw.Group(**_fill(mark, s))
+    for cell in mark.cells:
+        group.append(dw.Circle(*_centre(frame, cell), s * 0.4))
+    return group
+
+
+def _squares(dw: Any, frame: Any, mark: Mark) -> Any:
+    s, side = frame.s, frame.s * 0.64
+    group = dw.Group(**_fill(mark, s))
+    for cell in mark.cells:
+        x, y = _centre(frame, cell)
+        group.append(dw.Rectangle(x - side / 2, y - side / 2, side, side))
+    return group
+
+
+def _fill(mark: Mark, s: float) -> dict[str, Any]:
+    """A filled mark's colour, or an open one's outline of it around white."""
+    if mark.filled:
+        return {"fill": mark.colour}
+    return {"fill": "white", "stroke": mark.colour, "stroke_width": max(1.0, s / 20)}
+
+
+_UNDER = {"line": _line, "circle": _circles, "square": _squares}
+
+
+def _text(dw: Any, frame: Any, mark: Mark) -> Any:
+    """Text centred at its place (an outside clue, as large as a clue reads there), or small in the
+    top-left corner of its first cell."""
+    s = frame.s
+    if mark.at is not None:
+        row, col = mark.at
+        return dw.Text(mark.text, s * 0.5, frame.x(col), frame.y(row), fill=mark.colour, font_family=FONTS,
+                       text_anchor="middle", dominant_baseline="central", _skip_check=True)  # fmt: skip
+    row, col = divmod(mark.cells[0], frame.n)
+    inset = s * 0.08
+    return dw.Text(mark.text, s * 0.3, frame.x(col) + inset, frame.y(row) + inset, fill=mark.colour,
+                   font_family=FONTS, dominant_baseline="hanging", _skip_check=True)  # fmt: skip
+
+
+def _label(dw: Any, frame: Any, mark: Mark) -> Any:
+    """One circle at the middle of the cells (a quadruple's on the corner of its four) holding the text's
+    words on a small square grid, over the grid lines."""
+    s = frame.s
+    centres = [_centre(frame, c) for c in mark.cells]
+    x = sum(p[0] for p in centres) / len(centres)
+    y = sum(p[1] for p in centres) / len(centres)
+    words = mark.text.split() or [mark.text]
+    k = math.isqrt(len(words) - 1) + 1
+    rows = -(-len(words) // k)
+    font = s * (0.3 if len(words) == 1 else 0.22)
+    ink = "white" if mark.filled else mark.colour
+    group = dw.Group(font_family=FONTS, font_size=font, fill=ink, text_anchor="middle",
+                     dominant_baseline="central")  # fmt: skip
+    group.append(
+        dw.Circle(x, y, s * 0.32, fill=mark.colour if mark.filled else "white", stroke=mark.colour,
+                  stroke_width=max(1.0, s / 30))
+    )  # fmt: skip
+    for i, word in enumerate(words):
+        r, c = divmod(i, k)
+        dx, dy = (c - (k - 1) / 2) * font * 0.8, (r - (rows - 1) / 2) * font
+        group.append(dw.Text(word, font, x + dx, y + dy, _skip_check=True))
+    return group
+
+
+def _pointer(dw: Any, frame: Any, mark: Mark) -> Any:
+    """A short arrow in the corner of its place toward the grid, along ``toward`` (a little killer's)."""
+    s = frame.s
+    if mark.at is not None:
+        row, col = mark.at
+    else:  # from its cell's centre
+        row, col = (k + 0.5 for k in divmod(mark.cells[0], frame.n))
+    dr, dc = mark.toward or (0, 1)
+    scale = max(abs(dr), abs(dc), 1)
+    dr, dc = dr / scale, dc / scale
+    (x0, y0), (x1, y1) = ((frame.x(col + dc * t), frame.y(row + dr * t)) for t in (0.24, 0.46))
+    length = max(1e-9, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head = s * 0.1
+    path = dw.Path(fill="none", stroke=mark.colour, stroke_width=max(1.2, s / 25), stroke_linecap="round",
+                   stroke_linejoin="round")  # fmt: skip
+    path.M(x0, y0).L(x1, y1)
+    path.M(x1 - head * (ux - uy), y1 - head * (uy + ux)).L(x1, y1).L(
+        x1 - head * (ux + uy), y1 - head * (uy - ux)
+    )
+    return path
