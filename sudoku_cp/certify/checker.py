@@ -37,7 +37,7 @@ import os
 import signal
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -77,7 +77,9 @@ __all__ = [
 #: Digit d is written ``SYMBOLS[d - 1]``; ``.`` and ``0`` are empty cells.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _RELATIONS = ("differ", "difference", "ratio", "sum")
-_RULE_KEYS = frozenset({"size", "box", "houses", "groups", "pairs", "thermometers", "cages", "arrows"})
+_RULE_KEYS = frozenset(
+    {"size", "box", "houses", "groups", "pairs", "thermometers", "cages", "arrows", "variants"}
+)
 #: The most work (``sum_work``) one sum may take, and all the sums of a claim together: past them the
 #: formula grows past what a certificate is worth writing and reading (a 9x9 arrow of 8 cells takes about
 #: 6,000; a 9x9 killer's cages together a few thousand). ``SUM_WORK`` is the bound under which the
@@ -103,8 +105,12 @@ class Grid:
     groups: tuple[tuple[int, ...], ...]
     #: ``(a, b, forbidden)``: cell a may not hold x while cell b holds y, for each (x, y) in forbidden
     pairs: tuple[tuple[int, int, frozenset[tuple[int, int]]], ...]
-    #: the killer cages' sums, then the arrows', in the order of the rules field
+    #: the killer cages' sums, then the arrows', then the variants', in the order of the rules field
     sums: tuple[Sum, ...] = ()
+    #: the variants' graphs, in the order of the rules field
+    graphs: tuple[Graph, ...] = ()
+    #: the variants as stated (for the check of a solution, by each kind's meaning)
+    variants: tuple[Stated, ...] = ()
 
     @cached_property
     def canonical(self) -> _Canonical:
@@ -118,6 +124,9 @@ class Grid:
         n = self.n
         if len(cells) != n * n or any(not 1 <= d <= n for d in cells):
             return "not a complete grid"
+        for variant in self.variants:  # (before the groups, pairs and sums they add: named by kind)
+            if not variant.holds(cells):
+                return f"the {variant.kind} {variant.where} is broken"
         for kind, units in (("house", self.houses), ("group", self.groups)):
             for unit in units:
                 digits = [cells[c] for c in unit]
@@ -206,29 +215,53 @@ def sum_clauses(rule: Sum, n: int, first: int) -> tuple[list[tuple[int, ...]], i
     This is the decomposition of the sum's decision diagram whose unit propagation is generalised arc
     consistent (Bacchus, *GAC via unit propagation*, CP 2007)."""
     layers = sum_layers(rule, n)
-    m = len(rule.cells)
+    ahead = [set(layer) for layer in layers[1:]]
+    weights = rule.weights
+
+    def after(i: int, s: Hashable, d: int) -> Hashable | None:
+        t = s + weights[i] * d  # type: ignore[operator]
+        return t if t in ahead[i] else None
+
+    return graph_clauses(rule.cells, layers, after, n, first)
+
+
+def graph_clauses(
+    cells: Sequence[int],
+    layers: Sequence[Sequence[Hashable]],
+    after: Callable[[int, Hashable, int], Hashable | None],
+    n: int,
+    first: int,
+) -> tuple[list[tuple[int, ...]], int]:
+    """The clauses of a layered graph over ``cells`` (docs/certificates.md, "Sums" and "Graphs"): its
+    nodes ``layers[i]`` (i = 0..m, in their numbering order; layers 0 and m one node each, or every layer
+    empty) and its edges, ``after(i, s, d)`` the node of layer i + 1 that digit d of cell i leads to from
+    node s of layer i (None: no edge). The sums' graphs (``sum_clauses``) and the kinds' (``Graph``) are
+    encoded by this one function."""
+    m = len(cells)
     digits = range(1, n + 1)
-    node: dict[tuple[int, int], int] = {}
+    node: dict[tuple[int, Hashable], int] = {}
     for i in range(1, m):
         for s in layers[i]:
             node[i, s] = first + len(node)
-    edge: dict[tuple[int, int, int], int] = {}
+    edge: dict[tuple[int, Hashable, int], int] = {}
+    target: dict[int, Hashable] = {}
     for i in range(m):
-        ahead, w = set(layers[i + 1]), rule.weights[i]
         for s in layers[i]:
             for d in digits:
-                if s + w * d in ahead:
-                    edge[i, s, d] = first + len(node) + len(edge)
-    into: dict[tuple[int, int], list[int]] = {}
-    for (i, s, d), e in edge.items():
-        into.setdefault((i + 1, s + rule.weights[i] * d), []).append(e)
+                t = after(i, s, d)
+                if t is not None:
+                    e = edge[i, s, d] = first + len(node) + len(edge)
+                    target[e] = t
+    into: dict[tuple[int, Hashable], list[int]] = {}
+    for (i, _, _), e in edge.items():
+        into.setdefault((i + 1, target[e]), []).append(e)
     out: list[tuple[int, ...]] = []
 
     def add(*literals: int | None) -> None:
         out.append(tuple(sorted({x for x in literals if x is not None})))
 
     for i in range(m):
-        x, w = rule.cells[i] * n, rule.weights[i]
+        x = cells[i] * n
         for s in layers[i]:
             here = node.get((i, s))
             not_here = -here if here else None
@@ -240,7 +273,7 @@ def sum_clauses(rule: Sum, n: int, first: int) -> tuple[list[tuple[int, ...]], i
                 if e is None:
                     add(not_here, -(x + d))
                     continue
-                there = node.get((i + 1, s + w * d))
+                there = node.get((i + 1, target[e]))
                 add(-e, x + d)
                 if here:
                     add(-e, here)
@@ -267,6 +300,456 @@ def _forbidden(relation: str, value: int, negated: bool, n: int) -> frozenset[tu
 
     digits = range(1, n + 1)
     return frozenset((x, y) for x in digits for y in digits if holds(x, y) == negated)
+
+
+# --- the variants: each kind's meaning in this module's own words (docs/certificates.md, "Variants") ------
+
+#: The one node of a graph's last layer: every accepting state, merged.
+ACCEPT = "accept"
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """A kind's rule over ``cells`` as an automaton: it reads their digits in order from the state
+    ``start`` (a tuple of integers), ``step(state, d)`` is the state after digit d (None: d breaks the
+    rule), and the digits keep the rule when the state after the last one is one ``accept`` holds of."""
+
+    kind: str
+    cells: tuple[int, ...]
+    n: int
+    start: tuple[int, ...]
+    step: Callable[[tuple[int, ...], int], tuple[int, ...] | None]
+    accept: Callable[[tuple[int, ...]], bool]
+
+    def holds(self, digits: Sequence[int]) -> bool:
+        state: tuple[int, ...] | None = self.start
+        for d in digits:
+            state = self.step(state, d)
+            if state is None:
+                return False
+        return self.accept(state)
+
+    def reach(self, n: int, limit: int) -> list[set[tuple[int, ...]]] | None:
+        """The states reachable after i digits (i = 0..m, digits 1..n), layer by layer; None once n times
+        their count (the graph's work, ``graph_work``) passes ``limit``."""
+        reach = [{self.start}]
+        work = n
+        for _ in self.cells:
+            nxt = {t for s in reach[-1] for d in range(1, n + 1) if (t := self.step(s, d)) is not None}
+            work += n * len(nxt)
+            if work > limit:
+                return None
+            reach.append(nxt)
+        return reach
+
+    @cached_property
+    def layers(self) -> list[list[Hashable]]:
+        """The graph's nodes (docs/certificates.md, "Graphs"): layer i (i < m) holds the states reachable
+        after i digits from which the digits left can still reach acceptance, ascending (tuples compared
+        item by item, a prefix first); layer m is the one node ``ACCEPT``. Every layer is empty when no
+        digits keep the rule."""
+        n = self.n
+        reach = self.reach(n, 1 << 62)
+        assert reach is not None
+        m = len(self.cells)
+        alive: set[Hashable] = {ACCEPT} if any(self.accept(s) for s in reach[m]) else set()
+        layers: list[list[Hashable]] = [[] for _ in range(m)] + [sorted(alive)]
+        for i in range(m - 1, -1, -1):
+            live = [
+                s for s in reach[i] if any(self._after(i, s, d, alive) is not None for d in range(1, n + 1))
+            ]
+            layers[i] = sorted(live)  # type: ignore[type-var]
+            alive = set(live)
+        if not layers[0]:
+            return [[] for _ in range(m + 1)]
+        return layers
+
+    def _after(self, i: int, s: Hashable, d: int, ahead: set[Hashable]) -> Hashable | None:
+        t = self.step(s, d)  # type: ignore[arg-type]
+        if t is None:
+            return None
+        if i == len(self.cells) - 1:
+            t = ACCEPT if self.accept(t) else None  # type: ignore[assignment]
+        return t if t in ahead else None
+
+
+def graph_work(graph: Graph, n: int, limit: int = SUM_WORK) -> int:
+    """n times the states the graph's forward layers hold (``Graph.reach``, before pruning), or
+    ``limit + 1`` once it passes ``limit``: what a graph costs, bounded as a sum's work is."""
+    reach = graph.reach(n, limit)
+    return limit + 1 if reach is None else n * sum(map(len, reach))
+
+
+def graph_of(kind: str, cells: Sequence[int], n: int, start: tuple[int, ...], step, accept) -> Graph:
+    return Graph(kind, tuple(cells), n, start, step, accept)
+
+
+def graph_clauses_of(graph: Graph, n: int, first: int) -> tuple[list[tuple[int, ...]], int]:
+    """The graph's clauses (``graph_clauses`` over ``Graph.layers``) and how many auxiliary variables
+    they take, numbered from ``first``."""
+    layers = graph.layers
+    ahead = [set(layer) for layer in layers[1:]]
+    return graph_clauses(graph.cells, layers, lambda i, s, d: graph._after(i, s, d, ahead[i]), n, first)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """One variant of the rules field (``variants``), read: its kind, where it stands (for messages), and
+    what it means in the canonical forms: groups, forbidden digit pairs, sums and graphs."""
+
+    kind: str
+    where: str
+    groups: tuple[tuple[int, ...], ...] = ()
+    pairs: tuple[tuple[int, int, frozenset[tuple[int, int]]], ...] = ()
+    sums: tuple[Sum, ...] = ()
+    graphs: tuple[Graph, ...] = ()
+
+    def holds(self, cells: Sequence[int]) -> bool:
+        """True when the complete grid ``cells`` keeps the variant."""
+        return (
+            all(len({cells[c] for c in g}) == len(g) for g in self.groups)
+            and all((cells[a], cells[b]) not in forbidden for a, b, forbidden in self.pairs)
+            and all(
+                sum(w * cells[c] for c, w in zip(r.cells, r.weights, strict=True)) == r.total
+                for r in self.sums
+            )
+            and all(g.holds([cells[c] for c in g.cells]) for g in self.graphs)
+        )
+
+
+def _pairs_where(cells: Sequence[tuple[int, int]], n: int, keep) -> tuple:
+    """Each pair of cells (a, b) with the digit pairs (x, y) that ``keep(x, y)`` is false of, forbidden."""
+    digits = range(1, n + 1)
+    forbidden = frozenset((x, y) for x in digits for y in digits if not keep(x, y))
+    return tuple((a, b, forbidden) for a, b in cells)
+
+
+#: A little killer's directions, as (row step, column step).
+DIAGONALS = {"DR": (1, 1), "DL": (1, -1), "UR": (-1, 1), "UL": (-1, -1)}
+
+
+def _clue(entry: dict, n: int, side: bool) -> tuple[int, int]:
+    """The clue's place ``[row, column]``: outside the grid (row or column -1 or n); ``side``: beside a
+    row or a column (not at a corner)."""
+    clue = entry.get("clue")
+    ok = isinstance(clue, list) and len(clue) == 2 and all(_integer(x) and -1 <= x <= n for x in clue)
+    outside = ok and sum(x in (-1, n) for x in clue) >= 1
+    if not outside or (side and sum(x in (-1, n) for x in clue) != 1):
+        where = "beside a row or column" if side else "outside the grid"
+        raise CertificateError(f"rules: a {entry['kind']}'s clue {clue!r} is not a place {where}")
+    return clue[0], clue[1]
+
+
+def _ray(place: tuple[int, int], step: tuple[int, int], n: int) -> tuple[int, ...]:
+    """The cells from ``place`` (outside) in the direction ``step``, until the line leaves the grid."""
+    r, c = place[0] + step[0], place[1] + step[1]
+    out = []
+    while 0 <= r < n and 0 <= c < n:
+        out.append(r * n + c)
+        r, c = r + step[0], c + step[1]
+    return tuple(out)
+
+
+def _total(entry: dict) -> int:
+    total = entry.get("total")
+    if not _integer(total):
+        raise CertificateError(f"rules: a {entry['kind']}'s total is not an integer: {total!r}")
+    return total
+
+
+def _beside(entry: dict, n: int) -> tuple[tuple[int, int], tuple[int, ...]]:
+    """A clue beside a row or column and the cells it reads, from its side."""
+    r, c = _clue(entry, n, side=True)
+    step = (1 if r == -1 else -1 if r == n else 0, 1 if c == -1 else -1 if c == n else 0)
+    return (r, c), _ray((r, c), step, n)
+
+
+def _at(place: tuple[int, int]) -> str:
+    return f"(row {place[0]}, column {place[1]})"
+
+
+def _kind_line(entry: dict, n: int, key: str = "cells") -> tuple[int, ...]:
+    cells = _cells(entry.get(key), n, entry["kind"])
+    if not cells:
+        raise CertificateError(f"rules: a {entry['kind']} needs a cell")
+    return cells
+
+
+def _renban(entry: dict, n: int) -> Stated:
+    """The digits differ and the largest minus the smallest is one less than the cells: a group, and no
+    two digits further apart than that (k distinct digits within a span of k - 1 are consecutive)."""
+    cells = _kind_line(entry, n)
+    span = len(cells) - 1
+    near = _pairs_where(itertools.combinations(cells, 2), n, lambda x, y: abs(x - y) <= span)
+    return Stated("renban", _name(cells[0], n), groups=(cells,) if len(cells) > 1 else (), pairs=near)
+
+
+def _whispers(entry: dict, n: int) -> Stated:
+    cells = _kind_line(entry, n)
+    apart = entry.get("apart")
+    if not _integer(apart):
+        raise CertificateError(f"rules: a whispers line's apart is not an integer: {apart!r}")
+    pairs = _pairs_where(itertools.pairwise(cells), n, lambda x, y: abs(x - y) >= apart)
+    return Stated("whispers", _name(cells[0], n), pairs=pairs)
+
+
+def _palindrome(entry: dict, n: int) -> Stated:
+    cells = _kind_line(entry, n)
+    m = len(cells)
+    ends = [(cells[i], cells[m - 1 - i]) for i in range(m // 2)]
+    return Stated("palindrome", _name(cells[0], n), pairs=_pairs_where(ends, n, operator.eq))
+
+
+def _between(entry: dict, n: int) -> Stated:
+    """For each middle cell, the automaton over (first end, the middle cell, last end) that keeps the
+    digits read and accepts (a, x, b) with x strictly between a and b."""
+    cells = _kind_line(entry, n)
+    graphs = tuple(
+        graph_of(
+            "between line",
+            (cells[0], middle, cells[-1]),
+            n,
+            (),
+            lambda s, d: (*s, d),
+            lambda s: min(s[0], s[2]) < s[1] < max(s[0], s[2]),
+        )
+        for middle in cells[1:-1]
+    )
+    return Stated("between line", _name(cells[0], n), graphs=graphs)
+
+
+def _classes(entry: dict, n: int, of) -> Stated:
+    """Any two cells one or two apart on the line hold digits of different classes ``of(d)``: the state
+    is the classes of the last two digits read (fewer at the start)."""
+    cells = _kind_line(entry, n)
+
+    def step(s: tuple[int, ...], d: int) -> tuple[int, ...] | None:
+        return None if of(d) in s else (*s[-1:], of(d))
+
+    return Stated(
+        entry["kind"], _name(cells[0], n), graphs=(graph_of(entry["kind"], cells, n, (), step, bool_true),)
+    )
+
+
+def bool_true(state: tuple[int, ...]) -> bool:
+    return True
+
+
+def _entropic(entry: dict, n: int) -> Stated:
+    if n % 3:
+        raise CertificateError(f"rules: an entropic line needs a grid size divisible by 3, not {n}")
+    third = n // 3
+    return _classes(entry, n, lambda d: (d - 1) // third)
+
+
+def _modular(entry: dict, n: int) -> Stated:
+    return _classes(entry, n, lambda d: d % 3)
+
+
+def _region_sum(entry: dict, n: int) -> Stated:
+    """Every segment adds up to the same: each segment minus the next is 0 (a sum of weights 1 and -1)."""
+    segments = entry.get("segments")
+    if not isinstance(segments, list) or not segments:
+        raise CertificateError("rules: a region sum line's segments are not a list of cell lists")
+    parts = [_kind_line({"kind": "region sum line", "cells": seg}, n) for seg in segments]
+    _cells([c for part in parts for c in part], n, "region sum line")  # distinct over the whole line
+    sums = tuple(
+        sum_of("region sum line", a + b, (1,) * len(a) + (-1,) * len(b), 0)
+        for a, b in itertools.pairwise(parts)
+    )
+    return Stated("region sum line", _name(parts[0][0], n), sums=sums)
+
+
+def _little_killer(entry: dict, n: int) -> Stated:
+    place = _clue(entry, n, side=False)
+    step = DIAGONALS.get(entry.get("direction"))  # type: ignore[arg-type]
+    if step is None:
+        raise CertificateError(
+            f"rules: a little killer's direction is not DR, DL, UR or UL: {entry.get('direction')!r}"
+        )
+    cells = _ray(place, step, n)
+    if not cells:
+        raise CertificateError(f"rules: the little killer at {_at(place)} points away from the grid")
+    total = _total(entry)
+    where = f"{total} at {_at(place)}"
+    return Stated("little killer", where, sums=(sum_of("little killer", cells, (1,) * len(cells), total),))
+
+
+def _sandwich(entry: dict, n: int) -> Stated:
+    """State (0,) before the first 1 or n, (1, e, s) after the end e with the digits since adding up to
+    s (at most the total), (2,) after the second end, which must be the other and close a sum of the
+    total; accept (2,)."""
+    place, cells = _beside(entry, n)
+    total = _total(entry)
+
+    def step(state: tuple[int, ...], d: int) -> tuple[int, ...] | None:
+        end = d in (1, n)
+        if state[0] == 0:
+            return (1, d, 0) if end else (0,)
+        if state[0] == 2:
+            return None if end else (2,)
+        _, e, s = state
+        if end:
+            return (2,) if d != e and s == total else None
+        return (1, e, s + d) if s + d <= total else None
+
+    graph = graph_of("sandwich", cells, n, (0,), step, lambda s: s == (2,))
+    return Stated("sandwich", f"{total} at {_at(place)}", graphs=(graph,))
+
+
+def _x_sum(entry: dict, n: int) -> Stated:
+    """State (0,) at the start, (1, x, c, s) after c < x digits adding up to s (below the total), x the
+    first; (2,) once the first x add up to the total; accept (2,)."""
+    place, cells = _beside(entry, n)
+    total = _total(entry)
+
+    def step(state: tuple[int, ...], d: int) -> tuple[int, ...] | None:
+        if state[0] == 2:
+            return state
+        x, c, s = (d, 1, d) if state[0] == 0 else (state[1], state[2] + 1, state[3] + d)
+        if c == x:
+            return (2,) if s == total else None
+        return (1, x, c, s) if s < total else None
+
+    graph = graph_of("X-sum", cells, n, (0,), step, lambda s: s == (2,))
+    return Stated("X-sum", f"{total} at {_at(place)}", graphs=(graph,))
+
+
+def _skyscraper(entry: dict, n: int) -> Stated:
+    """State (t, v): the tallest digit so far and how many were visible (at most the total); accept v =
+    the total."""
+    place, cells = _beside(entry, n)
+    total = _total(entry)
+
+    def step(state: tuple[int, ...], d: int) -> tuple[int, ...] | None:
+        tallest, seen = state
+        if d > tallest:
+            return (d, seen + 1) if seen < total else None
+        return state
+
+    graph = graph_of("skyscraper", cells, n, (0, 0), step, lambda s: s[1] == total)
+    return Stated("skyscraper", f"{total} at {_at(place)}", graphs=(graph,))
+
+
+def _one_cell(entry: dict, n: int) -> int:
+    cell = entry.get("cell")
+    if not (_integer(cell) and 0 <= cell < n * n):
+        raise CertificateError(f"rules: a {entry['kind']}'s cell is not one of 0..{n * n - 1}: {cell!r}")
+    return cell
+
+
+def _parity(entry: dict, n: int) -> Stated:
+    """One cell, one state (): an odd (even) digit keeps it, the others lead nowhere."""
+    cell = _one_cell(entry, n)
+    odd = entry["kind"] == "odd"
+    graph = graph_of(entry["kind"], (cell,), n, (), lambda s, d: s if d % 2 == odd else None, bool_true)
+    return Stated(entry["kind"], _name(cell, n), graphs=(graph,))
+
+
+def _extreme(entry: dict, n: int) -> Stated:
+    """The cell's digit below (minimum) or above (maximum) each orthogonal neighbour's."""
+    cell = _one_cell(entry, n)
+    r, c = divmod(cell, n)
+    around = [
+        (r + a) * n + c + b
+        for a, b in ((-1, 0), (0, -1), (0, 1), (1, 0))
+        if 0 <= r + a < n and 0 <= c + b < n
+    ]
+    keep = operator.lt if entry["kind"] == "minimum" else operator.gt
+    pairs = _pairs_where([(cell, other) for other in around], n, keep)
+    return Stated(entry["kind"], _name(cell, n), pairs=pairs)
+
+
+def _quadruple(entry: dict, n: int) -> Stated:
+    """State: the values still to place (ascending); a digit among them places one; accept ()."""
+    cells = _kind_line(entry, n)
+    values = entry.get("values")
+    if not isinstance(values, list) or not all(_integer(v) and 1 <= v <= n for v in values):
+        raise CertificateError(f"rules: a quadruple's values are not digits 1..{n}: {values!r}")
+
+    def step(state: tuple[int, ...], d: int) -> tuple[int, ...]:
+        if d not in state:
+            return state
+        i = state.index(d)
+        return state[:i] + state[i + 1 :]
+
+    graph = graph_of("quadruple", cells, n, tuple(sorted(values)), step, lambda s: not s)
+    return Stated("quadruple", _name(cells[0], n), graphs=(graph,))
+
+
+def _clone(entry: dict, n: int) -> Stated:
+    shape, copy = _kind_line(entry, n), _kind_line(entry, n, "clone")
+    if len(shape) != len(copy):
+        raise CertificateError("rules: a clone's cells and clone differ in length")
+    _cells([*shape, *copy], n, "clone")  # distinct over both
+    pairs = _pairs_where(list(zip(shape, copy, strict=True)), n, operator.eq)
+    return Stated("clone", _name(shape[0], n), pairs=pairs)
+
+
+def _indexer(entry: dict, n: int) -> Stated:
+    """The cell's digit v says that the v-th cell of the house through it (its column for a row
+    indexer, its row for a column indexer, the listed ``house`` for a box indexer) holds the cell's own
+    index there (its place in the house, from 1): for each v, the pair of the cell and the v-th cell
+    forbids v with any other digit than the index."""
+    kind = entry["kind"]
+    cell = _one_cell(entry, n)
+    r, c = divmod(cell, n)
+    if kind == "row indexer":
+        house = tuple(i * n + c for i in range(n))
+    elif kind == "column indexer":
+        house = tuple(r * n + j for j in range(n))
+    else:
+        house = _cells(entry.get("house"), n, "box indexer's house", n)
+        if cell not in house:
+            raise CertificateError("rules: a box indexer's cell is not in its house")
+    index = house.index(cell) + 1
+    targets = [(v, t) for v, t in enumerate(house, 1) if t != cell]
+    digits = range(1, n + 1)
+    pairs = tuple((cell, t, frozenset((v, y) for y in digits if y != index)) for v, t in targets)
+    return Stated(kind, _name(cell, n), pairs=pairs)
+
+
+#: Each kind of the ``variants`` field: its reader and the keys of its entry (``kind`` aside).
+KINDS: dict[str, tuple[Callable[[dict, int], Stated], frozenset[str]]] = {
+    "renban": (_renban, frozenset({"cells"})),
+    "whispers": (_whispers, frozenset({"cells", "apart"})),
+    "palindrome": (_palindrome, frozenset({"cells"})),
+    "between line": (_between, frozenset({"cells"})),
+    "region sum line": (_region_sum, frozenset({"segments"})),
+    "entropic line": (_entropic, frozenset({"cells"})),
+    "modular line": (_modular, frozenset({"cells"})),
+    "little killer": (_little_killer, frozenset({"clue", "direction", "total"})),
+    "sandwich": (_sandwich, frozenset({"clue", "total"})),
+    "X-sum": (_x_sum, frozenset({"clue", "total"})),
+    "skyscraper": (_skyscraper, frozenset({"clue", "total"})),
+    "odd": (_parity, frozenset({"cell"})),
+    "even": (_parity, frozenset({"cell"})),
+    "minimum": (_extreme, frozenset({"cell"})),
+    "maximum": (_extreme, frozenset({"cell"})),
+    "quadruple": (_quadruple, frozenset({"cells", "values"})),
+    "clone": (_clone, frozenset({"cells", "clone"})),
+    "row indexer": (_indexer, frozenset({"cell"})),
+    "column indexer": (_indexer, frozenset({"cell"})),
+    "box indexer": (_indexer, frozenset({"cell", "house"})),
+}
+
+
+def read_variant(entry: object, n: int) -> Stated:
+    """One entry of the rules field's ``variants``: ``{"kind": ..., its data}``."""
+    if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
+        kind = entry.get("kind") if isinstance(entry, dict) else entry
+        raise CertificateError(f"rules: unknown variant {kind!r} (a rule this checker cannot encode)")
+    read, keys = KINDS[entry["kind"]]
+    if set(entry) - {"kind"} != keys:
+        raise CertificateError(
+            f"rules: a {entry['kind']} takes {', '.join(sorted(keys))}, not "
+            + ", ".join(sorted(set(entry) - {"kind"}))
+        )
+    return read(entry, n)
+
+
+def _name(cell: int, n: int) -> str:
+    return f"r{cell // n + 1}c{cell % n + 1}"
 
 
 def _listed(rules: dict, key: str) -> list:
@@ -346,15 +829,24 @@ def _grid(n: int, key: str) -> Grid:
         k = len(arrow[0])
         weights = tuple(10 ** (k - 1 - j) for j in range(k)) + (-1,) * (len(cells) - k)
         sums.append(sum_of("arrow", cells, weights, 0))
-    works = [sum_work(rule, n) for rule in sums]
-    if any(work > SUM_WORK for work in works) or sum(works) > SUMS_WORK:
-        where = next((rule for rule, work in zip(sums, works, strict=True) if work > SUM_WORK), sums[0])
+    variants = [read_variant(entry, n) for entry in _listed(rules, "variants")]
+    graphs = []
+    for variant in variants:
+        groups += variant.groups
+        pairs += variant.pairs
+        sums += variant.sums
+        graphs += variant.graphs
+    works = [(rule.kind, rule.first, sum_work(rule, n)) for rule in sums]
+    works += [(graph.kind, graph.cells[0], graph_work(graph, n)) for graph in graphs]
+    total = sum(work for _, _, work in works)
+    if any(work > SUM_WORK for _, _, work in works) or total > SUMS_WORK:
+        kind, first, most = next((w for w in works if w[2] > SUM_WORK), max(works, key=lambda w: w[2]))
         raise CertificateError(
-            f"rules: the sums are too large for a certificate (the {where.kind} at "
-            f"r{where.first // n + 1}c{where.first % n + 1}: work "
-            f"{max(works):,}, all {sum(works):,}; at most {SUM_WORK:,} and {SUMS_WORK:,})"
+            f"rules: the sums are too large for a certificate (the {kind} at "
+            f"r{first // n + 1}c{first % n + 1}: work {min(most, SUM_WORK + 1):,}, all "
+            f"{total:,}; at most {SUM_WORK:,} and {SUMS_WORK:,})"
         )
-    return Grid(n, tuple(houses), tuple(groups), tuple(pairs), tuple(sums))
+    return Grid(n, tuple(houses), tuple(groups), tuple(pairs), tuple(sums), tuple(graphs), tuple(variants))
 
 
 def _integer(value: object) -> bool:
@@ -394,6 +886,8 @@ class _Canonical:
         variables = top
         for rule in grid.sums:
             variables += self._add_sum(rule, n, variables + 1)
+        for graph in grid.graphs:
+            variables += self._add_graph(graph, n, variables + 1)
         self.variables = variables
         conflicts = [set(s) for s in _conflicts(n, grid.houses, grid.pairs)]
         for unit in grid.groups:
@@ -439,6 +933,19 @@ class _Canonical:
         for index, occurs in shape.occurs:
             general_of[2 * names[index >> 1] + (index & 1)] += map(add, occurs)
         return shape.used
+
+    def _add_graph(self, graph: Graph, n: int, first: int) -> int:
+        """Add a variant's graph's clauses (``graph_clauses_of``, auxiliary variables from ``first``) to
+        ``general`` and ``general_of``; the number of auxiliary variables they take."""
+        clauses, used = graph_clauses_of(graph, n, first)
+        base = len(self.general)
+        self.general += clauses
+        general_of = self.general_of
+        general_of += [[] for _ in range(2 * used)]
+        for i, clause in enumerate(clauses, base):
+            for x in clause:
+                general_of[2 * x if x > 0 else 1 - 2 * x].append(i)
+        return used
 
     def pairs_of(self, u: int) -> tuple[list[int], list[tuple[int, int]], list[str]]:
         """The binary clauses ``-v -u`` with v > u (u a cell's digit): the variables v, the clauses,

@@ -33,6 +33,19 @@ from ..backends import sat_native
 from ..errors import UnsupportedRuleError
 from ..grid import Puzzle
 from ..rules import Arrow, Cage, Rules, Thermo
+from ..rules.kinds import Variant
+from ..rules.kinds.cells import Clone, Even, Maximum, Minimum, Odd, Quadruple
+from ..rules.kinds.indexers import BoxIndexer, ColumnIndexer, RowIndexer
+from ..rules.kinds.lines import (
+    BetweenLine,
+    EntropicLine,
+    ModularLine,
+    Palindrome,
+    RegionSumLine,
+    Renban,
+    Whispers,
+)
+from ..rules.kinds.outside import LittleKiller, Sandwich, Skyscraper, XSum
 from . import checker
 
 __all__ = [
@@ -43,6 +56,7 @@ __all__ = [
     "prove",
     "rules_field",
     "store_in",
+    "variant_entry",
     "write_folder",
 ]
 
@@ -88,8 +102,9 @@ class Certificate:
 def rules_field(rules: Rules) -> dict | None:
     """The claim's ``rules`` field (docs/certificates.md): None for rows, columns and the usual boxes,
     else the houses, groups, pair rules, thermometers, killer cages with a total (``cages``, which are
-    groups too) and arrows; ``UnsupportedRuleError`` for grids beyond 35x35, a rule without canonical
-    clauses, and sums too large for a certificate (``checker.SUM_WORK``)."""
+    groups too), arrows and the variants of ``rules.kinds`` (``variants``, each by its kind's name and
+    data, never by the forms it lowers to); ``UnsupportedRuleError`` for grids beyond 35x35, a rule
+    without canonical clauses, and sums or graphs too large for a certificate (``checker.SUM_WORK``)."""
     n = rules.n
     if rules.n > len(checker.SYMBOLS):
         raise UnsupportedRuleError(f"certificates cover grids up to 35x35, not {n}x{n}")
@@ -98,10 +113,10 @@ def rules_field(rules: Rules) -> dict | None:
         if isinstance(rule, Cage | Arrow):
             cells, weights, total = rule.linear()
             sums.append((rule, checker.sum_of("cage", cells, weights, total)))
-        elif not isinstance(rule, Thermo):
+        elif not isinstance(rule, Thermo | Variant):
             raise UnsupportedRuleError(
                 f"prove: {rule.describe(n)}: no canonical clauses in a certificate (prove covers houses, "
-                "groups, pair rules, thermometers, killer cages and arrows)"
+                "groups, pair rules, thermometers, killer cages, arrows and the kinds of rules.kinds)"
             )
     works = [checker.sum_work(form, n) for _, form in sums]
     for (rule, _), work in zip(sums, works, strict=True):
@@ -127,18 +142,62 @@ def rules_field(rules: Rules) -> dict | None:
         out["houses"] = houses
     cages = [c for c in rules.cages if c.total is not None]
     summed = {c.cells for c in cages}  # a cage with a total is a group in the checker already
-    groups = [list(g) for g in rules.groups if g not in summed]
+    forms = rules.forms  # the variants' groups and pairs come last in rules.groups and rules.pairs: the
+    own_groups = rules.groups[: len(rules.groups) - len(forms.groups)]  # variants state them
+    own_pairs = rules.pairs[: len(rules.pairs) - len(forms.pairs)]
+    assert rules.groups[len(own_groups) :] == forms.groups and rules.pairs[len(own_pairs) :] == forms.pairs
+    groups = [list(g) for g in own_groups if g not in summed]
     if groups:
         out["groups"] = groups
-    if rules.pairs:
-        out["pairs"] = [[p.a, p.b, p.relation, p.value, p.negated] for p in rules.pairs]
+    if own_pairs:
+        out["pairs"] = [[p.a, p.b, p.relation, p.value, p.negated] for p in own_pairs]
     if rules.thermos:
         out["thermometers"] = [list(t.cells) for t in rules.thermos]
     if cages:
         out["cages"] = [[c.total, list(c.cells)] for c in cages]
     if rules.arrows:
         out["arrows"] = [[list(a.circle), list(a.cells)] for a in rules.arrows]
+    if rules.variants:
+        out["variants"] = [variant_entry(v, n) for v in rules.variants]
+        try:  # the graphs' sizes, and every entry, as the checker reads them
+            checker.grid_of(n, out)
+        except checker.CertificateError as exc:
+            raise UnsupportedRuleError(f"prove: {exc}") from None
     return out
+
+
+def variant_entry(variant: Variant, n: int) -> dict:
+    """A variant as the ``variants`` field states it (docs/certificates.md, "Variants"): its kind's name
+    and its data, clue places as ``[row, column]`` from 0 (-1 and n outside)."""
+    entry: dict[str, Any] = {"kind": variant.kind}
+    if isinstance(variant, Whispers):
+        entry.update(cells=list(variant.cells), apart=variant.apart(n))
+    elif isinstance(variant, RegionSumLine):
+        entry["segments"] = [list(s) for s in variant.segments]
+    elif isinstance(variant, Renban | Palindrome | BetweenLine | EntropicLine | ModularLine):
+        entry["cells"] = list(variant.cells)
+    elif isinstance(variant, LittleKiller):
+        entry.update(clue=[variant.clue[0] - 1, variant.clue[1] - 1], direction=variant.direction)
+        entry["total"] = variant.total
+    elif isinstance(variant, Sandwich | XSum | Skyscraper):
+        entry.update(clue=[variant.clue[0] - 1, variant.clue[1] - 1], total=variant.total)
+    elif isinstance(variant, Odd | Even | Minimum | Maximum):
+        entry["cell"] = variant.cells[0]
+    elif isinstance(variant, Quadruple):
+        entry.update(cells=list(variant.cells), values=list(variant.values))
+    elif isinstance(variant, RowIndexer | ColumnIndexer):
+        entry["cell"] = variant.cell
+    elif isinstance(variant, BoxIndexer):
+        entry.update(cell=variant.cell, house=list(variant.house))
+    elif isinstance(variant, Clone):
+        k = len(variant.cells) // 2
+        entry.update(cells=list(variant.cells[:k]), clone=list(variant.cells[k:]))
+    else:
+        raise UnsupportedRuleError(
+            f"prove: {variant.describe(n)}: no canonical clauses in a certificate (its kind, {variant.kind}, "
+            "has no entry in docs/certificates.md)"
+        )
+    return entry
 
 
 def _usual_box(n: int) -> tuple[int, int] | None:
