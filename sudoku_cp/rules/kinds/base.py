@@ -42,7 +42,8 @@ class Mark:
     top-left cell, -1 and n the places outside where clues stand):
 
     - ``line``: a line through the centres of ``cells``; ``circle``: a circle in each of ``cells``
-      (``filled`` or open); ``shade``: each of ``cells`` shaded; ``square``: a small square in each;
+      (``filled`` or open), or, with ``text``, one circle over the middle of ``cells`` with the text in
+      it (a quadruple); ``shade``: each of ``cells`` shaded; ``square``: a small square in each;
     - ``text``: ``text`` centred at ``at`` (row, column), or in the top-left corner of ``cells[0]``;
     - ``arrow``: a short arrow at ``at`` pointing along ``toward`` (row step, column step).
     """
