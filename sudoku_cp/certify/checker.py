@@ -12,15 +12,20 @@ cells never share a digit; a pair rule forbids the digit pairs it does not allow
 thermometer's neighbours increase; a killer cage's sum and an arrow (its circle or pill read as a decimal
 number) are each the graph of partial sums as clauses, with node and edge variables numbered above n**3
 (``sum_clauses``: unit propagation keeps each sum generalised arc consistent, Bacchus, *GAC via unit
-propagation*, CP 2007); each given is a unit clause. A certificate holds what the givens leave open: the
-literals A that unit propagation derives from them, as unit clauses, every canonical clause no literal of
-A satisfies (whole), and for a ``unique`` claim the blocking clause. Those dropped hold under the rest, so
-the formula keeps its models; it is a fixed set that a checker can rebuild and compare. When A holds
-every cell (or propagation clashes), the claim needs no file: the propagation is the proof.
+propagation*, CP 2007); each variant of another kind (``variants``: a line, an outside clue, a cell mark,
+stated by its kind's name and data) is read by this module's own meaning of the kind (``KINDS``) as
+groups, pairs, sums, or an automaton whose layered graph is encoded by the sums' clauses
+(``graph_clauses``), its auxiliaries after the sums'; each given is a unit clause. A certificate holds
+what the givens leave open: the literals A that unit propagation derives from them, as unit clauses,
+every canonical clause no literal of A satisfies (whole), and for a ``unique`` claim the blocking clause.
+Those dropped hold under the rest, so the formula keeps its models; it is a fixed set that a checker can
+rebuild and compare. When A holds every cell (or propagation clashes), the claim needs no file: the
+propagation is the proof.
 
-The sums' definitions here are this module's own (it imports nothing from the solving code); a test holds
-them to the package's (``rules.sums``): the same terms in the same order, and the clauses of a sum have
-exactly one model for each assignment of digits that keeps it, none for any other.
+The sums' and the kinds' definitions here are this module's own (it imports nothing from the solving
+code); tests hold them to the package's (``rules.sums``, each kind's ``Variant.holds``): the same terms in
+the same order, and the clauses of a sum or a graph have exactly one model for each assignment of digits
+that keeps it, none for any other.
 
 For speed, the formula file is first compared with the very text ``prove`` writes (``certificate`` gives
 the clauses in that order); any other text is read clause by clause and compared as a set, as before.
