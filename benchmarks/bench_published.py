@@ -7,11 +7,15 @@ is fetched and nothing of ISS is copied here. ``node`` loads the entries (name, 
 solution) and ISS's parser writes each constraint string in its canonical form. This script converts the
 canonical form into f-puzzles JSON (givens, cages, thermometers, arrows and pill arrows, kropki dots, XV,
 anti-knight, anti-king, anti-consecutive, diagonals, windoku as extra regions, jigsaw regions, disjoint sets,
-strict kropki and strict XV as f-puzzles ``negative``, 16x16 and 6x6 shapes), which sudoku-cp's own reader
-reads, and keeps exactly the entries whose every constraint sudoku-cp holds; the others are counted by the
-constraint kinds that kept them out. Each converted puzzle with a published solution is checked first: that
-solution must keep the givens and break none of sudoku-cp's rules (``Rules.violations``), so a conversion
-error cannot pass unnoticed.
+strict kropki and strict XV as f-puzzles ``negative``, 16x16 and 6x6 shapes; the kinds of
+``sudoku_cp.rules.kinds``: renban, whisper of any difference, palindrome, between, region sum, entropic and
+modular lines, little killers, sandwiches, X-sums, skyscrapers, quads, pencilmark givens of exactly the odd
+or the even digits as odd and even cells, GreaterThan as minimum and maximum cells, SameValues of single
+cells as clones), which sudoku-cp's own reader reads, and keeps exactly the entries whose every constraint
+sudoku-cp holds with ISS's meaning; the others are counted by the constraint kinds (or the reason, such as
+``Modular with mod 4``) that kept them out. ``--kinds new`` selects the entries using those kinds. Each
+converted puzzle with a published solution is checked first: that solution must keep the givens and break
+none of sudoku-cp's rules (``Rules.violations``), so a conversion error cannot pass unnoticed.
 
 What is measured, per puzzle, counting up to two solutions (a uniqueness proof):
 
