@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +160,29 @@ def kind_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> d
                 return {"cells": names(shape), "cloneCells": names(copy)}
         return {"cells": names([0]), "cloneCells": names([n * n - 1])}
     raise AssertionError(f"no generator for {key}")
+
+
+def models_per_assignment(
+    clauses: list[list[int]], first: int, used: int, cells: Sequence[int], n: int
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """For every assignment of digits to ``cells``, how many models the clauses have with it fixed (0, 1,
+    or 2 for "more than one"), told apart by the auxiliaries ``first`` to ``first + used - 1``: a fresh
+    variable per assignment guards the clause that blocks its first model."""
+    from pysat.solvers import Solver
+
+    guard = first + used
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        for digits in itertools.product(range(1, n + 1), repeat=len(cells)):
+            fixed = [
+                (c * n + d) * (1 if d == digits[i] else -1)
+                for i, c in enumerate(cells)
+                for d in range(1, n + 1)
+            ]
+            models = 0
+            if solver.solve(assumptions=fixed):
+                guard += 1
+                solver.add_clause(
+                    [-guard, *(-x for x in solver.get_model() if first <= abs(x) < first + used)]
+                )
+                models = 1 + solver.solve(assumptions=[*fixed, guard])
+            yield digits, models

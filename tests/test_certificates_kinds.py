@@ -16,10 +16,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cases import kind_entry
+from cases import kind_entry, models_per_assignment
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pysat.solvers import Solver
 
 from sudoku_cp import Puzzle, Rules, count_solutions, solve
 from sudoku_cp.certify import checker, drat, drat_compiled
@@ -112,22 +111,8 @@ def test_a_graphs_clauses_have_one_model_for_each_assignment_that_keeps_it(state
         first = n**3 + 1
         clauses, used = checker.graph_clauses_of(graph, n, first)
         assert all(0 < abs(x) < first + used for clause in clauses for x in clause)
-        guard = first + used
-        with Solver(name="minisat22", bootstrap_with=clauses) as solver:
-            for digits in itertools.product(range(1, n + 1), repeat=len(graph.cells)):
-                fixed = [
-                    (c * n + d) * (1 if d == digits[i] else -1)
-                    for i, c in enumerate(graph.cells)
-                    for d in range(1, n + 1)
-                ]
-                models = 0
-                if solver.solve(assumptions=fixed):
-                    guard += 1
-                    solver.add_clause(
-                        [-guard, *(-x for x in solver.get_model() if first <= abs(x) < first + used)]
-                    )
-                    models = 1 + solver.solve(assumptions=[*fixed, guard])
-                assert models == graph.holds(digits), (graph.kind, digits, models)
+        for digits, models in models_per_assignment(clauses, first, used, graph.cells, n):
+            assert models == graph.holds(digits), (graph.kind, digits, models)
 
 
 #: docs/certificates.md's worked example of a graph: the odd cell r1c1 on a 4x4 grid (x(0, d) = d):

@@ -14,10 +14,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cases import models_per_assignment
 from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pysat.solvers import Solver
 
 from sudoku_cp import Puzzle, Rules, count_solutions, solve
 from sudoku_cp.certify import checker, drat, drat_compiled
@@ -64,22 +64,8 @@ def test_a_sums_clauses_have_one_model_for_each_assignment_that_keeps_it(
     first = n**3 + 1
     clauses, used = checker.sum_clauses(rule, n, first)
     assert all(0 < abs(x) < first + used for clause in clauses for x in clause)
-    guard = first + used  # a fresh variable per assignment guards the clause that blocks its first model
-    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
-        for digits in itertools.product(range(1, n + 1), repeat=len(cells)):
-            fixed = [
-                (c * n + d) * (1 if d == digits[i] else -1)
-                for i, c in enumerate(rule.cells)
-                for d in range(1, n + 1)
-            ]
-            models = 0
-            if solver.solve(assumptions=fixed):
-                guard += 1
-                solver.add_clause(
-                    [-guard, *(-x for x in solver.get_model() if first <= abs(x) < first + used)]
-                )
-                models = 1 + solver.solve(assumptions=[*fixed, guard])
-            assert models == form.holds(digits), (digits, models)
+    for digits, models in models_per_assignment(clauses, first, used, rule.cells, n):
+        assert models == form.holds(digits), (digits, models)
 
 
 def test_a_sum_that_cannot_be_kept_has_no_nodes_and_rules_out_every_digit() -> None:

@@ -106,9 +106,8 @@ class Rules:
             if name not in NAMED:
                 raise ValueError(f"unknown rule {name!r} (known: {', '.join(NAMED)})")
             NAMED[name](n, self.box)  # raises where the rule does not fit this grid (windoku on a jigsaw)
-        order = {kind: i for i, kind in enumerate(KINDS)}  # one order, so that equal rules compare equal
-        object.__setattr__(
-            self, "variants", tuple(sorted(self.variants, key=lambda v: order.get(type(v), len(order))))
+        object.__setattr__(  # one order, so that equal rules compare equal
+            self, "variants", tuple(sorted(self.variants, key=lambda v: _KIND_ORDER.get(type(v), len(KINDS))))
         )
         self.forms  # noqa: B018 - raises where a variant does not fit this grid (an entropic line on 8x8)
         object.__setattr__(self, "_hash", hash((n, self.regions, self.named, self._extras())))
@@ -463,6 +462,8 @@ class Rules:
 
 
 _NAMED_ORDER = {name: i for i, name in enumerate(NAMED)}
+#: The order of ``Rules.variants``: by kind, in the registry's order (the order f-puzzles writes them).
+_KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
 
 
 def _named_order(name: str) -> int:

@@ -14,6 +14,7 @@ pairs of a ``table`` relation.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -44,8 +45,9 @@ class _Indexer(Variant):
         return self.house.index(self.cell) + 1
 
     @classmethod
+    @abstractmethod
     def through(cls, cell: int, rules: Rules) -> tuple[int, ...]:
-        raise NotImplementedError
+        """The house through ``cell`` that its digit indexes, in order."""
 
     def holds(self, digits: Sequence[int], n: int) -> bool:
         v = digits[self.index - 1]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -224,8 +225,9 @@ class _ClassLine(_Line):
     """Cells one or two apart on the line hold digits of different classes (``classes(n)``)."""
 
     @classmethod
+    @abstractmethod
     def classes(cls, n: int) -> Any:
-        raise NotImplementedError
+        """The class of each digit of an n x n grid, as a function of the digit."""
 
     def holds(self, digits: Sequence[int], n: int) -> bool:
         return _classes_hold(digits, self.classes(n))
