@@ -291,6 +291,12 @@ def test_generated_unique_puzzles_and_their_solutions_stay_so_through_every_layo
         assert back == (solution if layout in ("line", "grid", "spaced") else puzzle)
 
 
+def _lower_cell_first(a: int, b: int, barred: frozenset) -> tuple:
+    """A pair rule with its lower cell first (the digit pairs turned with it): "r5c1 is above r3c1" and
+    "r3c1 is below r5c1" are one rule."""
+    return (a, b, barred) if a < b else (b, a, frozenset((y, x) for x, y in barred))
+
+
 @settings(SETTINGS, max_examples=80)
 @given(rules_values())
 def test_the_certificates_rules_field_states_the_same_rules(rules: Rules) -> None:
@@ -315,4 +321,5 @@ def test_the_certificates_rules_field_states_the_same_rules(rules: Rules) -> Non
         for t in rules.thermos
         for a, b in zip(t.cells, t.cells[1:], strict=False)
     }
-    assert set(grid.pairs) == pairs
+    stated = {_lower_cell_first(*p) for p in grid.pairs if p[2]}  # a pair that bars nothing states nothing
+    assert stated == {_lower_cell_first(*p) for p in pairs if p[2]}
