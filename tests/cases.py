@@ -128,7 +128,9 @@ def kind_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> d
         return e
     if key == "littlekillersum":
         while True:
-            clue, direction = _outside(rng, n), rng.choice(list(DIRECTIONS))
+            corner = (rng.choice((0, n + 1)), rng.choice((0, n + 1)))
+            clue = corner if rng.random() < 0.15 else _outside(rng, n)
+            direction = rng.choice(list(DIRECTIONS))
             cells = line_from(clue, n, DIRECTIONS[direction])
             if cells:
                 total = sum(grid[c] for c in cells)

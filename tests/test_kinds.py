@@ -155,5 +155,7 @@ def test_a_kind_refuses_what_it_cannot_read_by_name() -> None:
     ):
         with pytest.raises(ParseError, match=words):
             from_fpuzzles({**base, key: [bad]})
+    corner = {"cell": "R0C0", "direction": "DR", "value": "10"}
+    assert from_fpuzzles({**base, "littlekillersum": [corner]}).rules.variants[0].cells == (0, 5, 10, 15)
     with pytest.raises(ParseError, match="entropic line needs a grid whose size is a multiple of 3"):
         from_fpuzzles({**base, "entropicline": [{"lines": [["R1C1", "R1C2"]]}]})

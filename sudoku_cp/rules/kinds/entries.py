@@ -42,17 +42,18 @@ def cell(text: Any, n: int) -> int:
     return (int(m[1]) - 1) * n + int(m[2]) - 1
 
 
-def clue_place(text: Any, n: int, what: str) -> tuple[int, int]:
+def clue_place(text: Any, n: int, what: str, corners: bool = False) -> tuple[int, int]:
     """The (row, column) of a clue outside the grid, 0 or n + 1 in one coordinate (``R0C3`` above column
-    3, ``R4C10`` right of row 4 on 9x9); ``ParseError`` for a place inside the grid or beyond its rim."""
+    3, ``R4C10`` right of row 4 on 9x9), or in both where ``corners`` allows it (``R0C0``, where a little
+    killer along a main diagonal stands); ``ParseError`` for a place inside the grid or beyond its rim."""
     m = _CELL.match(text) if isinstance(text, str) else None
     if m:
         r, c = int(m[1]), int(m[2])
-        if (r in (0, n + 1)) != (c in (0, n + 1)) and 0 <= r <= n + 1 and 0 <= c <= n + 1:
+        rim = (r in (0, n + 1), c in (0, n + 1))
+        if (any(rim) if corners else rim[0] != rim[1]) and 0 <= r <= n + 1 and 0 <= c <= n + 1:
             return r, c
-    raise ParseError(
-        f"an f-puzzles {what} stands outside the grid, beside a row or column, not at {shown(text)}"
-    )
+    where = "beside a row or column, or at a corner" if corners else "beside a row or column"
+    raise ParseError(f"an f-puzzles {what} stands outside the grid, {where}, not at {shown(text)}")
 
 
 def cell_list(names: Any, n: int, what: str, count: int | None = None) -> tuple[int, ...]:

@@ -2,7 +2,8 @@
 one step beyond a row or column): little killers, sandwiches, X-sums and skyscrapers.
 
 - little killer: the digits on the diagonal the clue's arrow points along (``direction`` DR, DL, UR or
-  UL) add up to the clue; digits may repeat where no house forbids it;
+  UL) add up to the clue; digits may repeat where no house forbids it; a clue at a corner (``R0C0``)
+  points along a main diagonal;
 - sandwich: the digits between the 1 and the n of the row or column (9 on 9x9) add up to the clue;
 - X-sum: the first x digits from the clue's side add up to the clue, x being the first of them;
 - skyscraper: seen from the clue's side, digits as heights, the clue is how many are visible (a digit
@@ -103,7 +104,7 @@ class LittleKiller(_Clue):
     @classmethod
     def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
         n = rules.n
-        clue = entries.clue_place(entry.get("cell"), n, cls.kind)
+        clue = entries.clue_place(entry.get("cell"), n, cls.kind, corners=True)
         direction = entry.get("direction")
         if not isinstance(direction, str) or direction.upper() not in DIRECTIONS:
             raise ParseError(
