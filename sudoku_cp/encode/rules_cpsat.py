@@ -2,10 +2,11 @@
 
 ``int``: AllDifferent per group, ``!=`` for a differ pair and an allowed-assignments table for any other
 pair, ``<`` along a thermometer, linear equalities for cage sums, arrows (a pill read as a decimal
-number) and the variants' sums, the sums the cages imply (``sums.implied_sums``), redundant, and CP-SAT's
-automaton for each automaton (``rules.automaton``), with no variable beyond the cells'. ``bool``: the same
-over the one-hot literals (at most one per digit in a group, clauses for the forbidden digit pairs, linear
-sums weighted by digit), with an integer variable per cell an automaton reads.
+number) and the variants' sums, and the sums the cages imply (``sums.implied_sums``), redundant. ``bool``:
+the same over the one-hot literals (at most one per digit in a group, clauses for the forbidden digit
+pairs, linear sums weighted by digit). Both: each automaton (``rules.automaton``) as the CNF's clauses of
+its layered graph over one-hot literals (the bool model's own; in the int model, literals channelled to
+the cells it reads), which CP-SAT's own automaton constraint was far behind on (``_add_automata``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
-from ..rules.automaton import Automaton
 from ..rules.sums import implied_sums
+from .rules_cnf import automaton_clauses
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -51,23 +52,12 @@ def _add_int(model: cp_model.CpModel, rules: Rules, cells: list[Any]) -> None:
             model.add(sum(cells[c] for c in cage.cells) == cage.total)
     for terms, weights, total in rules.linear_sums + tuple(implied_sums(rules)):  # implied: redundant
         model.add(sum(w * cells[c] for c, w in zip(terms, weights, strict=True)) == total)
-    for automaton in rules.automata:
-        _add_automaton(model, automaton, [cells[c] for c in automaton.cells])
-
-
-def _add_automaton(model: cp_model.CpModel, automaton: Automaton, values: list[Any]) -> None:
-    """An automaton over the cells' values: its layered graph as CP-SAT's automaton, the nodes numbered
-    across layers (the first 0, the accepting one last)."""
-    if automaton.empty:
-        model.add_bool_or([])  # no digits keep it: the puzzle has no solution
-        return
-    first = [0]
-    for i in range(len(automaton.cells)):
-        first.append(first[-1] + automaton.nodes(i))
-    triples = [
-        (first[i] + u, d, first[i + 1] + v) for i, layer in enumerate(automaton.edges) for u, d, v in layer
-    ]
-    model.add_automaton(values, 0, [first[-1]], triples)
+    if rules.automata:  # over one-hot literals channelled to the cells that automata read
+        onehot: dict[int, list[Any]] = {}
+        for c in sorted({c for a in rules.automata for c in a.cells}):
+            onehot[c] = [model.new_bool_var(f"cell_{c}_is_{d}") for d in range(1, n + 1)]
+            model.add_map_domain(cells[c], onehot[c], 1)
+        _add_automata(model, rules, onehot)
 
 
 def _value(lits: list[Any]) -> Any:
@@ -94,10 +84,31 @@ def _add_bool(model: cp_model.CpModel, rules: Rules, lits: list[list[Any]]) -> N
             model.add(sum(_value(lits[c]) for c in cage.cells) == cage.total)
     for terms, weights, total in rules.linear_sums + tuple(implied_sums(rules)):
         model.add(sum(w * _value(lits[c]) for c, w in zip(terms, weights, strict=True)) == total)
-    for automaton in rules.automata:
-        values = []
-        for c in automaton.cells:
-            value = model.new_int_var(1, n, f"automaton_cell_{c}")
-            model.add(value == _value(lits[c]))
-            values.append(value)
-        _add_automaton(model, automaton, values)
+    _add_automata(model, rules, lits)
+
+
+def _add_automata(model: cp_model.CpModel, rules: Rules, lits: Any) -> None:
+    """Each automaton as the clauses of its layered graph (``rules_cnf.automaton_clauses``) over the
+    one-hot literals of its cells (``lits[cell][digit - 1]``), each auxiliary a new Boolean variable.
+    Measured against CP-SAT's own automaton constraint on the published skyscraper and X-sum puzzles:
+    0.05-0.16 s to count two solutions, where that did not finish in 15 s."""
+    from pysat.formula import IDPool
+
+    n = rules.n
+    top = n * n * n
+    pool = IDPool(start_from=top + 1)
+    aux: dict[int, Any] = {}
+
+    def lit(x: int) -> Any:
+        v = abs(x)
+        if v <= top:
+            b = lits[(v - 1) // n][(v - 1) % n]
+        else:
+            b = aux.get(v)
+            if b is None:
+                b = aux[v] = model.new_bool_var(f"graph_{v}")
+        return b if x > 0 else b.negated()
+
+    for i, automaton in enumerate(rules.automata):
+        for clause in automaton_clauses(("automaton", i), automaton, n, pool):
+            model.add_bool_or([lit(x) for x in clause])
