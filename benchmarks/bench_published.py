@@ -393,8 +393,7 @@ class FPuzzlesBuilder:
         """ISS's ``LittleKiller~value~R1C3`` names the diagonal by the cell it starts at
         (``LittleKiller.cellMap``): from the left column down-right, from the right column up-left, from
         the top row down-left, from the bottom row up-right, in that order of precedence. The f-puzzles
-        clue stands one step before that cell. The two long diagonals would stand at a corner, which
-        sudoku-cp's reader refuses."""
+        clue stands one step before that cell (at a corner for the two long diagonals)."""
         row, col = cell_of(args[1], self.n)
         n = self.n
         if col == 0 and row <= n - 2:
@@ -408,8 +407,6 @@ class FPuzzlesBuilder:
         else:
             raise ValueError(f"no ISS little killer starts at {args[1]}")
         place = (row + 1 - step[0], col + 1 - step[1])
-        if place[0] in (0, n + 1) and place[1] in (0, n + 1):
-            raise Unsupported("LittleKiller on a long diagonal (a corner clue)")
         self.outside("littlekillersum", place, args[0], direction=direction)
 
     # --- cell marks ---
