@@ -113,6 +113,7 @@ def test_the_forms_keep_exactly_the_digits_the_check_keeps(key: str, seed: int) 
             by_forms = (
                 all(len({digits[where[c]] for c in g}) == len(g) for g in forms.groups)
                 and all(p.allows(digits[where[p.a]], digits[where[p.b]]) for p in forms.pairs)
+                and all(tuple(sorted(digits[where[c]] for c in cells)) in sets for cells, sets in forms.sets)
                 and all(
                     sum(w * digits[where[c]] for c, w in zip(cells, ws, strict=True)) == total
                     for cells, ws, total in forms.sums

@@ -355,11 +355,13 @@ def _thermo_rule(cands, cells, n, full, changed):
 
 @njit(cache=True)
 def _cage_rule(cands, cells, sets, changed):
-    """A cage sum: each cell keeps the digits of the digit sets that still fit the cage."""
+    """A cage's digit sets: each cell keeps the digits of the sets that still fit the cage, and a digit
+    in every set that fits goes to the one cell that can hold it (``dfs_rules._cage``)."""
     union = 0
     for cell in cells:
         union |= cands[cell]
     fits = 0
+    required = np.int64(-1)
     for s in sets:
         if s & union == s:
             every = True
@@ -369,6 +371,7 @@ def _cage_rule(cands, cells, sets, changed):
                     break
             if every:
                 fits |= s
+                required &= s
     nch = 0
     for cell in cells:
         narrowed = cands[cell] & fits
@@ -376,6 +379,20 @@ def _cage_rule(cands, cells, sets, changed):
             return -1
         if narrowed != cands[cell]:
             nch = _narrow(cands, cell, narrowed, changed, nch)
+    while required != 0:
+        bit = required & -required
+        required ^= bit
+        holder = -1
+        for cell in cells:
+            if cands[cell] & bit:
+                if holder >= 0:
+                    holder = -2
+                    break
+                holder = cell
+        if holder == -1:
+            return -1
+        if holder >= 0 and cands[holder] != bit:
+            nch = _narrow(cands, holder, bit, changed, nch)
     return nch
 
 

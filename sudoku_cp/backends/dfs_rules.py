@@ -55,6 +55,16 @@ def _low(mask: int) -> int:
     return (mask & -mask).bit_length()
 
 
+def _bits(mask: int) -> list[int]:
+    """The single bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit)
+        mask ^= bit
+    return out
+
+
 def _narrow(cands: list[int], cell: int, keep: int, changed: list[int]) -> int:
     """Keep only the digits of ``keep`` in ``cell`` (noted in ``changed`` when that removes any); the
     digits left, 0 when none is (the propagator then reports a contradiction)."""
@@ -110,8 +120,10 @@ def _thermo(t: Thermo, n: int) -> Propagator:
 
 
 def _cage(cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...]) -> Propagator:
-    """A cage reasoned on by its digit sets (``sums.digit_sets``): each cell keeps the digits of the sets
-    that still fit (every digit of the set a candidate somewhere, every cell a candidate in the set)."""
+    """A cage reasoned on by its digit sets (``sums.digit_sets``, or a variant's, such as a renban's
+    runs): each cell keeps the digits of the sets that still fit (every digit of the set a candidate
+    somewhere, every cell a candidate in the set); a digit in every set that fits must be in the cage, so
+    where one cell alone can hold it, it goes there (a hidden single of the cage; none: a contradiction)."""
     masks = [sum(1 << (d - 1) for d in s) for s in sets]
 
     def revise(cands: list[int]) -> list[int] | None:
@@ -119,13 +131,22 @@ def _cage(cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...]) -> Propagat
         for cell in cells:
             union |= cands[cell]
         fits = 0
+        required = -1
         for s in masks:
             if s & union == s and all(cands[cell] & s for cell in cells):
                 fits |= s
+                required &= s
         changed: list[int] = []
         for cell in cells:
             if not _narrow(cands, cell, fits, changed):
                 return None
+        if fits:
+            for bit in _bits(required):
+                holders = [cell for cell in cells if cands[cell] & bit]
+                if not holders:
+                    return None
+                if len(holders) == 1 and cands[holders[0]] != bit:
+                    _narrow(cands, holders[0], bit, changed)
         return changed
 
     return revise
@@ -159,6 +180,7 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
             sets = digit_sets(len(cage.cells), cage.total, n)
             form = sets if sets is not None else LinearSum.of(*cage.linear(), n, rules.peer_sets)
             out.append((cage.cells, form))
+    out += list(rules.forms.sets)  # the variants' digit sets (a renban's runs), reasoned on as a cage's
     out += [(form[0], LinearSum.of(*form, n, rules.peer_sets)) for form in rules.linear_sums]
     for cells, weights, total in implied_sums(rules):
         sets = digit_sets(len(cells), total, n) if _distinct(cells, weights, rules) else None

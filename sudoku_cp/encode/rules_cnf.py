@@ -10,7 +10,8 @@ Over the primary variables ``cell * n + digit``, with auxiliary variables from t
 - a thermometer: support clauses of "strictly less" between neighbours along the line;
 - a cage sum: one selector per set of distinct digits with the cage's size and total, each selector
   confining every cell of the cage to its set (with the cage's all-different, the digits are that set);
-  a cage with more than ``sums.MAX_SETS`` sets is a sum, as an arrow is;
+  a cage with more than ``sums.MAX_SETS`` sets is a sum, as an arrow is; the variants' digit sets (a
+  renban's runs of consecutive digits) the same way (``set_clauses``);
 - an arrow (a pill read as a decimal number, minus the line, equal to 0): the graph of partial sums of
   ``rules.sums`` as clauses (``sum_clauses``), whose unit propagation keeps the sum generalised arc
   consistent: what the dfs engines compute, by the solver's own propagation. (The sums the cages imply,
@@ -36,7 +37,14 @@ from .amo import at_most_one
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
-__all__ = ["automaton_clauses", "graph_clauses", "pair_clauses", "rule_families", "sum_clauses"]
+__all__ = [
+    "automaton_clauses",
+    "graph_clauses",
+    "pair_clauses",
+    "rule_families",
+    "set_clauses",
+    "sum_clauses",
+]
 
 
 def rule_families(rules: Rules, amo: str | None, pool: IDPool) -> Iterator[tuple[str, list[list[int]]]]:
@@ -57,6 +65,15 @@ def rule_families(rules: Rules, amo: str | None, pool: IDPool) -> Iterator[tuple
     sums = [c for c in rules.cages if c.total is not None]
     if sums:
         yield "cage_sum", [c for i, cage in enumerate(sums) for c in _cage_clauses(i, cage, n, pool)]
+    if rules.forms.sets:
+        yield (
+            "digit_sets",
+            [
+                c
+                for i, (cells, sets) in enumerate(rules.forms.sets)
+                for c in set_clauses(("sets", i), cells, sets, n, pool)
+            ],
+        )
     if rules.linear_sums:
         yield (
             "arrow_sum",
@@ -105,17 +122,26 @@ def _false(pool: IDPool, key: object) -> list[list[int]]:
 
 
 def _cage_clauses(i: int, cage: Cage, n: int, pool: IDPool) -> list[list[int]]:
-    """A cage by its digit sets (a selector each), or, with too many sets, as a sum (``sum_clauses``)."""
+    """A cage by its digit sets (``set_clauses``), or, with too many sets, as a sum (``sum_clauses``)."""
     assert cage.total is not None
     sets = digit_sets(len(cage.cells), cage.total, n)
     if sets is None:
         return sum_clauses(("cage", i), LinearSum.of(*cage.linear(), n), n, pool)
+    return set_clauses(("cage", i), cage.cells, sets, n, pool)
+
+
+def set_clauses(
+    key: object, cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...], n: int, pool: IDPool
+) -> list[list[int]]:
+    """Cells that hold one of ``sets`` (with their group's all-different, exactly its digits): one
+    selector per set, ``(key, k)`` in the pool, at least one of them, at most one, and each confining
+    every cell to its set."""
     if not sets:
-        return _false(pool, ("cage-impossible", i))
-    selectors = [pool.id(("cage", i, k)) for k in range(len(sets))]
+        return _false(pool, (key, "impossible"))
+    selectors = [pool.id((key, k)) for k in range(len(sets))]
     out = [selectors]
     for s, digits in zip(selectors, sets, strict=True):
-        out += [[-s, *(cell * n + d for d in digits)] for cell in cage.cells]
+        out += [[-s, *(cell * n + d for d in digits)] for cell in cells]
     out += at_most_one(selectors, "pairwise" if len(selectors) <= 16 else "seqcounter", pool)
     return out
 

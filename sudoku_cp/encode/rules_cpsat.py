@@ -50,6 +50,15 @@ def _add_int(model: cp_model.CpModel, rules: Rules, cells: list[Any]) -> None:
     for cage in rules.cages:
         if cage.total is not None:
             model.add(sum(cells[c] for c in cage.cells) == cage.total)
+    if rules.forms.sets:
+        from ortools.sat.python.cp_model import Domain
+
+    for cells_of_set, sets in rules.forms.sets:  # one set, chosen by a selector, holds each cell
+        chosen = [model.new_bool_var(f"set_{i}") for i in range(len(sets))]
+        model.add_exactly_one(chosen)
+        for b, digits in zip(chosen, sets, strict=True):
+            for c in cells_of_set:
+                model.add_linear_expression_in_domain(cells[c], Domain.from_values(digits)).only_enforce_if(b)
     for terms, weights, total in rules.linear_sums + tuple(implied_sums(rules)):  # implied: redundant
         model.add(sum(w * cells[c] for c, w in zip(terms, weights, strict=True)) == total)
     if rules.automata:  # over one-hot literals channelled to the cells that automata read
@@ -84,6 +93,12 @@ def _add_bool(model: cp_model.CpModel, rules: Rules, lits: list[list[Any]]) -> N
             model.add(sum(_value(lits[c]) for c in cage.cells) == cage.total)
     for terms, weights, total in rules.linear_sums + tuple(implied_sums(rules)):
         model.add(sum(w * _value(lits[c]) for c, w in zip(terms, weights, strict=True)) == total)
+    for cells_of_set, sets in rules.forms.sets:  # one set, chosen by a selector, holds each cell
+        chosen = [model.new_bool_var(f"set_{i}") for i in range(len(sets))]
+        model.add_exactly_one(chosen)
+        for b, digits in zip(chosen, sets, strict=True):
+            for c in cells_of_set:
+                model.add_bool_or([lits[c][d - 1] for d in digits]).only_enforce_if(b)
     _add_automata(model, rules, lits)
 
 

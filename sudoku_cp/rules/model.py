@@ -231,6 +231,7 @@ class Rules:
         return Forms(
             groups=tuple(g for f in parts for g in f.groups),
             pairs=tuple(p for f in parts for p in f.pairs),
+            sets=tuple(s for f in parts for s in f.sets),
             sums=tuple(s for f in parts for s in f.sums),
             automata=tuple(a for f in parts for a in f.automata),
         )

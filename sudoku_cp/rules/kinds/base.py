@@ -3,7 +3,8 @@ written), how the solvers reason on it and how it is drawn.
 
 A kind reasons through the engine's forms (``Forms``), which every backend, the certificate encoder and the
 human techniques' propagation already know: groups (distinct digits), pairs (a relation of two cells),
-sums (``rules.sums``) and automata over a line of cells (``rules.automaton``). A kind that lowers to them
+digit sets (the cells hold one of the sets, as a killer cage holds one of its combinations), sums
+(``rules.sums``) and automata over a line of cells (``rules.automaton``). A kind that lowers to them
 needs no line in any backend; ``Rules`` gathers each kind's forms with the built-in rules'.
 """
 
@@ -32,6 +33,9 @@ class Forms:
 
     groups: tuple[tuple[int, ...], ...] = ()
     pairs: tuple[Pair, ...] = ()
+    #: (cells, sets): the cells' digits, which a group keeps distinct, are one of the sets (each as many
+    #: digits as cells, ascending), reasoned on as a cage's combinations are
+    sets: tuple[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], ...] = ()
     sums: tuple[Sum, ...] = ()
     automata: tuple[Automaton, ...] = ()
 

@@ -83,15 +83,20 @@ class Renban(_Line):
         return len(set(filled)) == len(filled) and (not filled or max(filled) - min(filled) < len(digits))
 
     def forms(self, n: int) -> Forms:
-        """Distinct digits no two further apart than the line is long: k distinct digits within a span of
-        k - 1 are exactly k consecutive digits."""
-        span = len(self.cells) - 1
+        """Distinct digits no two further apart than the line is long (k distinct digits within a span of
+        k - 1 are exactly k consecutive digits), and, as digit sets, the runs of k consecutive digits: the
+        sets alone are the rule, the pairs let each pair of cells reason before the sets narrow."""
+        k = len(self.cells)
+        span = k - 1
         pairs = tuple(
             Pair(a, b, "near", span, source="renban")
             for a, b in itertools.combinations(self.cells, 2)
             if span < n - 1
         )
-        return Forms(groups=(self.cells,) if len(self.cells) > 1 else (), pairs=pairs)
+        runs = tuple(tuple(range(low, low + k)) for low in range(1, n - k + 2))
+        return Forms(
+            groups=(self.cells,) if k > 1 else (), pairs=pairs, sets=((self.cells, runs),) if k < n else ()
+        )
 
 
 @dataclass(frozen=True)
