@@ -314,9 +314,13 @@ class RegionSumLine(_Line):
         return len({s for s in self._sums(digits) if s is not None}) <= 1
 
     def forms(self, n: int) -> Forms:
-        """Each segment minus the next, equal to 0."""
-        return Forms(
-            sums=tuple(
-                (a + b, (1,) * len(a) + (-1,) * len(b), 0) for a, b in itertools.pairwise(self.segments)
-            )
-        )
+        """Segments' differences equal to 0, as the Interactive Sudoku Solver states them: with a segment
+        of one cell, every other segment against it (the cell's digit carries the sum to each); without,
+        every two segments (each pair's bounds then reach the others directly, not along a chain)."""
+        singles = [seg for seg in self.segments if len(seg) == 1]
+        if singles:
+            first = singles[0]
+            pairs = [(seg, first) for seg in self.segments if seg is not first]
+        else:
+            pairs = list(itertools.combinations(self.segments, 2))
+        return Forms(sums=tuple((a + b, (1,) * len(a) + (-1,) * len(b), 0) for a, b in pairs))
