@@ -118,3 +118,35 @@ def test_generate_help_names_its_own_default_layout() -> None:
     assert "input layout" not in text
     killer = run_cli("generate", "--killer", "-n", "1", "--seed", "1", "-q")
     assert killer.returncode == 0 and json.loads(killer.stdout)["killercage"]  # the default it names
+
+
+def test_generate_constraints_draws_clues_of_each_kind_and_proves_the_puzzles_unique() -> None:
+    from sudoku_cp.formats.fpuzzles import from_fpuzzles
+
+    out = run_cli(
+        "generate", "--constraints", "sandwichsum,renban", "--box", "2x3", "-n", "2", "--seed", "5", "-q"
+    )
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(records) == 2
+    for record in records:
+        assert record["sandwichsum"] and record["renban"]
+        puzzle = from_fpuzzles(record)
+        assert count_solutions(puzzle, limit=2, backend="sat") == 1
+    again = run_cli(
+        "generate", "--constraints", "sandwichsum,renban", "--box", "2x3", "-n", "2", "--seed", "5", "-q"
+    )
+    assert again.stdout == out.stdout  # the same seed, the same puzzles
+
+
+def test_generate_constraints_refuses_what_it_cannot_do_by_name() -> None:
+    odd = run_cli("generate", "--constraints", "odd")
+    assert odd.returncode == 2 and "no clues are drawn for 'odd'" in odd.stderr
+    unknown = run_cli("generate", "--constraints", "lockout")
+    assert unknown.returncode == 2 and "unknown constraint kind 'lockout'" in unknown.stderr
+    line = run_cli("generate", "--constraints", "renban", "--output-format", "line")
+    assert line.returncode == 2 and "need a layout that states their rules" in line.stderr
+    both = run_cli("generate", "--constraints", "renban", "--killer")
+    assert both.returncode == 2 and "give one of them" in both.stderr
+    sized = run_cli("generate", "--constraints", "renban", "--clues", "30")
+    assert sized.returncode == 2 and "--constraints chooses its own givens" in sized.stderr

@@ -15,7 +15,7 @@ from sudoku_cp import Puzzle
 from sudoku_cp.backends import make_backend
 from sudoku_cp.formats.fpuzzles import from_fpuzzles, parse_fpuzzles, to_fpuzzles, to_link
 from sudoku_cp.rules import Rules
-from sudoku_cp.rules.kinds import BY_KEY, KINDS, Forms, Mark, Variant
+from sudoku_cp.rules.kinds import BY_KEY, KINDS, Forms, Mark, Variant, drawable
 
 BACKENDS = ("dfs", "dfs:python", "sat", "cpsat", "cpsat:bool")
 FOUR = Rules.classic(2, 2)
@@ -160,3 +160,41 @@ def test_a_kind_refuses_what_it_cannot_read_by_name() -> None:
     assert from_fpuzzles({**base, "littlekillersum": [corner]}).rules.variants[0].cells == (0, 5, 10, 15)
     with pytest.raises(ParseError, match="entropic line needs a grid whose size is a multiple of 3"):
         from_fpuzzles({**base, "entropicline": [{"lines": [["R1C1", "R1C2"]]}]})
+
+
+# --- generation ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", sorted(k.key for k in KINDS if drawable(k)))
+def test_the_clues_drawn_from_a_grid_hold_of_it(key: str) -> None:
+    from cases import full_grid
+
+    for rules in (SIX, Rules.classic(3, 3)):
+        for seed in range(4):
+            grid = full_grid(rules, seed).cells
+            drawn = BY_KEY[key].drawn(grid, rules, random.Random(seed))
+            assert drawn, (key, seed)
+            assert all(v.holds([grid[c] for c in v.cells], rules.n) for v in drawn)
+            assert rules.with_(variants=drawn).is_valid(grid)
+
+
+@pytest.mark.parametrize("key", sorted(k.key for k in KINDS if drawable(k)))
+def test_generated_puzzles_of_each_drawn_kind_are_unique(key: str) -> None:
+    from sudoku_cp.generate.drawn import generate_clued
+
+    for made in generate_clued(2, [key], SIX, seed=7):
+        rules = made.puzzle.rules
+        assert BY_KEY[key].kind in rules.kinds and made.unique
+        assert rules.violations(made.solution.cells) == []
+        for spec in ("dfs", "sat"):
+            found = make_backend(spec).enumerate(made.puzzle, limit=2)
+            assert [s.cells for s in found.solutions] == [made.solution.cells], (key, spec)
+
+
+def test_a_kind_that_draws_no_clues_is_refused_by_name() -> None:
+    from sudoku_cp.errors import UnsupportedRuleError
+    from sudoku_cp.generate.drawn import generate_clued
+
+    assert not drawable(BY_KEY["odd"])
+    with pytest.raises(UnsupportedRuleError, match="generate draws no odd clues"):
+        generate_clued(1, ["odd"], SIX)

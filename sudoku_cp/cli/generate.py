@@ -21,11 +21,13 @@ from ..formats.fpuzzles import rules_field, to_fpuzzles
 from ..formats.header import header_words
 from ..formats.writing import OUTPUT_FORMATS, rules_line
 from ..generate import BLANK_LEVELS, SYMMETRIES, Generated, GenerationError, generate, generate_killer
+from ..generate.drawn import generate_clued
 from ..generate.generator import BAND_SEARCH
 from ..generate.oracle import DEFAULT_SOLVER
 from ..grid import Rules
 from ..rate import LEVELS
 from ..rules import NAMED, Cage
+from ..rules.kinds import BY_KEY, KINDS, drawable
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, SUMMARIES, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_note
 from .common import output_stream, rule_names, warn
@@ -103,6 +105,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="killer puzzles: cages with sums covering the grid, givens only where needed "
         "(written as f-puzzles JSON unless --output-format says otherwise)",
     )
+    p.add_argument(
+        "--constraints",
+        type=_constraint_keys,
+        metavar="KINDS",
+        help="clues of these kinds drawn from each solution, comma-separated f-puzzles keys: "
+        f"{', '.join(k.key for k in KINDS if drawable(k))}; givens only where needed (written as "
+        "f-puzzles JSON unless --output-format says otherwise)",
+    )
     size = p.add_mutually_exclusive_group()
     size.add_argument("--clues", type=_clues, metavar="C", help="exactly C givens")
     size.add_argument(
@@ -165,18 +175,24 @@ def run(args: argparse.Namespace) -> int:
             rules = rules.with_named(args.rules)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    fmt = args.output_format or ("fpuzzles" if args.killer else "line")
+    if args.killer and args.constraints:
+        raise UsageError("--killer and --constraints: give one of them")
+    drawn = "--killer" if args.killer else "--constraints" if args.constraints else None
+    fmt = args.output_format or ("fpuzzles" if drawn else "line")
     if fmt in ("line", "grid", "spaced", "csv"):  # refused before any work where those cannot say the rules
+        if args.constraints:
+            raise UsageError(f"--constraints puzzles need a layout that states their rules, not {fmt}: "
+                             "fpuzzles, jsonl or link")  # fmt: skip
         header_words(rules.with_(cages=[Cage((0, 1), 3)]) if args.killer else rules, fmt)
-    if args.killer and (args.cluster or args.resume):
+    if drawn and (args.cluster or args.resume):
         raise UsageError(
-            f"--killer draws each puzzle from the one before: it runs in this process, without "
+            f"{drawn} draws each puzzle from the one before: it runs in this process, without "
             f"{'--cluster' if args.cluster else '--resume'}"
         )
     if args.resume and args.seed is None:
         raise UsageError("--resume makes the rest of a run's puzzles: give the --seed of that run")
     skip = resume_skip(args, "puzzle", total=args.count)
-    if args.killer:
+    if drawn:
         chosen = [
             o
             for o, v in (
@@ -188,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         ]
         if chosen or args.minimal or args.symmetry != "none":
             raise UsageError(
-                f"--killer chooses its own givens: drop {', '.join(chosen) or '--minimal/--symmetry'}"
+                f"{drawn} chooses its own givens: drop {', '.join(chosen) or '--minimal/--symmetry'}"
             )
     progress = progress_for(args, total=args.count - skip)
     made: list[Generated] = []  # the first one, for the summary's seed
@@ -221,6 +237,19 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _constraint_keys(text: str) -> list[str]:
+    """``--constraints``: f-puzzles keys of kinds that draw clues from a solution."""
+    keys = [k.strip() for k in text.split(",") if k.strip()]
+    can = [k.key for k in KINDS if drawable(k)]
+    for key in keys:
+        if key not in can:
+            known = "unknown constraint kind" if key not in BY_KEY else "no clues are drawn for"
+            raise argparse.ArgumentTypeError(f"{known} {key!r} (--constraints takes: {', '.join(can)})")
+    if not keys:
+        raise argparse.ArgumentTypeError(f"name at least one kind: {', '.join(can)}")
+    return keys
+
+
 def _puzzles(
     args: argparse.Namespace, rules: Rules, fmt: str, client: Any | None, skip: int
 ) -> Iterator[Generated]:
@@ -233,6 +262,14 @@ def _puzzles(
         if args.solver == BAND_SEARCH:
             raise UsageError(f"killer puzzles need a SAT solver, not {BAND_SEARCH}: leave --solver out")
         return generate_killer(args.count, rules, seed=args.seed, solver=solver or DEFAULT_SOLVER)
+    if args.constraints:
+        if args.solver == BAND_SEARCH:
+            raise UsageError(
+                f"--constraints puzzles need a SAT solver, not {BAND_SEARCH}: leave --solver out"
+            )
+        return generate_clued(
+            args.count, args.constraints, rules, seed=args.seed, solver=solver or DEFAULT_SOLVER
+        )
     return generate(
         args.count,
         rules,

@@ -2,10 +2,8 @@
 cages alone leave a choice.
 
 For each puzzle: a random full grid; random cages grown over orthogonal neighbours (no digit twice in a
-cage, sizes up to ``max_cage``), each given the sum of its digits; then an incremental SAT solver over the
-killer rules, holding the grid's guarded blocking clause, answers "is there another solution?". While there
-is, a given is added at a cell where the other solution differs; at the end each given is dropped again
-where the puzzle stays unique without it, so no given is left that the cages make redundant.
+cage, sizes up to ``max_cage``), each given the sum of its digits; the givens then as for every puzzle
+whose rules are drawn from its solution (``drawn.generate_drawn``).
 """
 
 from __future__ import annotations
@@ -14,10 +12,10 @@ import random
 from collections.abc import Iterator
 
 from ..errors import UsageError
-from ..grid import Puzzle
 from ..rules import Cage, Rules
+from .drawn import generate_drawn
 from .generator import Generated
-from .oracle import DEFAULT_SOLVER, UniquenessOracle
+from .oracle import DEFAULT_SOLVER
 
 __all__ = ["MAX_CAGE", "generate_killer", "random_cages"]
 
@@ -80,41 +78,14 @@ def generate_killer(
     (True, True, [])
     """
     rules = rules or Rules.classic(3, 3)
-    if count < 0:
-        raise UsageError(f"the count must be at least 0, not {count}")
     if max_cage < 2:
         raise UsageError(f"cages hold at least 2 cells, not up to {max_cage}")
     max_cage = min(max_cage, rules.n)  # a cage of distinct digits holds n cells at most
     if rules.cages:
         raise UsageError("the rules already have killer cages: give rules without them")
-    if seed is None:
-        seed = random.randrange(2**32)
-    rng = random.Random(seed)
-    with UniquenessOracle(rules, solver) as grids:
-        for index in range(1, count + 1):
-            grid = grids.full_grid(rng)
-            cages = random_cages(grid, rules, rng, max_cage)
-            killer = rules.with_(cages=[Cage(c, sum(grid[x] for x in c)) for c in cages])
-            with UniquenessOracle(killer, solver) as oracle:
-                oracle.fix(grid)
-                givens = _needed_givens(oracle, rng)
-                proved_by = oracle.proved_by
-            cells = tuple(grid[c] if c in givens else 0 for c in range(rules.ncells))
-            yield Generated(
-                Puzzle(killer, cells), Puzzle(killer, grid), None, True, proved_by, "none", seed, index, 1
-            )
 
+    def draw(grid: tuple[int, ...], rng: random.Random) -> Rules:
+        cages = random_cages(grid, rules, rng, max_cage)
+        return rules.with_(cages=[Cage(c, sum(grid[x] for x in c)) for c in cages])
 
-def _needed_givens(oracle: UniquenessOracle, rng: random.Random) -> set[int]:
-    """Givens that make the fixed grid the only solution: added where a second solution differs, then
-    each dropped again where the puzzle stays unique without it."""
-    givens: set[int] = set()
-    while True:
-        unique, differ = oracle.check(sorted(givens))
-        if unique:
-            break
-        givens.add(rng.choice(differ))
-    for cell in sorted(givens, key=lambda _: rng.random()):
-        if oracle.check(sorted(givens - {cell}), differ=False)[0]:
-            givens.discard(cell)
-    return givens
+    return generate_drawn(count, rules, draw, seed=seed, solver=solver)

@@ -7,13 +7,13 @@ and written back, forms every backend knows, or a picture.
 
 from __future__ import annotations
 
-from .base import Forms, Mark, Variant
+from .base import Forms, Mark, Variant, drawable
 from .cells import Clone, Even, Maximum, Minimum, Odd, Quadruple
 from .indexers import BoxIndexer, ColumnIndexer, RowIndexer
 from .lines import BetweenLine, EntropicLine, ModularLine, Palindrome, RegionSumLine, Renban, Whispers
 from .outside import LittleKiller, Sandwich, Skyscraper, XSum
 
-__all__ = ["BY_KEY", "KINDS", "Forms", "Mark", "Variant"]
+__all__ = ["BY_KEY", "KINDS", "Forms", "Mark", "Variant", "drawable"]
 
 #: The registry, in the order f-puzzles writes the keys.
 KINDS: tuple[type[Variant], ...] = (

@@ -10,18 +10,20 @@ needs no line in any backend; ``Rules`` gathers each kind's forms with the built
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...errors import UnsupportedRuleError
 from ..automaton import Automaton
 from ..constraints import Pair, cell_name
 
 if TYPE_CHECKING:
     from ..model import Rules
 
-__all__ = ["Forms", "Mark", "Variant"]
+__all__ = ["Forms", "Mark", "Variant", "drawable"]
 
 #: A sum as ``rules.sums`` reads it: cells, coefficients, total.
 Sum = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -99,5 +101,17 @@ class Variant(ABC):
     def marks(self, n: int) -> tuple[Mark, ...]:
         """The constraint's picture, as setters draw it."""
 
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Constraints of the kind that the full ``grid`` keeps, drawn at random for a generated puzzle
+        (``generate.drawn``). A kind that draws none leaves this out: ``kinds.drawable`` is then False
+        and ``generate`` refuses the kind by name."""
+        raise UnsupportedRuleError(f"generate draws no {cls.kind} clues")
+
     def describe(self, n: int) -> str:
         return f"{self.kind} at {cell_name(self.cells[0], n)}"
+
+
+def drawable(kind: type[Variant]) -> bool:
+    """Whether ``generate`` can draw constraints of ``kind`` from a solution (it defines ``drawn``)."""
+    return kind.drawn.__func__ is not Variant.drawn.__func__  # type: ignore[attr-defined]

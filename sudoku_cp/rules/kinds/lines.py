@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +44,46 @@ def read_lines(entry: dict[str, Any], n: int, what: str, shortest: int = 1) -> l
             raise ParseError(f"an f-puzzles {what} needs at least {shortest} cells, not {len(cells)}")
         out.append(cells)
     return out
+
+
+def grown_lines(
+    grid: Sequence[int],
+    n: int,
+    rng: random.Random,
+    keeps: Any,
+    count: int,
+    longest: int,
+    shortest: int = 2,
+) -> list[tuple[int, ...]]:
+    """Up to ``count`` lines that share no cell, each grown from a random cell over king's steps while
+    ``keeps(digits)`` holds of the grid's digits along it, to a random length of ``shortest`` to
+    ``longest``; a line that cannot reach ``shortest`` is dropped (a few tries per line)."""
+    used: set[int] = set()
+    lines: list[tuple[int, ...]] = []
+    for _ in range(count * 8):
+        if len(lines) == count:
+            break
+        start = rng.randrange(n * n)
+        if start in used:
+            continue
+        line = [start]
+        size = rng.randint(shortest, longest)
+        while len(line) < size:
+            r, c = divmod(line[-1], n)
+            options = [
+                (r + a) * n + c + b
+                for a in (-1, 0, 1)
+                for b in (-1, 0, 1)
+                if 0 <= r + a < n and 0 <= c + b < n and (r + a) * n + c + b not in used
+            ]
+            options = [x for x in options if x not in line and keeps([grid[y] for y in (*line, x)])]
+            if not options:
+                break
+            line.append(rng.choice(options))
+        if len(line) >= shortest and keeps([grid[y] for y in line]):
+            lines.append(tuple(line))
+            used.update(line)
+    return lines
 
 
 def _write(cells: tuple[int, ...], n: int, **more: Any) -> dict[str, Any]:
@@ -81,6 +122,16 @@ class Renban(_Line):
     def consistent(self, digits: Sequence[int], n: int) -> bool:
         filled = [d for d in digits if d]
         return len(set(filled)) == len(filled) and (not filled or max(filled) - min(filled) < len(digits))
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """About n / 2 lines of 2 to 5 cells whose digits are consecutive in the grid."""
+        n = rules.n
+
+        def keeps(digits: list[int]) -> bool:  # every growing prefix stays a run of consecutive digits
+            return max(digits) - min(digits) == len(digits) - 1
+
+        return [cls(line) for line in grown_lines(grid, n, rng, keeps, max(1, n // 2), min(5, n))]
 
     def forms(self, n: int) -> Forms:
         """Distinct digits no two further apart than the line is long (k distinct digits within a span of
@@ -121,6 +172,17 @@ class Whispers(_Line):
     def consistent(self, digits: Sequence[int], n: int) -> bool:
         least = self.apart(n)
         return all(abs(a - b) >= least for a, b in itertools.pairwise(digits) if a and b)
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """About n / 2 lines of 3 to 7 cells whose neighbours the grid keeps far enough apart."""
+        n = rules.n
+        least = cls.default(n)
+
+        def keeps(digits: list[int]) -> bool:
+            return all(abs(a - b) >= least for a, b in itertools.pairwise(digits))
+
+        return [cls(line) for line in grown_lines(grid, n, rng, keeps, max(1, n // 2), min(7, n), 3)]
 
     def forms(self, n: int) -> Forms:
         least = self.apart(n)

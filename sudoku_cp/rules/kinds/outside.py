@@ -15,6 +15,7 @@ the clue's side (``rules.automaton``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -72,6 +73,27 @@ class _Clue(Variant):
     def write(self, n: int) -> dict[str, Any]:
         return {"cell": f"R{self.clue[0]}C{self.clue[1]}", "value": str(self.total)}
 
+    #: Where ``drawn`` puts clues: ``sides`` of the grid (top, left, bottom, right) and the share of their
+    #: places that get one.
+    sides: ClassVar[int] = 4
+    share: ClassVar[float] = 0.5
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Clues at a random ``share`` of the places beside the rows and columns, each the number the
+        grid gives there."""
+        n = rules.n
+        places = [(0, k) for k in range(1, n + 1)] + [(k, 0) for k in range(1, n + 1)]
+        places += [(n + 1, k) for k in range(1, n + 1)] + [(k, n + 1) for k in range(1, n + 1)]
+        out: list[Variant] = []
+        for place in places[: cls.sides * n]:
+            if rng.random() < cls.share:
+                cells = line_from(place, n)
+                digits = [grid[c] for c in cells]
+                total = next(t for t in range(cls.high(n, n) + 1) if cls(place, cells, t).holds(digits, n))  # type: ignore[call-arg]
+                out.append(cls(place, cells, total))  # type: ignore[call-arg]
+        return out
+
     def marks(self, n: int) -> tuple[Mark, ...]:
         return (
             Mark("text", text=str(self.total), at=(self.clue[0] - 0.5, self.clue[1] - 0.5), colour="#000000"),
@@ -123,6 +145,21 @@ class LittleKiller(_Clue):
     def write(self, n: int) -> dict[str, Any]:
         return {**super().write(n), "direction": self.direction}
 
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """About n clues on random diagonals of two cells or more, each the sum the grid gives."""
+        n = rules.n
+        rim = [(0, k) for k in range(n + 2)] + [(n + 1, k) for k in range(n + 2)]
+        rim += [(k, 0) for k in range(1, n + 1)] + [(k, n + 1) for k in range(1, n + 1)]
+        options = [
+            (place, direction, cells)
+            for place in rim
+            for direction, step in DIRECTIONS.items()
+            if len(cells := line_from(place, n, step)) >= 2
+        ]
+        picked = rng.sample(options, min(n, len(options)))
+        return [cls(p, d, cells, sum(grid[c] for c in cells)) for p, d, cells in picked]
+
     def marks(self, n: int) -> tuple[Mark, ...]:
         at = (self.clue[0] - 0.5, self.clue[1] - 0.5)
         return (
@@ -138,6 +175,8 @@ class Sandwich(_Clue):
     total: int
     kind: ClassVar[str] = "sandwich"
     key: ClassVar[str] = "sandwichsum"
+    sides: ClassVar[int] = 2  # read both ways alike: the top and the left say it all
+    share: ClassVar[float] = 0.8
 
     @classmethod
     def high(cls, n: int, length: int) -> int:

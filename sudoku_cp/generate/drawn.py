@@ -1,0 +1,99 @@
+"""Puzzles whose rules are drawn from their own solution: killer cages, little killers, sandwiches, renban
+and whispers lines, with a proved unique solution and givens only where the drawn rules leave a choice.
+
+For each puzzle: a random full grid; rules drawn from it (``draw``: the cages and their sums, the clues a
+kind reads off the grid, ``rules.kinds``' ``drawn``), each kept by the grid; then an incremental SAT
+solver over the drawn rules, holding the grid's guarded blocking clause, answers "is there another
+solution?". While there is, a given is added at a cell where the other solution differs; at the end each
+given is dropped again where the puzzle stays unique without it, so no given is left that the rules make
+redundant.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+
+from ..errors import UnsupportedRuleError, UsageError
+from ..grid import Puzzle
+from ..rules import Rules
+from ..rules.kinds import BY_KEY, drawable
+from .generator import Generated
+from .oracle import DEFAULT_SOLVER, UniquenessOracle
+
+__all__ = ["generate_clued", "generate_drawn", "needed_givens"]
+
+#: Draws a puzzle's rules from its full grid: the base rules plus what was drawn.
+Draw = Callable[[tuple[int, ...], random.Random], Rules]
+
+
+def generate_drawn(
+    count: int, rules: Rules, draw: Draw, *, seed: int | str | None = None, solver: str = DEFAULT_SOLVER
+) -> Iterator[Generated]:
+    """``count`` puzzles whose rules ``draw`` makes from each full grid of ``rules``, each proved unique
+    by an unsatisfiable SAT call; the same ``seed`` gives the same puzzles."""
+    if count < 0:
+        raise UsageError(f"the count must be at least 0, not {count}")
+    if seed is None:
+        seed = random.randrange(2**32)
+    rng = random.Random(seed)
+    with UniquenessOracle(rules, solver) as grids:
+        for index in range(1, count + 1):
+            grid = grids.full_grid(rng)
+            drawn = draw(grid, rng)
+            with UniquenessOracle(drawn, solver) as oracle:
+                oracle.fix(grid)
+                givens = needed_givens(oracle, rng)
+                proved_by = oracle.proved_by
+            cells = tuple(grid[c] if c in givens else 0 for c in range(rules.ncells))
+            yield Generated(
+                Puzzle(drawn, cells), Puzzle(drawn, grid), None, True, proved_by, "none", seed, index, 1
+            )
+
+
+def generate_clued(
+    count: int,
+    keys: Sequence[str],
+    rules: Rules | None = None,
+    *,
+    seed: int | str | None = None,
+    solver: str = DEFAULT_SOLVER,
+) -> Iterator[Generated]:
+    """``count`` puzzles over ``rules`` (default classic 9x9) with clues of the kinds ``keys`` (f-puzzles
+    keys: ``littlekillersum``, ``sandwichsum``, ``renban``, ``whispers``...) drawn from each solution.
+    ``UnsupportedRuleError`` naming a kind that draws no clues.
+
+    >>> [p] = generate_clued(1, ["sandwichsum"], Rules.classic(2, 2), seed=3)
+    >>> p.unique, p.puzzle.rules.kinds, p.puzzle.rules.violations(p.solution.cells)
+    (True, ('boxes', 'sandwich'), [])
+    """
+    rules = rules or Rules.classic(3, 3)
+    kinds = []
+    for key in keys:
+        kind = BY_KEY.get(key)
+        if kind is None:
+            raise UsageError(f"unknown constraint kind {key!r} (known: {', '.join(BY_KEY)})")
+        if not drawable(kind):
+            known = ", ".join(k.key for k in BY_KEY.values() if drawable(k))
+            raise UnsupportedRuleError(f"generate draws no {kind.kind} clues (it draws: {known})")
+        kinds.append(kind)
+
+    def draw(grid: tuple[int, ...], rng: random.Random) -> Rules:
+        return rules.with_(variants=[v for kind in kinds for v in kind.drawn(grid, rules, rng)])
+
+    return generate_drawn(count, rules, draw, seed=seed, solver=solver)
+
+
+def needed_givens(oracle: UniquenessOracle, rng: random.Random) -> set[int]:
+    """Givens that make the fixed grid the only solution: added where a second solution differs, then
+    each dropped again where the puzzle stays unique without it."""
+    givens: set[int] = set()
+    while True:
+        unique, differ = oracle.check(sorted(givens))
+        if unique:
+            break
+        givens.add(rng.choice(differ))
+    for cell in sorted(givens, key=lambda _: rng.random()):
+        if oracle.check(sorted(givens - {cell}), differ=False)[0]:
+            givens.discard(cell)
+    return givens
