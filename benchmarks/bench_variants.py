@@ -1,6 +1,8 @@
 """Benchmark of every backend on variant Sudoku: puzzles per second with uniqueness, per rule, on 9x9
 puzzles the project generates (seeded, so every run measures the same puzzles) and on 16x16 X and
-windoku, and the time to a first solution of an empty killer grid (cages with sums, no givens).
+windoku, a row per constraint kind that ``generate --constraints`` draws (renban, whispers, little
+killers, sandwiches, X-sums, skyscrapers), and the time to a first solution of an empty killer grid
+(cages with sums, no givens).
 
 One process, one backend instance per row (as a batch uses it), wall time around the whole row; every
 answer is checked unique and valid after the clock stops. A backend slower than ``--budget`` seconds on a
@@ -8,36 +10,49 @@ row is stopped there and reported with the puzzles it finished.
 
     python benchmarks/bench_variants.py --quick     # 6 puzzles per rule, about two minutes
     python benchmarks/bench_variants.py             # 20 per rule
+    python benchmarks/bench_variants.py --quick --only sandwich,renban   # some rows
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 from sudoku_cp import Puzzle, generate
 from sudoku_cp.backends import make_backend
 from sudoku_cp.generate import generate_killer
+from sudoku_cp.generate.drawn import generate_clued
 from sudoku_cp.rules import Arrow, Rules, Thermo
+from sudoku_cp.rules.kinds import KINDS, drawable
 
 BACKENDS = ("dfs", "sat", "cpsat")
 NINE = Rules.classic(3, 3)
 
 
-def puzzle_sets(count: int) -> dict[str, list[Puzzle]]:
-    """Proven-unique 9x9 puzzles for each rule (seeded): named rules through ``generate``, killers
-    through ``generate_killer``, thermometers and arrows on minimal puzzles of a grid that keeps them."""
-    sets: dict[str, list[Puzzle]] = {}
-    sets["classic"] = [g.puzzle for g in generate(count, NINE, seed="bench-classic", rate=False)]
+def puzzle_sets(count: int) -> dict[str, Callable[[], list[Puzzle]]]:
+    """Each row's proven-unique 9x9 puzzles (seeded), made when called: named rules through ``generate``,
+    killers through ``generate_killer``, thermometers and arrows on minimal puzzles of a grid that keeps
+    them, the kinds' clues through ``generate_clued``."""
+    sets: dict[str, Callable[[], list[Puzzle]]] = {}
+
+    def named(rules: Rules, seed: str, k: int = count) -> Callable[[], list[Puzzle]]:
+        return lambda: [g.puzzle for g in generate(k, rules, seed=seed, rate=False)]
+
+    sets["classic"] = named(NINE, "bench-classic")
     for names in ("x", "anti-knight", "anti-king", "windoku", "disjoint", "non-consecutive"):
-        made = generate(count, NINE.with_named(names), seed=f"bench-{names}", rate=False)
-        sets[names] = [g.puzzle for g in made]
+        sets[names] = named(NINE.with_named(names), f"bench-{names}")
     sixteen = Rules.classic(4, 4)
     for names in ("x", "windoku"):  # 16x16: where the search sweeps locked candidates
-        made = generate(max(2, count // 3), sixteen.with_named(names), seed=f"bench-16-{names}", rate=False)
-        sets[f"16x16 {names}"] = [g.puzzle for g in made]
-    sets["killer"] = [g.puzzle for g in generate_killer(count, seed="bench-killer")]
-    sets["thermo+arrow"] = _lines(count)
+        sets[f"16x16 {names}"] = named(sixteen.with_named(names), f"bench-16-{names}", max(2, count // 3))
+    sets["killer"] = lambda: [g.puzzle for g in generate_killer(count, seed="bench-killer")]
+    sets["thermo+arrow"] = lambda: _lines(count)
+    for kind in KINDS:  # a row per kind that generate draws clues for (``generate --constraints``)
+        if drawable(kind):
+            key = kind.key
+            sets[kind.kind] = lambda key=key: [  # type: ignore[misc]
+                g.puzzle for g in generate_clued(count, [key], NINE, seed=f"bench-{key}")
+            ]
     return sets
 
 
@@ -99,9 +114,15 @@ def main() -> None:
     parser.add_argument(
         "--budget", type=float, default=20.0, help="seconds per backend and rule (default 20)"
     )
+    parser.add_argument("--only", help="comma-separated rows to run (their names, as the table prints them)")
     args = parser.parse_args()
     count = 6 if args.quick else 20
-    sets = puzzle_sets(count)
+    makers = puzzle_sets(count)
+    wanted = {w.strip() for w in args.only.split(",")} if args.only else set(makers)
+    unknown = wanted - set(makers)
+    if unknown:
+        parser.error(f"no row {sorted(unknown)[0]!r} (rows: {', '.join(makers)})")
+    sets = {rule: make() for rule, make in makers.items() if rule in wanted or rule == "classic"}
     for backend in BACKENDS:  # load each backend's machinery (numba kernels, OR-tools) before any clock
         make_backend(backend).enumerate(sets["classic"][0], limit=2)
     print("| rule | puzzles | " + " | ".join(f"{b} /s" for b in BACKENDS) + " | wrong |")
