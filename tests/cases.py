@@ -108,6 +108,11 @@ def _path(rng: random.Random, n: int, length: int, diagonal: bool = True) -> lis
     return cells
 
 
+def _cell_of(name: str) -> tuple[int, int]:
+    row, col = name[1:].split("C")
+    return int(row), int(col)
+
+
 def _outside(rng: random.Random, n: int) -> tuple[int, int]:
     side = rng.randrange(4)
     k = rng.randint(1, n)
@@ -125,6 +130,11 @@ def kind_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> d
             e["lines"][0] = names(_path(rng, n, 2))
         if key == "whispers" and rng.random() < 0.3:
             e["value"] = str(rng.randint(1, n - 1))
+        line = e["lines"][0]
+        if key == "whispers" and len(line) >= 3 and rng.random() < 0.3:  # closed into a loop where it can be
+            (r0, c0), (r1, c1) = (_cell_of(line[0]), _cell_of(line[-1]))
+            if max(abs(r0 - r1), abs(c0 - c1)) == 1:
+                line.append(line[0])
         return e
     if key == "littlekillersum":
         while True:

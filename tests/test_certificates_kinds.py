@@ -364,3 +364,19 @@ def test_a_graph_too_large_is_refused_by_name() -> None:
         checker.grid_of(n, {"size": n, "box": [5, 6], "variants": [{"kind": "between line", "cells": row}]})
     with pytest.raises(UnsupportedRuleError, match="prove: rules: the sums are too large"):
         rules_field(Rules.from_n(n).with_(variants=(BetweenLine(tuple(row)),)))
+
+
+def test_a_whispers_loop_is_certified_and_a_step_to_the_same_cell_refused() -> None:
+    """A whispers line may close into a loop (its rule is its neighbours'): proved and checked; a line
+    that steps from a cell to itself is refused."""
+    from sudoku_cp.formats.fpuzzles import from_fpuzzles
+
+    grid = [[{} for _ in range(4)] for _ in range(4)]
+    loop = ["R1C1", "R1C2", "R2C3", "R2C2", "R1C1"]
+    puzzle = from_fpuzzles({"size": 4, "grid": grid, "whispers": [{"lines": [loop], "value": "1"}]})
+    field = rules_field(puzzle.rules)
+    assert field["variants"][0]["cells"] == [0, 1, 6, 5, 0]
+    stated = checker.read_variant(json.loads(json.dumps(field["variants"][0])), 4)
+    assert len(stated.pairs) == 4
+    with pytest.raises(checker.CertificateError, match="no cell twice in a row"):
+        checker.read_variant({"kind": "whispers", "cells": [0, 0, 1], "apart": 2}, 4)

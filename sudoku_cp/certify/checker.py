@@ -490,7 +490,13 @@ def _renban(entry: dict, n: int) -> Stated:
 
 
 def _whispers(entry: dict, n: int) -> Stated:
-    cells = _kind_line(entry, n)
+    """Neighbours at least ``apart`` apart; the line may come back to a cell (a loop), never straight to
+    the one it left."""
+    cells = entry.get("cells")
+    if not isinstance(cells, list) or len(cells) < 2 or any(a == b for a, b in itertools.pairwise(cells)):
+        raise CertificateError("rules: a whispers line needs two cells or more, no cell twice in a row")
+    _cells(list(dict.fromkeys(cells)), n, "whispers")  # each cell on the grid
+    cells = tuple(cells)
     apart = entry.get("apart")
     if not _integer(apart):
         raise CertificateError(f"rules: a whispers line's apart is not an integer: {apart!r}")
@@ -769,7 +775,7 @@ def _cells(value: object, n: int, what: str, size: int | None = None) -> tuple[i
     if not isinstance(value, list) or not all(isinstance(c, int) and 0 <= c < n * n for c in value):
         raise CertificateError(f"rules: a {what} is not a list of cells 0..{n * n - 1}")
     if len(set(value)) != len(value) or (size is not None and len(value) != size):
-        raise CertificateError(f"rules: a {what} needs {size or 'distinct'} distinct cells")
+        raise CertificateError(f"rules: a {what} needs {f'{size} ' if size else ''}distinct cells")
     return tuple(value)
 
 

@@ -132,7 +132,10 @@ class Rules:
         yield from ((t.cells, "thermometer") for t in self.thermos)
         yield from ((a.all_cells, "arrow") for a in self.arrows)
         yield from ((d.cells, d.source or "dot") for d in self.dots)
-        yield from ((v.cells, v.kind) for v in self.variants)
+        yield from ((v.cells, v.kind) for v in self.variants if not v.loops)
+        for v in self.variants:
+            if v.loops:  # a line that may come back to a cell, never straight to the one it left
+                yield tuple(dict.fromkeys(v.cells)), v.kind
 
     # --- construction -------------------------------------------------------------------------------
 

@@ -72,6 +72,8 @@ class Variant(ABC):
     kind: ClassVar[str]
     #: Its f-puzzles key (``renban``, ``littlekillersum``).
     key: ClassVar[str]
+    #: Whether ``cells`` may name a cell again (a line that loops back, such as whispers around a box).
+    loops: ClassVar[bool] = False
     cells: tuple[int, ...]
 
     @abstractmethod

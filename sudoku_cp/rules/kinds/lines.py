@@ -157,6 +157,7 @@ class Whispers(_Line):
     kind: ClassVar[str] = "whispers"
     key: ClassVar[str] = "whispers"
     colour: ClassVar[str] = "#67f067"
+    loops: ClassVar[bool] = True  # its rule is its neighbours': a closed loop is as good as a line
 
     @staticmethod
     def default(n: int) -> int:
