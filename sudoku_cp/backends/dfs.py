@@ -1,12 +1,13 @@
 """The ``dfs`` backend: bitmask candidates, naked and hidden singles, depth-first search to a limit.
 
-With a named heuristic (``mrv``, ``first``, ``weighted``) two engines run the same algorithm and explore
-the same search tree (same solutions in the same order, same statistics): ``python``, the readable
-reference in ``dfs_reference`` (and ``dfs_rules`` for rules beyond rows, columns and boxes, where it
-branches by ``mrv`` only), and ``compiled``, numba kernels in ``dfs_compiled`` for any rules. The default
-heuristic ``auto`` is ``mrv`` except on the compiled engine with the classic 9x9 rules, which takes the
-band search of ``dfs_bands`` (several times faster; the same solutions and counts, in its own order and
-with its own statistics). The default engine ``auto`` takes the compiled one when numba imports and
+With a named heuristic (``mrv``, ``first``, ``weighted``, ``conflicts``) two engines run the same
+algorithm and explore the same search tree (same solutions in the same order, same statistics):
+``python``, the readable reference in ``dfs_reference`` (and ``dfs_rules`` for rules beyond rows, columns
+and boxes, where it branches by ``mrv`` or ``conflicts`` only), and ``compiled``, numba kernels in
+``dfs_compiled`` for any rules. The default heuristic ``auto`` is ``mrv`` on the classic rules and
+``conflicts`` beyond them, except on the compiled engine with the classic 9x9 rules, which takes the band
+search of ``dfs_bands`` (several times faster; the same solutions and counts, in its own order and with
+its own statistics). The default engine ``auto`` takes the compiled one when numba imports and
 the reference otherwise, so numba stays optional. The variants ``dfs:python`` and ``dfs:compiled`` select
 an engine by name, so comparison tools can set the two side by side.
 
@@ -48,9 +49,10 @@ def _compiled_module() -> Any | None:
 class DfsBackend(Backend):
     """Depth-first search over bitmask candidates with naked and hidden singles.
 
-    Options: ``heuristic`` (``auto``, ``mrv``, ``first`` or ``weighted``, see ``dfs_reference``) chooses
-    the branch cell, and ``auto`` (the default) the fastest search: the compiled engine's band search on
-    the classic 9x9 rules (``dfs_bands``), ``mrv`` elsewhere; ``engine`` (``auto``, ``compiled`` or
+    Options: ``heuristic`` (``auto``, ``mrv``, ``first``, ``weighted`` or ``conflicts``, see
+    ``dfs_reference``) chooses the branch cell, and ``auto`` (the default) the fastest search: the
+    compiled engine's band search on the classic 9x9 rules (``dfs_bands``), ``mrv`` on other classic
+    rules, ``conflicts`` beyond them; ``engine`` (``auto``, ``compiled`` or
     ``python``) the implementation, also selectable as the variant (``dfs:python``). Statistics:
     ``guesses``, ``backtracks``, ``nodes`` and ``time`` (seconds).
     """
@@ -95,7 +97,10 @@ class DfsBackend(Backend):
             if not puzzle.rules.is_classic:  # the reference knows rows, columns and boxes only
                 from .dfs_rules import search as search_rules
 
-                return search_rules(puzzle.cells, puzzle.rules, limit, time_limit)
+                mrv_family = self.heuristic in (AUTO, "mrv", "conflicts")  # (first, weighted: mrv there)
+                return search_rules(
+                    puzzle.cells, puzzle.rules, limit, time_limit, self.heuristic if mrv_family else "mrv"
+                )
             return search(puzzle.cells, puzzle.rules, limit, self.heuristic, time_limit)
         searcher = self._searchers.get(puzzle.rules)
         if searcher is None:

@@ -39,7 +39,7 @@ from ..rules import RULES_KEPT, Rules
 from ..rules.automaton import Automaton
 from ..rules.sums import LinearSum, graph_size
 from ..signals import compiling
-from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, weight_table
+from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, resolved, weight_table
 from .dfs_rules import intersections, sum_forms
 
 __all__ = [
@@ -67,7 +67,7 @@ _NCTR = 8
 _EXPAND, _NEXT, _DONE = 0, 1, 2
 _MAX_NODES = np.iinfo(np.int64).max
 
-_MRV, _FIRST, _WEIGHTED = (HEURISTICS.index(h) for h in ("mrv", "first", "weighted"))
+_MRV, _FIRST, _WEIGHTED, _CONFLICTS = (HEURISTICS.index(h) for h in ("mrv", "first", "weighted", "conflicts"))
 
 #: The clock the batch kernel reads around each puzzle: POSIX ``clock_gettime(CLOCK_MONOTONIC)`` called
 #: from the compiled code (tens of nanoseconds a call), the clock of ``time.monotonic``. None where Python
@@ -91,14 +91,11 @@ else:  # pragma: no cover - platforms without clock_gettime
         return 0
 
 
-def heuristic_code(heuristic: str) -> int:
-    """The integer the general kernels take for a heuristic name (its index in ``HEURISTICS``); ``auto``
-    is ``mrv`` there (see ``takes_bands`` for where it is not)."""
-    try:
-        return HEURISTICS.index("mrv" if heuristic == AUTO else heuristic)
-    except ValueError:
-        valid = ", ".join((AUTO, *HEURISTICS))
-        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {valid}") from None
+def heuristic_code(heuristic: str, rules: Rules) -> int:
+    """The integer the general kernels take for a heuristic name under ``rules`` (the index in
+    ``HEURISTICS`` of ``dfs_reference.resolved``: ``auto`` is ``mrv`` on the classic rules, ``conflicts``
+    beyond them; see ``takes_bands`` for where the general kernels do not search at all)."""
+    return HEURISTICS.index(resolved(heuristic, rules))
 
 
 #: The one rules value the band search (``dfs_bands``) serves: only rows, columns and 3x3 boxes.
@@ -251,6 +248,7 @@ class _Work(NamedTuple):
     layers: np.ndarray  # (2, sum_work) int8: a sum's graph, forward and backward
     bounds: np.ndarray  # (9, sum_terms) int64: a sum's windows, masks and its groups (``_sum_rule``)
     unit_sums: np.ndarray  # (houses,) int64: the weighted heuristic's sums per house
+    scores: np.ndarray  # (ncells,) int64: the conflicts heuristic's dead ends per branch cell
 
 
 def _work(t: _Tables, ncells: int) -> _Work:
@@ -263,6 +261,7 @@ def _work(t: _Tables, ncells: int) -> _Work:
         np.zeros((2, t.sum_work), np.int8),
         np.zeros((9, t.sum_terms), np.int64),
         np.empty(t.units.shape[0], np.int64),
+        np.zeros(ncells, np.int64),
     )
 
 
@@ -827,10 +826,23 @@ def _fail(w, npend):
 
 
 @njit(cache=True)
-def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums):
+def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, scores):
     """The cell to branch on (ties to the first in row-major order), -1 when all cells are solved."""
     ncells = cands.shape[0]
     best = -1
+    if heuristic == _CONFLICTS:
+        best_score = 0
+        best_count = 1
+        for cell in range(ncells):
+            mask = cands[cell]
+            if mask & (mask - 1) != 0:
+                count = _popcount(mask)
+                score = scores[cell]
+                if best < 0 or count < best_count or (count == best_count and score > best_score):
+                    best = cell
+                    best_score = score
+                    best_count = count
+        return best
     if heuristic == _FIRST:
         for cell in range(ncells):
             mask = cands[cell]
@@ -889,6 +901,7 @@ def _start(grid, stack, ctr, t, w):
         w.stack[p] = p
     ctr[:] = 0
     ctr[_NODES] = 1
+    w.scores[:] = 0
     if t.peer_rect.shape[0] > 0:
         consistent = _singles(root, w.queue, qlen, t.peer_rect, t.units, full)
     else:
@@ -925,7 +938,7 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
     while True:
         if state == _EXPAND:
             cands = stack[level]
-            cell = _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums)
+            cell = _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, w.scores)
             if cell < 0:  # a solution
                 if ctr[_NOUT] < out.shape[0]:
                     for c in range(ncells):
@@ -959,6 +972,7 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
                 state = _EXPAND
             else:
                 ctr[_BACKTRACKS] += 1
+                w.scores[cell] += 1
     return _keep(ctr, level, state, status)
 
 
@@ -1107,7 +1121,7 @@ def solve_array(
         raise ValueError(f"limit must be at least 1, not {limit}")
     limit = min(limit, BEYOND_REACH)
     _ensure_compiled(takes_bands(rules, heuristic))
-    code = heuristic_code(heuristic)
+    code = heuristic_code(heuristic, rules)
     grids = _as_grids(grids, rules)
     t = _tables(rules)
     m, ncells = grids.shape
@@ -1240,7 +1254,7 @@ class CompiledSearch:
         and Python runs its signal handlers, so Ctrl-C and SIGTERM stop even the longest search at once.
         """
         started = time.perf_counter()
-        code = heuristic_code(heuristic)
+        code = heuristic_code(heuristic, self.rules)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
         limit = min(limit, BEYOND_REACH)

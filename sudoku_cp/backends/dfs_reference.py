@@ -24,7 +24,14 @@ Branching heuristics (``HEURISTICS``), ties always going to the first cell in ro
 - ``weighted``: the rule-based heuristic of the classic article: for each empty cell, the sum of
   1/candidates over every cell of its row, of its column and of its box (filled cells count 1/1, the cell
   itself once in each of its three units), plus 10/(its own candidates); branch on the highest weight.
-  Weights are integers in fixed point (``weight_table``), so both engines compare them exactly.
+  Weights are integers in fixed point (``weight_table``), so both engines compare them exactly;
+- ``conflicts``: ``mrv``, its ties going to the cell whose guesses have most often ended in a
+  contradiction so far in this search (a count per cell, kept from the first guess on): the search
+  learns where the puzzle is hard, as the conflict-driven heuristics do (Boussemart, Hemery, Lecoutre,
+  Sais, *Boosting systematic search by weighting constraints*, ECAI 2004, whose weights go to constraints
+  rather than cells). ``auto`` takes it on every rules value beyond the classic ones (``resolved``):
+  measured on published variants against ``mrv``, Raw Spaghetti 7.9 s -> 0.2 s, Killer [0 cage, hard]
+  over 20 s -> 3.2 s, Hard renban 1 3.5 s -> 2.7 s, none slower.
 """
 
 from __future__ import annotations
@@ -42,16 +49,29 @@ __all__ = [
     "HEURISTICS",
     "SearchOutcome",
     "geometry",
+    "resolved",
     "search",
     "weight_table",
 ]
 
 #: The branching heuristics by name; their index is the code the compiled kernel takes.
-HEURISTICS = ("mrv", "first", "weighted")
+HEURISTICS = ("mrv", "first", "weighted", "conflicts")
 #: The default of the ``dfs`` backend: the fastest search an engine has for the rules. The compiled engine
-#: takes its band search on the classic 9x9 rules (``dfs_bands``: its own tree, not this module's) and
-#: ``mrv`` elsewhere; this module takes ``mrv``.
+#: takes its band search on the classic 9x9 rules (``dfs_bands``: its own tree, not this module's); both
+#: engines take ``mrv`` on other classic rules and ``conflicts`` beyond them (``resolved``).
 AUTO = "auto"
+
+
+def resolved(heuristic: str, rules: Rules) -> str:
+    """The named heuristic a search takes for ``heuristic`` under ``rules``: ``auto`` is ``mrv`` on the
+    classic rules, ``conflicts`` beyond them; ``ValueError`` for an unknown name."""
+    if heuristic == AUTO:
+        return "mrv" if rules.is_classic else "conflicts"
+    if heuristic not in HEURISTICS:
+        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join((AUTO, *HEURISTICS))}")
+    return heuristic
+
+
 #: Weight of a cell's own candidates in the ``weighted`` heuristic (the classic article's 10).
 OWN_WEIGHT = 10
 
@@ -151,8 +171,12 @@ def propagate(cands: list[int], queue: list[int], geo: _Geometry, hidden_singles
     return True
 
 
-def choose_cell(cands: list[int], heuristic: str, geo: _Geometry) -> int:
-    """The cell to branch on, or -1 when every cell is solved."""
+def choose_cell(cands: list[int], heuristic: str, geo: _Geometry, scores: list[int] | None = None) -> int:
+    """The cell to branch on, or -1 when every cell is solved (``scores``: the dead ends per cell so far,
+    for ``conflicts``)."""
+    if heuristic == "conflicts":
+        assert scores is not None
+        return fewest_then_conflicts(cands, scores)
     if heuristic == "first":
         return next((cell for cell, mask in enumerate(cands) if not _single(mask)), -1)
     if heuristic == "mrv":
@@ -181,6 +205,18 @@ def choose_cell(cands: list[int], heuristic: str, geo: _Geometry) -> int:
     raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join(HEURISTICS)}")
 
 
+def fewest_then_conflicts(cands: list[int], scores: list[int]) -> int:
+    """The unsolved cell with the fewest candidates, among those the one with the highest score, the first
+    on ties; -1 when every cell is solved (``conflicts``)."""
+    best, best_count, best_score = -1, 0, 0
+    for cell, mask in enumerate(cands):
+        if mask & (mask - 1):
+            count = mask.bit_count()
+            if best < 0 or count < best_count or (count == best_count and scores[cell] > best_score):
+                best, best_count, best_score = cell, count, scores[cell]
+    return best
+
+
 def _digits(cands: list[int]) -> tuple[int, ...]:
     """The solved grid as digits (each mask has exactly one bit)."""
     return tuple(mask.bit_length() for mask in cands)
@@ -199,10 +235,7 @@ def search(
     ``timed_out`` set and ``complete`` False. The clock is read before every guess: a guess costs tens of
     microseconds here, a clock read a few tens of nanoseconds. ``auto`` is ``mrv`` here.
     """
-    if heuristic == AUTO:
-        heuristic = "mrv"
-    if heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join((AUTO, *HEURISTICS))}")
+    heuristic = resolved(heuristic, rules)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     geo = _geometry(rules)
@@ -214,7 +247,25 @@ def search(
         state[cell] = bit
         return state if propagate(state, [cell], geo) else None
 
-    return depth_first(state, child, lambda s: choose_cell(s, heuristic, geo), limit, started, deadline)
+    scores = [0] * len(cells)
+    return depth_first(
+        state,
+        child,
+        lambda s: choose_cell(s, heuristic, geo, scores),
+        limit,
+        started,
+        deadline,
+        failed=scores_failed(scores),
+    )
+
+
+def scores_failed(scores: list[int]) -> Callable[[int], None]:
+    """What counts a dead end of a guess in ``cell`` for ``conflicts``."""
+
+    def failed(cell: int) -> None:
+        scores[cell] += 1
+
+    return failed
 
 
 def depth_first(
@@ -225,13 +276,15 @@ def depth_first(
     started: float,
     deadline: float | None,
     accept: Callable[[tuple[int, ...]], bool] | None = None,
+    failed: Callable[[int], None] | None = None,
 ) -> SearchOutcome:
     """The search both Python engines share (this reference and the general path of ``dfs_rules``).
 
     ``root`` is the propagated start (None: a contradiction); ``child(parent, cell, bit)`` the propagated
     state after placing ``bit`` in ``cell`` (None on a contradiction); ``choose`` the branch cell (-1: all
-    solved); ``accept`` a last check of a solved grid. Candidates are tried smallest digit first; the clock
-    is read before every guess.
+    solved); ``accept`` a last check of a solved grid; ``failed(cell)`` hears of each guess in ``cell``
+    whose propagation ended in a contradiction. Candidates are tried smallest digit first; the clock is
+    read before every guess.
     """
     solutions: list[tuple[int, ...]] = []
     nodes, guesses, backtracks = 1, 0, 0
@@ -273,3 +326,5 @@ def depth_first(
         state = child(parent, cell, bit)
         if state is None:
             backtracks += 1
+            if failed is not None:
+                failed(cell)

@@ -34,7 +34,7 @@ from functools import lru_cache
 from ..rules import RULES_KEPT, Pair, Rules, Thermo
 from ..rules.automaton import Automaton
 from ..rules.sums import LinearSum, digit_sets, implied_sums
-from .dfs_reference import SearchOutcome, depth_first
+from .dfs_reference import AUTO, SearchOutcome, depth_first, fewest_then_conflicts, resolved, scores_failed
 
 __all__ = ["search"]
 
@@ -373,10 +373,21 @@ def _absorb(
 
 
 def search(
-    cells: tuple[int, ...] | list[int], rules: Rules, limit: int = 1, time_limit: float | None = None
+    cells: tuple[int, ...] | list[int],
+    rules: Rules,
+    limit: int = 1,
+    time_limit: float | None = None,
+    heuristic: str = AUTO,
 ) -> SearchOutcome:
     """Enumerate up to ``limit`` solutions of ``cells`` (0 = empty) under ``rules``: propagation, then the
-    cell with the fewest candidates, smallest digit first. ``time_limit`` as in ``dfs_reference.search``."""
+    cell with the fewest candidates (``mrv``; with ``conflicts``, the default here, its ties to the cell
+    with the most dead ends so far: ``dfs_reference.resolved``), smallest digit first. ``time_limit`` as
+    in ``dfs_reference.search``; ``first`` and ``weighted`` are the reference's (classic rules) alone."""
+    heuristic = resolved(heuristic, rules)
+    if heuristic not in ("mrv", "conflicts"):
+        raise ValueError(
+            f"the python engine branches by mrv or conflicts beyond the classic rules, not {heuristic}"
+        )
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     plan = _plan(rules)
@@ -391,7 +402,19 @@ def search(
         state[cell] = bit
         return state if propagate(state, [cell], plan, set(plan.watch[cell])) else None
 
-    return depth_first(state, child, _fewest, limit, started, deadline, rules.is_valid)
+    if heuristic == "mrv":
+        return depth_first(state, child, _fewest, limit, started, deadline, rules.is_valid)
+    scores = [0] * len(cells)
+    return depth_first(
+        state,
+        child,
+        lambda s: fewest_then_conflicts(s, scores),
+        limit,
+        started,
+        deadline,
+        rules.is_valid,
+        scores_failed(scores),
+    )
 
 
 def _fewest(state: list[int]) -> int:

@@ -122,7 +122,8 @@ def add_backend_options(
     )
     group.add_argument(
         "--heuristic",
-        help="dfs: search: auto (default: the band search on classic 9x9, else mrv), mrv, first, weighted",
+        help="dfs: search: auto (default: the band search on classic 9x9, mrv on other classic grids, "
+        "conflicts beyond the classic rules), mrv, first, weighted, conflicts",
     )
     group.add_argument("--encoding", help="sat: CNF encoding: minimal, extended (default), reduced")
     group.add_argument("--amo", help="sat: at-most-one scheme, such as pairwise, seqcounter, ladder, bitwise")
