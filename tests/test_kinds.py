@@ -108,17 +108,19 @@ def test_the_forms_keep_exactly_the_digits_the_check_keeps(key: str, seed: int) 
         if len(v.cells) > 5:
             continue
         forms = v.forms(rules.n)
-        where = {c: i for i, c in enumerate(v.cells)}
-        for digits in itertools.product(range(1, rules.n + 1), repeat=len(v.cells)):
+        distinct = list(dict.fromkeys(v.cells))  # a loop names a cell again: one digit a cell
+        for values in itertools.product(range(1, rules.n + 1), repeat=len(distinct)):
+            of = dict(zip(distinct, values, strict=True))
+            digits = [of[c] for c in v.cells]
             by_forms = (
-                all(len({digits[where[c]] for c in g}) == len(g) for g in forms.groups)
-                and all(p.allows(digits[where[p.a]], digits[where[p.b]]) for p in forms.pairs)
-                and all(tuple(sorted(digits[where[c]] for c in cells)) in sets for cells, sets in forms.sets)
+                all(len({of[c] for c in g}) == len(g) for g in forms.groups)
+                and all(p.allows(of[p.a], of[p.b]) for p in forms.pairs)
+                and all(tuple(sorted(of[c] for c in cells)) in sets for cells, sets in forms.sets)
                 and all(
-                    sum(w * digits[where[c]] for c, w in zip(cells, ws, strict=True)) == total
+                    sum(w * of[c] for c, w in zip(cells, ws, strict=True)) == total
                     for cells, ws, total in forms.sums
                 )
-                and all(a.holds([digits[where[c]] for c in a.cells]) for a in forms.automata)
+                and all(a.holds([of[c] for c in a.cells]) for a in forms.automata)
             )
             assert by_forms == v.holds(digits, rules.n), (key, v, digits)
             if by_forms:
