@@ -1,0 +1,388 @@
+"""Sudoku Explainer's intersections, naked and hidden sets and fish, with the helpers they share.
+
+Sudoku Explainer 1.2.1 (N. Juillerat) applies the first hint its first productive technique finds, so each
+producer here yields its hints lazily in SE's order: pointing (block against column, then row) before
+claiming (column, then row, against block); naked and hidden sets over blocks, then columns, then rows;
+fish with columns as base lines, then rows, the base lines' tuples in SE's ``Permutations`` order (the
+tuples as bit masks in increasing numeric order, i.e. co-lexicographic) and digits inside. Only hints
+that remove something are yielded, as SE does.
+
+The helpers (``permutations``, ``common_tuple``, ``common_tuple_light``, ``digit_cells``, ``region_masks``)
+are SE's ``Permutations`` and ``CommonTuples`` and the per-digit candidate maps the other techniques use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+
+from .grid import BLOCK, COLUMN, ROW, Geometry, Grid
+from .hints import Hint
+
+__all__ = [
+    "common_tuple",
+    "common_tuple_light",
+    "digit_cells",
+    "fish",
+    "hidden_set",
+    "locking",
+    "locking_passes",
+    "naked_set",
+    "permutations",
+    "popcount",
+    "region_masks",
+]
+
+Producer = Callable[[Grid], Iterator[Hint]]
+
+#: SE's region type order for sets (``HiddenSet``, ``NakedSet``): block, column, row.
+SET_TYPES = (BLOCK, COLUMN, ROW)
+
+
+def popcount(x: int) -> int:
+    return x.bit_count()
+
+
+@cache
+def permutations(k: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """SE's ``Permutations(k, n)``: the k-subsets of ``range(n)`` (each ascending), their bit masks in
+    increasing numeric order (Gosper's hack: co-lexicographic). ``(0, n)`` gives one empty subset when
+    n > 0; ``(0, 0)`` and ``k > n`` give none."""
+    if n == 0 or k > n or k < 0:
+        return ()
+    if k == 0:
+        return ((),)
+    out = []
+    v = (1 << k) - 1
+    last = v << (n - k)
+    while True:
+        out.append(tuple(i for i in range(n) if v >> i & 1))
+        if v == last:
+            return tuple(out)
+        smallest = v & -v
+        ripple = v + smallest
+        v = ripple | (((v ^ ripple) >> 2) // smallest)
+
+
+def common_tuple(sets: Sequence[int], degree: int) -> int:
+    """SE's ``searchCommonTuple``: the union of ``sets`` (masks) when each has two bits or more and the
+    union has exactly ``degree``; else 0."""
+    union = 0
+    for s in sets:
+        if s & (s - 1) == 0:  # fewer than two bits
+            return 0
+        union |= s
+    return union if union.bit_count() == degree else 0
+
+
+def common_tuple_light(sets: Sequence[int], degree: int) -> int:
+    """SE's ``searchCommonTupleLight``: as ``common_tuple`` but each set need only be non-empty."""
+    union = 0
+    for s in sets:
+        if not s:
+            return 0
+        union |= s
+    return union if union.bit_count() == degree else 0
+
+
+def digit_cells(grid: Grid) -> list[int]:
+    """For each digit ``d`` (index ``d - 1``), the cells holding it as a candidate, as a mask over cells."""
+    out = [0] * grid.geo.n
+    for c, m in enumerate(grid.cands):
+        cbit = 1 << c
+        while m:
+            low = m & -m
+            out[low.bit_length() - 1] |= cbit
+            m ^= low
+    return out
+
+
+@cache
+def region_masks(geo: Geometry) -> tuple[tuple[int, ...], ...]:
+    """``region_masks(geo)[type][index]``: the region's cells as a mask over cells. A region's index order
+    is its cells' ascending order, so the bits of a mask come in index order."""
+    return tuple(tuple(sum(1 << c for c in cells) for cells in regs) for regs in geo.regions)
+
+
+def _positions(grid: Grid, cells: Sequence[int]) -> list[int]:
+    """For each digit (index ``d - 1``), its positions in the region ``cells`` as a mask of indexes."""
+    out = [0] * grid.geo.n
+    cands = grid.cands
+    for i, c in enumerate(cells):
+        m = cands[c]
+        ibit = 1 << i
+        while m:
+            low = m & -m
+            out[low.bit_length() - 1] |= ibit
+            m ^= low
+    return out
+
+
+def _empty_count(grid: Grid, cells: Sequence[int]) -> int:
+    values = grid.values
+    return sum(1 for c in cells if not values[c])
+
+
+# ---------------------------------------------------------------- intersections
+
+
+@cache
+def locking_passes(
+    geo: Geometry,
+) -> tuple[tuple[int, int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]:
+    """SE's ``Locking`` passes (block/column, block/row, column/block, row/block): for each, ``(t1, t2,
+    pairs)`` with ``pairs`` the crossing ``(i1, i2, others)`` in SE's order, ``others`` the indexes
+    ``i3 != i1`` of type ``t1`` that also cross region ``i2`` of type ``t2``."""
+    masks = region_masks(geo)
+    n = geo.n
+    out = []
+    for t1, t2 in ((BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)):
+        pairs = []
+        for i1 in range(n):
+            for i2 in range(n):
+                if masks[t1][i1] & masks[t2][i2]:
+                    others = tuple(i3 for i3 in range(n) if i3 != i1 and masks[t1][i3] & masks[t2][i2])
+                    pairs.append((i1, i2, others))
+        out.append((t1, t2, tuple(pairs)))
+    return tuple(out)
+
+
+def locked(grid: Grid, direct: bool) -> Iterator[Hint]:
+    """Pointing and claiming, SE's ``Locking``: a digit whose positions in a region (more than one) all lie
+    in a crossing region. Direct: the hidden single this makes in a third region (a placement only)."""
+    geo = grid.geo
+    masks = region_masks(geo)
+    dcells = digit_cells(grid)
+    n = geo.n
+    for t1, t2, pairs in locking_passes(geo):
+        m1s, m2s = masks[t1], masks[t2]
+        pointing = t1 == BLOCK
+        for i1, i2, others in pairs:
+            r1, r2 = m1s[i1], m2s[i2]
+            for d in range(1, n + 1):
+                p = dcells[d - 1] & r1
+                if p & (p - 1) == 0 or p & ~r2:
+                    continue
+                if direct:
+                    for i3 in others:
+                        p3 = dcells[d - 1] & m1s[i3]
+                        if p3 & (p3 - 1) == 0:
+                            continue
+                        rest = p3 & ~r2
+                        if rest and rest & (rest - 1) == 0:
+                            yield Hint(
+                                "Direct Pointing" if pointing else "Direct Claiming",
+                                1.7 if pointing else 1.9,
+                                cell=rest.bit_length() - 1,
+                                value=d,
+                                kind="locking",
+                                regions=((t1, i1), (t2, i2)),
+                                digits=1 << (d - 1),
+                            )
+                else:
+                    rem = dcells[d - 1] & r2 & ~r1
+                    if rem:
+                        bit = 1 << (d - 1)
+                        yield Hint(
+                            "Pointing" if pointing else "Claiming",
+                            2.6 if pointing else 2.8,
+                            removable={c: bit for c in _cells_of(rem)},
+                            kind="locking",
+                            regions=((t1, i1), (t2, i2)),
+                            digits=bit,
+                        )
+
+
+def _cells_of(mask: int) -> list[int]:
+    """The cells of a cell mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def locking(grid: Grid) -> Iterator[Hint]:
+    """Pointing (2.6) and claiming (2.8)."""
+    return locked(grid, direct=False)
+
+
+# ---------------------------------------------------------------- naked and hidden sets
+
+_SET_NAMES = {2: "Pair", 3: "Triplet", 4: "Quad"}
+
+
+def naked_set(k: int) -> Producer:
+    """SE's ``NakedSet(k)``: k cells of a region whose candidates (two or more each) make k digits; the
+    other cells of the region lose them. Pair 3.0, triplet 3.6, quad 5.0."""
+    name = f"Naked {_SET_NAMES.get(k, f'Set {k}')}"
+    difficulty = {2: 3.0, 3: 3.6, 4: 5.0}[k]
+
+    def produce(grid: Grid) -> Iterator[Hint]:
+        cands = grid.cands
+        geo = grid.geo
+        for t in SET_TYPES:
+            for index, cells in enumerate(geo.regions[t]):
+                if _empty_count(grid, cells) < 2 * k:
+                    continue
+                # Only cells with 2..k candidates can be in the set; SE's colex order over all the region's
+                # tuples, restricted to these cells, is the colex order over them.
+                usable = [i for i, c in enumerate(cells) if 2 <= cands[c].bit_count() <= k]
+                for sub in permutations(k, len(usable)):
+                    union = 0
+                    for j in sub:
+                        union |= cands[cells[usable[j]]]
+                    if union.bit_count() != k:
+                        continue
+                    chosen = {cells[usable[j]] for j in sub}
+                    removable = {}
+                    for c in cells:
+                        if c not in chosen and cands[c] & union:
+                            removable[c] = cands[c] & union
+                    if removable:
+                        yield Hint(
+                            name,
+                            difficulty,
+                            removable=removable,
+                            kind="naked",
+                            regions=((t, index),),
+                            cells=tuple(cells[usable[j]] for j in sub),
+                            digits=union,
+                        )
+
+    produce.__name__ = produce.__qualname__ = f"naked_set_{k}"
+    return produce
+
+
+def hidden_sets(grid: Grid, k: int, direct: bool) -> Iterator[Hint]:
+    """SE's ``HiddenSet(k, direct)``: k digits of a region whose positions (two or more each) make k cells.
+    Indirect: those cells lose their other candidates. Direct: the first other digit left with a single
+    position outside them is placed there (nothing removed)."""
+    geo = grid.geo
+    n = geo.n
+    cands = grid.cands
+    if direct:
+        name, difficulty = f"Direct Hidden {_SET_NAMES.get(k, f'Set {k}')}", {2: 2.0, 3: 2.5, 4: 4.3}[k]
+    else:
+        name, difficulty = f"Hidden {_SET_NAMES.get(k, f'Set {k}')}", {2: 3.4, 3: 4.0, 4: 5.4}[k]
+    for t in SET_TYPES:
+        for index, cells in enumerate(geo.regions[t]):
+            empty = _empty_count(grid, cells)
+            if not (empty > 2 * k or (direct and empty > k)):
+                continue
+            pos = _positions(grid, cells)
+            usable = [d for d in range(1, n + 1) if 2 <= pos[d - 1].bit_count() <= k]
+            for sub in permutations(k, len(usable)):
+                union = 0
+                for j in sub:
+                    union |= pos[usable[j] - 1]
+                if union.bit_count() != k:
+                    continue
+                digits = 0
+                for j in sub:
+                    digits |= 1 << (usable[j] - 1)
+                set_cells = tuple(cells[i] for i in range(len(cells)) if union >> i & 1)
+                if direct:
+                    for w in range(1, n + 1):
+                        if digits >> (w - 1) & 1:
+                            continue
+                        q = pos[w - 1]
+                        if q & (q - 1) == 0:
+                            continue
+                        rest = q & ~union
+                        if rest and rest & (rest - 1) == 0:
+                            yield Hint(
+                                name,
+                                difficulty,
+                                cell=cells[rest.bit_length() - 1],
+                                value=w,
+                                kind="hidden",
+                                regions=((t, index),),
+                                cells=set_cells,
+                                digits=digits,
+                            )
+                            break
+                else:
+                    removable = {c: cands[c] & ~digits for c in set_cells if cands[c] & ~digits}
+                    if removable:
+                        yield Hint(
+                            name,
+                            difficulty,
+                            removable=removable,
+                            kind="hidden",
+                            regions=((t, index),),
+                            cells=set_cells,
+                            digits=digits,
+                        )
+
+
+def hidden_set(k: int) -> Producer:
+    """Hidden pair 3.4, triplet 4.0, quad 5.4."""
+
+    def produce(grid: Grid) -> Iterator[Hint]:
+        return hidden_sets(grid, k, direct=False)
+
+    produce.__name__ = produce.__qualname__ = f"hidden_set_{k}"
+    return produce
+
+
+# ---------------------------------------------------------------- fish
+
+_FISH = {2: ("X-Wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
+
+
+def fish(k: int) -> Producer:
+    """SE's ``Fisherman(k)``: k base lines whose positions of a digit (two or more each) make k cover
+    lines; the cover lines lose the digit elsewhere. Columns as base lines first, then rows; inside a pass
+    the base tuples in ``Permutations`` order, digits ascending for each. X-wing 3.2, swordfish 3.8,
+    jellyfish 5.2."""
+    name, difficulty = _FISH.get(k, (f"Fish {k}", 5.2))
+
+    def produce(grid: Grid) -> Iterator[Hint]:
+        geo = grid.geo
+        n = geo.n
+        cands = grid.cands
+        count = [0] * (n + 1)
+        for v in grid.values:
+            count[v] += 1
+        for base_t, cover_t in ((COLUMN, ROW), (ROW, COLUMN)):
+            lines = geo.regions[base_t]
+            pos = [_positions(grid, cells) for cells in lines]  # pos[line][d - 1]
+            found = []  # (base tuple mask, digit, cover mask): SE's order is by mask, then digit
+            for d in range(1, n + 1):
+                if count[d] + 2 * k > n:
+                    continue
+                usable = [li for li in range(n) if 2 <= pos[li][d - 1].bit_count() <= k]
+                for sub in permutations(k, len(usable)):
+                    union = 0
+                    for j in sub:
+                        union |= pos[usable[j]][d - 1]
+                    if union.bit_count() == k:
+                        found.append((sum(1 << usable[j] for j in sub), d, union))
+            found.sort()
+            covers_all = geo.regions[cover_t]
+            for base_mask, d, cover_mask in found:
+                bit = 1 << (d - 1)
+                removable = {}
+                covers = [ci for ci in range(n) if cover_mask >> ci & 1]
+                bases = [bi for bi in range(n) if base_mask >> bi & 1]
+                for ci in covers:
+                    for j, c in enumerate(covers_all[ci]):
+                        if cands[c] & bit and not base_mask >> j & 1:
+                            removable[c] = bit
+                if removable:
+                    regions: list[tuple[int, int]] = []
+                    for bi, ci in zip(bases, covers, strict=True):
+                        regions += [(base_t, bi), (cover_t, ci)]
+                    yield Hint(
+                        name,
+                        difficulty,
+                        removable=removable,
+                        kind="locking",
+                        regions=tuple(regions),
+                        digits=bit,
+                    )
+
+    produce.__name__ = produce.__qualname__ = f"fish_{k}"
+    return produce
