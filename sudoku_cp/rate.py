@@ -1,74 +1,82 @@
-"""Difficulty rating from the inference a puzzle needs, and the search effort it costs (docs/rating.md).
+"""Difficulty: Sudoku Explainer's rating of a puzzle's logical solution, and its bands (docs/rating.md).
 
-Rules, each tried only when the simpler ones stall:
+One vocabulary: a puzzle's level is the band its ER falls in, ER being the hardest step of the walk of
+``sudoku-cp steps`` (``sudoku_cp.human.walk``: the easiest technique that applies, one step at a time, with
+Sudoku Explainer 1.2.1's difficulties). ``rate``, ``rate --scale se`` and ``generate --difficulty`` all read
+the same walk, so a level that ``generate`` promises is the level ``rate`` gives.
 
-1. naked singles: a cell with one candidate left takes it;
-2. hidden singles: a digit with one place left in a unit goes there;
-3. failed literals: candidates are tried one at a time by SAT unit propagation over the extended encoding
-   (which derives exactly naked and hidden singles); a trial that ends in a conflict removes the candidate.
-   Trials go round the candidates in a fixed cycle (cells row by row, digits ascending), each from the state
-   the previous eliminations left; the count of eliminations the puzzle needs measures how often the
-   singles got stuck;
-4. search: a full cycle of trials removes nothing while the grid is not solved: guessing is needed.
+| level | ER | what it takes, by SE's scale |
+|---|---|---|
+| easy | up to 2.0 | hidden singles, direct pointing and claiming, direct hidden pairs |
+| medium | 2.1 to 3.4 | naked singles, locked candidates, pairs, X-wings |
+| hard | 3.5 to 5.0 | triples, swordfish, XY- and XYZ-wings, unique rectangles, naked quads |
+| expert | 5.1 to 7.0 | jellyfish, hidden quads, BUG, chains, finned fish |
+| extreme | above 7.0 | forcing chains and nets, nested nets; or a walk the techniques cannot finish |
 
-The effort of search is measured on every puzzle: guesses and backtracks of the ``dfs`` backend exploring
-the whole tree (asked for two solutions, so it also proves uniqueness), and conflicts of the ``sat``
-backend on the reduced encoding (a fresh solver per puzzle, so the count is the puzzle's own).
+On rules beyond the classic ones the walk is SE-style: the same techniques on the houses of the ``Rules``,
+and the forcing nets read every other rule through its clauses (``human.engine.nets_only``). A walk that
+gets stuck needs search: its level is extreme and its ER unknown (None).
+
+The search effort is reported beside the rating: guesses and backtracks of the ``dfs`` backend (mrv) asked
+for two solutions, so it explores the whole tree and proves uniqueness, and conflicts of the ``sat``
+backend on the reduced encoding, a fresh solver per puzzle.
 
 >>> r = rate("12343412214343..")
->>> r.level, r.technique
-('easy', 'naked_singles')
+>>> r.level, r.er, r.technique
+('easy', 1.0, 'Full house')
 """
 
 from __future__ import annotations
 
 import atexit
+import bisect
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
-from .grid import Puzzle, Rules
+from .grid import Puzzle
 
-__all__ = [
-    "BACKTRACKS_EXPERT",
-    "ELIMINATIONS_EXTREME",
-    "ELIMINATIONS_HARD",
-    "LEVELS",
-    "TECHNIQUES",
-    "Rating",
-    "level_of",
-    "rate",
-]
+__all__ = ["BANDS", "LEVELS", "SEARCH", "Rating", "level_of", "rate"]
 
 #: The named levels, easiest first.
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
-#: The rules, simplest first (``search``: none of the others solves the puzzle).
-TECHNIQUES = ("naked_singles", "hidden_singles", "failed_literals", "search")
-#: A puzzle the failed literals solve is ``hard`` with at most this many eliminations ...
-ELIMINATIONS_HARD = 3
-#: ... and fewer dfs backtracks than this; otherwise ``expert``, ...
-BACKTRACKS_EXPERT = 10
-#: ... or ``extreme`` from this many eliminations on (as is any puzzle that needs search).
-ELIMINATIONS_EXTREME = 15
+#: The highest ER of each level but the last (ER is given to one decimal): easy up to 2.0, and so on.
+BANDS = (2.0, 3.4, 5.0, 7.0)
+#: The technique of a walk the techniques cannot finish: the puzzle needs search.
+SEARCH = "search"
 #: The solver that counts conflicts: the sat backend on the reduced encoding, fresh per puzzle.
 CONFLICT_SOLVER = "sat"
-#: The solver for failed-literal trials (python-sat's ``propagate``, which Glucose supports).
-PROBE_SOLVER = "glucose4"
+
+
+def level_of(er: float | None) -> str:
+    """The level of an ER (None: the walk got stuck, so search is needed and the level is extreme).
+
+    >>> level_of(1.5), level_of(2.3), level_of(3.4), level_of(4.2), level_of(6.6), level_of(8.3)
+    ('easy', 'medium', 'medium', 'hard', 'expert', 'extreme')
+    """
+    if er is None:
+        return LEVELS[-1]
+    return LEVELS[bisect.bisect_left(BANDS, round(er, 1))]
 
 
 @dataclass(frozen=True)
 class Rating:
-    """How hard a puzzle is: its level, the strongest rule it needs and the search effort it costs.
+    """How hard a puzzle is: its level, Sudoku Explainer's three numbers, the hardest technique, and what
+    search costs on it.
 
-    ``level`` and ``technique`` are None unless the puzzle has exactly one solution (``solutions`` counts
-    up to 2, meaning two or more). ``eliminations``: candidates the failed literals removed (0 when singles
-    suffice; for ``search``, those removed before the trials got stuck).
+    ``er`` is the hardest step of the walk, ``ep`` the hardest up to the first placement, ``ed`` the first
+    step's. ``technique`` names the hardest step (the first of them; None for a full grid, which takes no
+    step), or is ``search`` when the walk gets stuck (``er``, ``ep`` and ``ed`` are then None). Everything
+    but ``solutions`` and the effort figures is None unless the puzzle has exactly one solution
+    (``solutions`` counts up to 2, meaning two or more).
     """
 
     level: str | None
+    er: float | None
+    ep: float | None
+    ed: float | None
     technique: str | None
     solutions: int
-    eliminations: int
     guesses: int
     backtracks: int
     conflicts: int
@@ -78,44 +86,44 @@ class Rating:
         """The level's index in ``LEVELS`` (0 for easy), -1 when the puzzle is not rated."""
         return LEVELS.index(self.level) if self.level else -1
 
+    @property
+    def se(self) -> str | None:
+        """``ER/EP/ED`` as Sudoku Explainer prints them (``8.3/1.2/1.2``), None when there are none."""
+        if self.er is None or self.ep is None or self.ed is None:
+            return None
+        return f"{self.er:.1f}/{self.ep:.1f}/{self.ed:.1f}"
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def level_of(technique: str, eliminations: int, backtracks: int) -> str:
-    """The named level of a uniquely solvable puzzle (the rule written out in docs/rating.md)."""
-    if technique == "naked_singles":
-        return "easy"
-    if technique == "hidden_singles":
-        return "medium"
-    if technique == "search" or eliminations >= ELIMINATIONS_EXTREME:
-        return "extreme"
-    if eliminations <= ELIMINATIONS_HARD and backtracks < BACKTRACKS_EXPERT:
-        return "hard"
-    return "expert"
-
-
 def rate(puzzle: Puzzle | str) -> Rating:
-    """Rate one puzzle: the rules that solve it without guessing, the search effort, the named level."""
+    """Rate one puzzle: the walk's ER/EP/ED and level, the hardest technique, the search effort."""
+    from .human import walk
+
     if isinstance(puzzle, str):
         puzzle = Puzzle.from_string(puzzle)
     found = _dfs().enumerate(puzzle, limit=2)
     solutions = len(found.solutions)
     guesses, backtracks = int(found.stats.get("guesses", 0)), int(found.stats.get("backtracks", 0))
     conflicts = int(_sat().enumerate(puzzle, limit=2).stats.get("conflicts", 0))
+    effort = (solutions, guesses, backtracks, conflicts)
     if solutions != 1:
-        return Rating(None, None, solutions, 0, guesses, backtracks, conflicts)
-    technique, eliminated = _logic(puzzle)
-    level = level_of(technique, eliminated, backtracks)
-    return Rating(level, technique, 1, eliminated, guesses, backtracks, conflicts)
+        return Rating(None, None, None, None, None, *effort)
+    done = walk(puzzle)
+    if done.result != "solved":  # stuck: search is needed (a unique puzzle has no contradiction to meet)
+        return Rating(level_of(None), None, None, None, SEARCH, *effort)
+    er, ep, ed = done.rating.er, done.rating.ep, done.rating.ed
+    hardest = next((step.technique for step in done.steps if step.difficulty == er), None)  # None: no step
+    return Rating(level_of(er), er, ep, ed, hardest, *effort)
 
 
 @cache
 def _dfs() -> Any:
     from .backends import make_backend
 
-    # mrv, named: the levels' thresholds were set on its counts, which both dfs engines share (the default,
-    # auto, takes the compiled engine's band search on 9x9, whose counts are its own)
+    # mrv, named: its counts are shared by both dfs engines (the default takes the compiled engine's band
+    # search on 9x9, whose counts are its own)
     return make_backend("dfs", heuristic="mrv")
 
 
@@ -129,63 +137,5 @@ def _sat() -> Any:
 @atexit.register
 def _release_solvers() -> None:
     """Free the cached solvers while python-sat is still loaded: at interpreter exit it may be gone."""
-    for cached in (_probe_solver, _sat, _dfs):
+    for cached in (_sat, _dfs):
         cached.cache_clear()
-
-
-def _logic(puzzle: Puzzle) -> tuple[str, int]:
-    """The simplest rule set that solves the puzzle, and the failed-literal eliminations it took."""
-    rules, cells = puzzle.rules, puzzle.cells
-    if _solved(_singles(cells, rules, hidden=False)):
-        return "naked_singles", 0
-    if _solved(_singles(cells, rules, hidden=True)):
-        return "hidden_singles", 0
-    return _probe(puzzle)
-
-
-def _solved(cands: list[int] | None) -> bool:
-    return cands is not None and all(m & (m - 1) == 0 for m in cands)
-
-
-def _singles(cells: tuple[int, ...], rules: Rules, hidden: bool) -> list[int] | None:
-    """Candidate bitmasks (bit d-1: digit d) after naked (and ``hidden``) singles; None on a clash."""
-    from .backends.dfs_reference import geometry, propagate
-
-    geo = geometry(rules)
-    cands = [1 << (d - 1) if d else geo.full for d in cells]
-    return cands if propagate(cands, [c for c, d in enumerate(cells) if d], geo, hidden) else None
-
-
-@cache
-def _probe_solver(rules: Rules) -> Any:
-    """A solver holding the empty grid's extended encoding; ``propagate`` learns nothing, so it is shared."""
-    from .backends.grid_solver import GridSolver
-
-    return GridSolver(rules, PROBE_SOLVER)
-
-
-def _probe(puzzle: Puzzle) -> tuple[str, int]:
-    """Failed literals in a cycle after singles: ``("failed_literals" or "search", eliminations)``."""
-    solver = _probe_solver(puzzle.rules)
-    n, ncells = puzzle.rules.n, puzzle.rules.ncells
-    primary = n**3
-    known = [c * n + d for c, d in enumerate(puzzle.cells) if d]
-    eliminated = 0
-    trial = idle = 0  # the last variable tried; trials since the last elimination
-    while True:
-        ok, implied = solver.propagate(known)
-        if not ok:  # rate() calls this for uniquely solvable puzzles only
-            raise RuntimeError("failed literals removed a candidate of the solution")
-        if sum(1 for lit in implied if 0 < lit <= primary) == ncells:
-            return "failed_literals", eliminated
-        assigned = {abs(lit) for lit in implied}
-        while True:
-            if idle == primary:
-                return "search", eliminated
-            trial = trial % primary + 1
-            idle += 1
-            if trial not in assigned and not solver.propagate([*known, trial])[0]:
-                known.append(-trial)
-                eliminated += 1
-                idle = 0
-                break

@@ -71,14 +71,17 @@ def test_generate_errors() -> None:
     # one difficulty vocabulary: a level is a promise of --difficulty, never a number of blanks
     proc = run_cli("generate", "--blanks", "hard")
     assert proc.returncode == 2 and "use --difficulty hard" in proc.stderr
-    proc = run_cli(
-        "generate", "-n", "2", "--difficulty", "hard", "--seed", "3", "--output-format", "jsonl", "-q"
-    )
-    assert proc.returncode == 0, proc.stderr
-    made = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert [m["rating"]["level"] for m in made] == ["hard", "hard"]
-    rated = run_cli("rate", "--output-format", "jsonl", "-q", *[m["puzzle"] for m in made])
-    assert [json.loads(line)["level"] for line in rated.stdout.splitlines()] == ["hard", "hard"]
+    for level in ("medium", "extreme"):
+        proc = run_cli(
+            "generate", "-n", "2", "--difficulty", level, "--seed", "3", "--output-format", "jsonl", "-q"
+        )
+        assert proc.returncode == 0, proc.stderr
+        made = [json.loads(line) for line in proc.stdout.splitlines()]
+        assert [m["rating"]["level"] for m in made] == [level, level]
+        rated = run_cli("rate", "--output-format", "jsonl", "-q", *[m["puzzle"] for m in made])
+        assert [json.loads(line)["level"] for line in rated.stdout.splitlines()] == [level, level]
+        ers = [json.loads(line)["er"] for line in rated.stdout.splitlines()]
+        assert ers == [m["rating"]["er"] for m in made]
 
 
 def test_rate_lines_csv_and_exit_status(tmp_path: Path) -> None:
@@ -90,9 +93,10 @@ def test_rate_lines_csv_and_exit_status(tmp_path: Path) -> None:
     proc = run_cli("rate", str(path))
     assert proc.returncode == 0, proc.stderr
     first, second = proc.stdout.splitlines()
-    assert first.split()[:3] == ["1234341221434321", "easy", "naked_singles"]
-    assert second.split()[1:3] == ["expert", "failed_literals"] and "conflicts=" in second
-    assert "rated 2 puzzles (1 easy, 1 expert)" in proc.stderr
+    assert first.split()[:3] == ["1234341221434321", "easy", "0.0/0.0/0.0"]  # a full grid: no step
+    assert second.split()[1:3] == ["easy", "2.0/1.2/1.2"] and "conflicts=" in second
+    assert second.endswith("(Direct hidden pair)")
+    assert "rated 2 puzzles (2 easy)" in proc.stderr
 
     proc = run_cli("rate", "--output-format", "jsonl", stdin="12..............\n11..............\n")
     assert proc.returncode == 1
@@ -101,8 +105,8 @@ def test_rate_lines_csv_and_exit_status(tmp_path: Path) -> None:
     assert "error" in clash
 
     proc = run_cli("rate", "--output-format", "csv", "-q", stdin="1234341221434321\n")
-    assert proc.stdout.splitlines()[0].startswith("index,puzzle,level,technique")
-    assert proc.stdout.splitlines()[1].startswith("1,1234341221434321,easy,naked_singles")
+    assert proc.stdout.splitlines()[0].startswith("index,puzzle,level,er,ep,ed,technique,")
+    assert proc.stdout.splitlines()[1].startswith("1,1234341221434321,easy,0.0,0.0,0.0,,")
 
 
 def test_help_lists_both_commands() -> None:

@@ -81,7 +81,7 @@ def test_count_writes_line_pretty_and_jsonl() -> None:
 
 def test_rate_writes_pretty_too() -> None:
     proc = run_cli("rate", "-q", "--output-format", "pretty", "-p", "12343412214343..")
-    assert proc.stdout.startswith("Puzzle 1 (line 1): easy, naked_singles; eliminations=0")
+    assert proc.stdout.startswith("Puzzle 1 (line 1): easy 1.0/1.0/1.0, Full house; guesses=0")
     assert "| 1 2 | 3 4 |" in proc.stdout
 
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from sudoku_cp import Puzzle, Rules, UsageError, count_solutions, generate
+from sudoku_cp import Puzzle, Rules, UsageError, count_solutions, generate, rate
 from sudoku_cp.generate import (
     SYMMETRIES,
     GenerationError,
@@ -18,6 +18,7 @@ from sudoku_cp.generate import (
     orbits,
 )
 from sudoku_cp.generate.oracle import random_isomorph
+from sudoku_cp.rate import LEVELS
 from sudoku_cp.verify import is_solution, solution_problems
 
 
@@ -211,9 +212,10 @@ def test_a_16x16_puzzle() -> None:
 
 
 def test_difficulty_is_met_and_items_are_rated() -> None:
-    for level in ("easy", "medium", "hard"):
+    for level in LEVELS:  # every band of ER on 9x9, a promise that rate() keeps
         for item in generate(2, difficulty=level, seed=level):
             assert item.rating is not None and item.rating.level == level
+            assert rate(item.puzzle) == item.rating
             assert unique(item.puzzle)
     item = next(generate(seed=1))
     assert item.rating is not None and item.rating.solutions == 1

@@ -1,6 +1,7 @@
-"""``sudoku-cp rate``: the difficulty of each puzzle, from the rules it needs and the search it costs.
+"""``sudoku-cp rate``: the difficulty of each puzzle, Sudoku Explainer's ER/EP/ED and the level they fall in.
 
-Levels easy, medium, hard, expert, extreme; the rule is written out in docs/rating.md. Puzzles without
+Levels easy, medium, hard, expert, extreme are bands of ER, the hardest step of the walk of ``sudoku-cp
+steps`` (docs/rating.md); the search effort is reported beside them. Puzzles without
 exactly one solution get no level (exit status 1), and a puzzle that cannot be read is ``error`` (the
 reason on standard error, with its file, line and number). Puzzles are rated by ``--jobs`` worker processes,
 the output in input order; a summary line ends the run.
@@ -28,10 +29,10 @@ if TYPE_CHECKING:
 
 __all__ = ["OUTPUT_FORMATS", "register", "run"]
 
-#: ``line``: puzzle, level, technique and the effort figures separated by spaces; ``csv`` a header and a
-#: row per puzzle; ``jsonl`` an object per puzzle; ``pretty`` the puzzle's grid under its rating.
+#: ``line``: puzzle, level, ER/EP/ED, the effort figures and (in brackets) the hardest technique; ``csv`` a
+#: header and a row per puzzle; ``jsonl`` an object per puzzle; ``pretty`` the puzzle's grid under its rating.
 OUTPUT_FORMATS = (*BASE_FORMATS, "csv")
-_FIELDS = ("level", "technique", "eliminations", "guesses", "backtracks", "conflicts", "solutions")
+_FIELDS = ("level", "er", "ep", "ed", "technique", "guesses", "backtracks", "conflicts", "solutions")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,8 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--scale",
         choices=("level", "se"),
         default="level",
-        help="level: easy to extreme from the inference and search a puzzle needs (default); se: Sudoku "
-        "Explainer's ER/EP/ED from the named techniques of `sudoku-cp steps` (stuck where none applies)",
+        help="level: the level (easy to extreme, bands of ER), ER/EP/ED and the search effort (default); "
+        "se: Sudoku Explainer's ER/EP/ED alone, as its batch rater prints them (stuck where no technique "
+        "applies)",
     )
     add_resume_option(p, "rate the puzzles")
     add_cluster_option(p)
@@ -125,16 +127,18 @@ class _Writer:
             self.csv.writerow((index, puzzle, *("" if values[k] is None else values[k] for k in _FIELDS)))
         else:
             head = rating.level or _status(rating)
-            figures = " ".join(f"{k}={values[k]}" for k in _FIELDS[2:6])
+            figures = " ".join(f"{k}={values[k]}" for k in ("guesses", "backtracks", "conflicts"))
+            se = rating.se or "-"
             if self.fmt == "pretty":
                 from ..formats.writing import pretty_text, rules_note
 
                 technique = f", {rating.technique}" if rating.technique else ""
                 where = f"Puzzle {index} (line {record.line}){rules_note(record.puzzle.rules)}"
-                self.out.write(f"{where}: {head}{technique}; {figures}\n")
+                self.out.write(f"{where}: {head} {se}{technique}; {figures}\n")
                 self.out.write(pretty_text(record.puzzle) + "\n\n")
             else:
-                self.out.write(f"{puzzle} {head} {rating.technique or '-'} {figures}\n")
+                technique = f" ({rating.technique})" if rating.technique else ""
+                self.out.write(f"{puzzle} {head} {se} {figures}{technique}\n")
 
     def error(self, record: Record) -> None:
         reason = record.error.reason if record.error is not None else "unreadable"
