@@ -12,6 +12,7 @@ something are yielded lazily, since the rating uses the first.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from .grid import Grid, bits
 from .hints import Hint
@@ -81,6 +82,36 @@ def aligned_pair_exclusion(grid: Grid) -> Iterator[Hint]:
             yield Hint("Aligned Pair Exclusion", 6.2, removable=removable, cells=(a, b))
 
 
+@cache
+def _single_bits(mask: int) -> tuple[int, ...]:
+    """The bits of a mask, lowest first, each as a mask."""
+    return tuple(1 << i for i in range(mask.bit_length()) if mask >> i & 1)
+
+
+def _allowed3(
+    ma: int, mb: int, mt: int, see_ab: bool, see_at: bool, see_bt: bool, common: list[int]
+) -> tuple[int, int, int]:
+    """The digits of each of three cells that some allowed combination uses (stops once all are)."""
+    allowed_a = allowed_b = allowed_t = 0
+    for pb in _single_bits(ma):
+        for qb in _single_bits(mb):
+            if pb == qb and see_ab:
+                continue
+            pq = pb | qb
+            for rb in _single_bits(mt):
+                if (rb == pb and see_at) or (rb == qb and see_bt):
+                    continue
+                u = pq | rb
+                if any(not e & ~u for e in common):
+                    continue
+                allowed_a |= pb
+                allowed_b |= qb
+                allowed_t |= rb
+                if allowed_a == ma and allowed_b == mb and allowed_t == mt:
+                    return allowed_a, allowed_b, allowed_t
+    return allowed_a, allowed_b, allowed_t
+
+
 def aligned_triplet_exclusion(grid: Grid) -> Iterator[Hint]:
     """SE's ``AlignedExclusion(3)``, 7.5."""
     cands = grid.cands
@@ -107,25 +138,9 @@ def aligned_triplet_exclusion(grid: Grid) -> Iterator[Hint]:
             if len(common) < 2:
                 continue
             mt = cands[t]
-            see_at, see_bt = t in house_sets[a], t in house_sets[b]
-            allowed_a = allowed_b = allowed_t = 0
-            for p in bits(ma):
-                pb = 1 << (p - 1)
-                for q in bits(mb):
-                    if p == q and see_ab:
-                        continue
-                    qb = 1 << (q - 1)
-                    pq = pb | qb
-                    for r in bits(mt):
-                        if (r == p and see_at) or (r == q and see_bt):
-                            continue
-                        rb = 1 << (r - 1)
-                        u = pq | rb
-                        if any(not e & ~u for e in common):
-                            continue
-                        allowed_a |= pb
-                        allowed_b |= qb
-                        allowed_t |= rb
+            allowed_a, allowed_b, allowed_t = _allowed3(
+                ma, mb, mt, see_ab, t in house_sets[a], t in house_sets[b], common
+            )
             removable = {}
             for c, m, allowed in ((a, ma, allowed_a), (b, mb, allowed_b), (t, mt, allowed_t)):
                 if m & ~allowed:
