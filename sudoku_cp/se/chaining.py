@@ -196,6 +196,8 @@ class Chaining:
         self._inner: list[Callable[[Grid], Iterable[Hint]]] | None = None
         self._last: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._last_hints: list[ChainHint] = []
+        #: Per digit, the cells holding it (bit sets) on the grid being searched, struck with the grid.
+        self._dc: list[int] = []
 
     def __repr__(self) -> str:
         return f"Chaining({self.name})"
@@ -203,6 +205,7 @@ class Chaining:
     def __call__(self, grid: Grid) -> Iterator[ChainHint]:
         state = (tuple(grid.values), tuple(grid.cands))
         if state != self._last:
+            self._dc = grid.digit_cells()
             found = self._multiple_hints(grid) if self.multiple or self.dynamic else self._unary_hints(grid)
             for hint in found:
                 hint.finish()
@@ -221,63 +224,71 @@ class Chaining:
 
     def _on_to_off(self, grid: Grid, p: Potential, cell_rule: bool) -> dict[int, Potential]:
         """What an "on" potential turns off: the cell's other candidates (``cell_rule``), then the digit's
-        other places in the cell's block, row and column."""
+        other places in the cell's block, row and column (each cell once, SE's order)."""
         out: dict[int, Potential] = {}
-        cands = grid.cands
+        cell, digit = p.cell, p.digit
         if cell_rule:
-            for d in bits(cands[p.cell] & ~(1 << (p.digit - 1))):
-                q = Potential(p.cell, d, False, [p], CELL)
+            mask = grid.cands[cell] & ~(1 << (digit - 1))
+            while mask:
+                low = mask & -mask
+                q = Potential(cell, low.bit_length(), False, [p], CELL)
                 out[q.key] = q
-        bit = 1 << (p.digit - 1)
-        geo = grid.geo
-        for t in REGION_TYPES:
-            for c in geo.region(t, p.cell):
-                if c != p.cell and cands[c] & bit:
-                    k = key(c, p.digit, False)
-                    if k not in out:
-                        out[k] = Potential(c, p.digit, False, [p], t)
+                mask ^= low
+        places = self._dc[digit - 1] & ~(1 << cell)
+        for t, region in enumerate(grid.geo.cell_regions[cell]):
+            found = region & places
+            places &= ~found
+            while found:
+                low = found & -found
+                q = Potential(low.bit_length() - 1, digit, False, [p], t)
+                out[q.key] = q
+                found ^= low
         return out
 
     def _off_to_on(
         self,
         grid: Grid,
         p: Potential,
-        source: list[int] | None,
+        source: tuple[list[int], list[int]] | None,
         offs: dict[int, Potential],
         cell_rule: bool,
         region_rule: bool,
     ) -> dict[int, Potential]:
         """What an "off" potential turns on: the cell's last other candidate, the digit's last other place
-        in each region; with the candidates struck since ``source`` (dynamic chains) as hidden parents."""
+        in each region; with the candidates struck since ``source`` (candidates and digit cells, dynamic
+        chains) as hidden parents."""
         out: dict[int, Potential] = {}
-        cands = grid.cands
         cell, digit = p.cell, p.digit
         if cell_rule:
-            mask = cands[cell]
+            mask = grid.cands[cell]
             if mask.bit_count() == 2:
-                other = (mask & ~(1 << (digit - 1))).bit_length()
-                q = Potential(cell, other, True, [p], CELL)
+                q = Potential(cell, (mask & ~(1 << (digit - 1))).bit_length(), True, [p], CELL)
                 if source is not None:
-                    for d in bits(source[cell] & ~mask):
-                        q.parents.append(offs[key(cell, d, False)])
+                    gone = source[0][cell] & ~mask
+                    while gone:
+                        low = gone & -gone
+                        q.parents.append(offs[key(cell, low.bit_length(), False)])
+                        gone ^= low
                 out[q.key] = q
         if region_rule:
-            bit = 1 << (digit - 1)
-            geo = grid.geo
-            for t in REGION_TYPES:
-                region = geo.region(t, cell)
-                places = [c for c in region if cands[c] & bit]
-                if len(places) == 2:
-                    other = places[1] if places[0] == cell else places[0]
-                    k = key(other, digit, True)
-                    if k in out:
-                        continue
-                    q = Potential(other, digit, True, [p], t)
-                    if source is not None:
-                        for c in region:
-                            if source[c] & bit and not cands[c] & bit:
-                                q.parents.append(offs[key(c, digit, False)])
-                    out[k] = q
+            here = self._dc[digit - 1]
+            me = 1 << cell
+            for t, region in enumerate(grid.geo.cell_regions[cell]):
+                places = region & here
+                if places.bit_count() != 2:
+                    continue
+                other = (places & ~me).bit_length() - 1
+                k = key(other, digit, True)
+                if k in out:
+                    continue
+                q = Potential(other, digit, True, [p], t)
+                if source is not None:
+                    gone = source[1][digit - 1] & ~here & region
+                    while gone:
+                        low = gone & -gone
+                        q.parents.append(offs[key(low.bit_length() - 1, digit, False)])
+                        gone ^= low
+                out[k] = q
         return out
 
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
@@ -433,9 +444,9 @@ class Chaining:
         """Everything the assumptions in ``on_set`` and ``off_set`` force, added to them; the first
         contradiction met, as the (on, off) potentials of one candidate, or None. The grid is given back
         as it was (dynamic chains strike candidates as they go)."""
-        cands = grid.cands
-        source = cands[:]
-        hidden = source if self.dynamic else None
+        cands, dc = grid.cands, self._dc
+        source, source_dc = cands[:], dc[:]
+        hidden = (source, source_dc) if self.dynamic else None
         cell_rule = not self.nishio
         pend_on: deque[Potential] = deque(on_set.values())
         pend_off: deque[Potential] = deque(off_set.values())
@@ -455,6 +466,7 @@ class Chaining:
                     made = self._off_to_on(grid, p, hidden, off_set, cell_rule, True)
                     if self.dynamic:
                         cands[p.cell] &= ~(1 << (p.digit - 1))
+                        dc[p.digit - 1] &= ~(1 << p.cell)
                     for q in made.values():
                         other = off_set.get(q.key ^ 1)
                         if other is not None:
@@ -470,6 +482,7 @@ class Chaining:
             return None
         finally:
             cands[:] = source
+            dc[:] = source_dc
 
     def _inner_rules(self) -> list[Callable[[Grid], Iterable[Hint]]]:
         if self._inner is None:

@@ -69,6 +69,12 @@ class Geometry:
                     if other != c:
                         seen.setdefault(other)
             house.append(tuple(seen))
+        #: cell_regions[cell]: the cells of its block, row and column as bit sets (bit ``c`` for cell ``c``;
+        #: ascending bits are SE's index order in each region type).
+        self.cell_regions: tuple[tuple[int, int, int], ...] = tuple(
+            tuple(sum(1 << c for c in self.region(t, cell)) for t in (BLOCK, ROW, COLUMN))  # type: ignore[misc]
+            for cell in range(self.ncells)
+        )
         #: house_cells[cell]: the cells of its block, row and column, each once, in that order.
         self.house_cells: tuple[tuple[int, ...], ...] = tuple(house)
         self.house_sets: tuple[frozenset[int], ...] = tuple(frozenset(h) for h in house)
@@ -121,6 +127,16 @@ class Grid:
 
     def same(self, other: Grid) -> bool:
         return self.values == other.values and self.cands == other.cands
+
+    def digit_cells(self) -> list[int]:
+        """Per digit ``d`` (at ``d - 1``), the cells holding it as a candidate, as a bit set."""
+        out = [0] * self.geo.n
+        for c, mask in enumerate(self.cands):
+            while mask:
+                low = mask & -mask
+                out[low.bit_length() - 1] |= 1 << c
+                mask ^= low
+        return out
 
     def positions(self, rtype: int, index: int, digit: int) -> int:
         """The indexes (as bits) of the cells of a region that hold ``digit`` as a candidate."""
