@@ -143,8 +143,8 @@ def test_the_same_progress_line_and_summary_on_a_terminal(tmp_path: Path) -> Non
     hard = shared("forum_hardest_11plus.txt", limit=400)
     path = tmp_path / "hard.txt"
     path.write_text(_lines(hard[:400]))
-    few = tmp_path / "few.txt"
-    few.write_text(_lines(hard[:40]))
+    few = tmp_path / "few.txt"  # rated: puzzles whose Sudoku Explainer walks are short (17 clues, few chains)
+    few.write_text(_lines(shared("17_clue.txt", limit=40)))
     runs = {
         "solved": ("solve", "-j", "1", "--backend", "sat", str(path)),
         "counted": ("count", "-j", "1", "--backend", "sat", str(path)),

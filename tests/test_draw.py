@@ -271,7 +271,8 @@ def test_a_chain_step_shows_its_links_pattern_and_eliminations() -> None:
     svg = w.draw(k).as_svg()
     discs = fills(svg)
     assert discs[ELIMINATED] == len(step.eliminations) > 0
-    assert discs[PATTERN] == len({node for a, b, _ in step.links for node in (a, b)})
+    # every candidate of the chain is drawn: struck where the step eliminates it, else as the pattern
+    assert discs[PATTERN] == len({node for a, b, _ in step.links for node in (a, b)} - set(step.eliminations))
     links = [p for p in elements(svg, "path") if p.get("stroke") == LINK]
     strong = sum(1 for *_, s in step.links if s)
     assert [p.get("d", "").count("M") for p in links] == [strong, len(step.links) - strong]

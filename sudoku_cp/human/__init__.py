@@ -4,7 +4,8 @@
 ``hint(puzzle)`` the next step only, ``nth_step(puzzle, k)`` the k-th; a hint and a walk's step draw
 themselves on their candidates (``Hint.draw``, ``Walkthrough.draw(k)``, the ``draw`` extra). One module
 per family of techniques: ``singles``, ``intersections``, ``subsets``, ``fish``, ``wings``, ``uniqueness``,
-``chains``, ``forcing``.
+``chains``, ``forcing``. On classic puzzles up to 9x9 with one solution the walk is Sudoku Explainer's own
+(``sudoku_cp.se``; ``se_walks`` tells, ``explainer=False`` asks for sudoku-cp's).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .engine import (
     hint,
     next_step,
     nth_step,
+    se_walks,
     solve_steps,
     walk,
 )
@@ -37,6 +39,7 @@ __all__ = [
     "hint",
     "next_step",
     "nth_step",
+    "se_walks",
     "solve_steps",
     "walk",
 ]

@@ -1,5 +1,11 @@
 """The step engine: the easiest technique that applies, one step at a time, as Sudoku Explainer does.
 
+On a classic puzzle (rows, columns, boxes; up to 9x9) with exactly one solution, the walk is Sudoku
+Explainer's own (``sudoku_cp.se``: its techniques, its order, its choice of step, so ER, EP and ED are
+SE's). Elsewhere (variants, larger grids, pencilmarks, puzzles without one solution) it is sudoku-cp's
+SE-style walk below, whose techniques read the houses of any ``Rules`` and whose forcing nets read every
+other rule.
+
 Each step is the first finding of the technique of lowest difficulty that finds anything; the step is
 applied and the search starts again from the easiest. The walk ends ``solved``, ``stuck`` (no technique
 applies) or ``contradiction`` (the candidates show the puzzle has no solution). Every technique derives
@@ -25,7 +31,7 @@ from .colouring import simple_colouring
 from .fish import FINNED, basic_fish, finned_fish
 from .forcing import contradiction_net, forcing_net
 from .intersections import claiming, direct_claiming, direct_pointing, locked_candidates, pointing
-from .probe import release
+from .probe import release, unique_board
 from .singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from .step import Step, Technique
 from .subsets import hidden_subset, naked_subset
@@ -98,9 +104,17 @@ FAMILIES: dict[str, frozenset[str]] = {
     "fish+wings": frozenset(
         {"X-wing", "Swordfish", "Jellyfish", "XY-wing", "XYZ-wing", "Unique rectangle", "BUG+1"}
         | {"Unique rectangle type 2", "Unique rectangle type 4"}
+        | {f"Unique {shape} type {k}" for shape in ("rectangle", "loop") for k in (1, 2, 3, 4)}
+        | {f"Unique loop {size} type {k}" for size in range(8, 82, 2) for k in (1, 2, 3, 4)}
+        | {f"BUG type {k}" for k in (1, 2, 3, 4)}
+        | {"Aligned pair exclusion", "Aligned triple exclusion"}
         | {name for name, _ in FINNED.values()}
     ),
-    "chains": frozenset({"X-chain", "XY-chain", "AIC", "Simple colouring", *PATTERNS}),
+    "chains": frozenset(
+        {"X-chain", "XY-chain", "AIC", "Simple colouring", *PATTERNS}
+        | {"Bidirectional X-cycle", "Bidirectional Y-cycle", "Bidirectional cycle", "Turbot fish"}
+        | {"Forcing X-chain", "Forcing Y-chain", "Forcing chain"}
+    ),
     "nets": frozenset(
         {"Cell forcing net", "Region forcing net", "Contradiction net", "Nested contradiction net"}
         | {"Deep contradiction net"}
@@ -109,10 +123,13 @@ FAMILIES: dict[str, frozenset[str]] = {
 
 
 def family(technique: str) -> str:
-    """The family (a key of ``FAMILIES``) of a step's technique name."""
+    """The family (a key of ``FAMILIES``) of a step's technique name (Sudoku Explainer's forcing chains of
+    every kind and nesting level are nets)."""
     for name, members in FAMILIES.items():
         if technique in members:
             return name
+    if technique.endswith(" forcing chains") or " forcing chains (" in technique:
+        return "nets"
     raise KeyError(f"no family holds the technique {technique!r}")
 
 
@@ -236,8 +253,40 @@ def solve_steps(
         yield step
 
 
-def walk(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES) -> Walkthrough:
-    """The whole logical solution of ``start``.
+def se_walks(start: Puzzle | Candidates | Board) -> bool:
+    """Whether the walk from ``start`` is Sudoku Explainer's: a classic puzzle up to 9x9 (not pencilmarks)
+    with exactly one solution (SE's uniqueness techniques assume one)."""
+    if not isinstance(start, Puzzle) or start.n > 9:
+        return False
+    from ..se.grid import box_shape
+
+    try:
+        box_shape(start.rules)
+    except ValueError:
+        return False
+    board = Board.of(start)
+    try:
+        return board.broken() is None and unique_board(board)
+    finally:
+        release(board)
+
+
+def _se_steps(puzzle: Puzzle) -> Iterator[Step]:
+    """Sudoku Explainer's walk of ``puzzle``, step by step (each applied before the next is found)."""
+    from ..se.grid import Grid
+    from ..se.rater import producers, walk_grid
+    from ..se.steps import to_step
+
+    grid = Grid.of(puzzle)
+    for found in walk_grid(grid, producers()):
+        yield to_step(found, puzzle.rules, grid.geo)
+
+
+def walk(
+    start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES, *, explainer: bool = True
+) -> Walkthrough:
+    """The whole logical solution of ``start``: Sudoku Explainer's own walk where ``se_walks`` (unless
+    ``explainer`` is False or other ``techniques`` are asked for), else sudoku-cp's SE-style walk.
 
     >>> w = walk(Puzzle.from_string("12343412214343.."))
     >>> w.result, [s.text for s in w.steps][:1], str(w.rating)
@@ -245,6 +294,11 @@ def walk(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQ
     """
     first = start if isinstance(start, Candidates) else Candidates.of(start)
     board = Board(first)
+    if explainer and techniques is TECHNIQUES and se_walks(start):
+        steps = list(_se_steps(first.puzzle))
+        for step in steps:
+            apply(board, step)
+        return Walkthrough(steps, "solved" if board.solved else "stuck", board, "", first)
     try:
         steps = list(solve_steps(board, techniques))
     finally:
@@ -288,16 +342,24 @@ class Hint:
             return None
 
 
-def hint(start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES) -> Hint:
-    """The easiest next step from ``start``.
+def hint(
+    start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES, *, explainer: bool = True
+) -> Hint:
+    """The next step from ``start`` (Sudoku Explainer's where ``se_walks``, as ``walk`` chooses).
 
     >>> hint(Puzzle.from_string("12343412214343..")).step.text
     'Full house: r4c3=2 (last open cell of column 3)'
     """
-    return nth_step(start, 1, techniques)
+    return nth_step(start, 1, techniques, explainer=explainer)
 
 
-def nth_step(start: Puzzle | Candidates, k: int, techniques: tuple[Technique, ...] = TECHNIQUES) -> Hint:
+def nth_step(
+    start: Puzzle | Candidates,
+    k: int,
+    techniques: tuple[Technique, ...] = TECHNIQUES,
+    *,
+    explainer: bool = True,
+) -> Hint:
     """The ``k``-th step (from 1) of the walk from ``start``, as a hint on the board after the steps before
     it; ``solved``, ``stuck`` or ``contradiction`` where the walk ends sooner (``why`` then says after
     how many steps, or for a contradiction what is broken; a broken board has no candidates to show).
@@ -309,6 +371,16 @@ def nth_step(start: Puzzle | Candidates, k: int, techniques: tuple[Technique, ..
         raise ValueError(f"steps count from 1, not {k}")
     board = Board.of(start)
     givens = start.puzzle if isinstance(start, Candidates) else start
+    if explainer and techniques is TECHNIQUES and se_walks(start):
+        assert isinstance(start, Puzzle)
+        done = 0
+        for step in _se_steps(start):
+            if done == k - 1:
+                return Hint("step", step, candidates=board.candidates(), givens=givens)
+            apply(board, step)
+            done += 1
+        word = "solved" if board.solved else "stuck"
+        return Hint(word, why=_sooner(done), candidates=board.candidates(), givens=givens)
     try:
         for done in range(k):
             if why := board.broken():  # before "solved": a full grid may break a rule

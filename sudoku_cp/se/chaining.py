@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
@@ -109,6 +110,7 @@ class ChainHint(Hint):
     base: float = 0.0
     flat: int = 0
     initial_cause: int | None = None  # what the ruleParents of the initial assumption read (cell, region)
+    detail: str = ""  # where: the cell or region a cell or region chain starts from
     _complexity: int = field(default=-1, repr=False)
 
     @property
@@ -167,13 +169,17 @@ class ChainHint(Hint):
         return list(out)
 
 
-def _name_of(multiple: bool, dynamic: bool, nishio: bool, level: int) -> str:
-    if nishio:
-        return "Nishio Forcing Chains"
-    if dynamic:
-        suffix = {0: "", 1: " (+)", 2: " (+ Forcing Chains)", 3: " (+ Multiple Forcing Chains)"}
-        return "Dynamic Forcing Chains" + suffix.get(level, " (+ Dynamic Forcing Chains)")
-    return "Multiple Forcing Chains" if multiple else "Forcing Chains & Cycles"
+def _nested_suffix(level: int) -> str:
+    """SE's ``getNestedSuffix``: what a nesting level adds to a chain's name."""
+    if level >= 5:
+        return f" (+ Dynamic Forcing Chains{_nested_suffix(level - 3)})"
+    names = {
+        1: " (+)",
+        2: " (+ Forcing Chains)",
+        3: " (+ Multiple Forcing Chains)",
+        4: " (+ Dynamic Forcing Chains)",
+    }
+    return names.get(level, "")
 
 
 class Chaining:
@@ -182,7 +188,9 @@ class Chaining:
 
     def __init__(self, multiple: bool, dynamic: bool, nishio: bool, level: int) -> None:
         self.multiple, self.dynamic, self.nishio, self.level = multiple, dynamic, nishio, level
-        self.name = _name_of(multiple, dynamic, nishio, level)
+        #: How SE names this producer's hints: ``Dynamic `` + ``Cell Forcing`` + `` Chains (+)``.
+        self.prefix = "Dynamic " if level > 0 or (dynamic and not nishio) else "Nishio " if nishio else ""
+        self.suffix = " Chains" + _nested_suffix(level)
         if level >= 2:
             self.base = 9.5 + 0.5 * (level - 2)
         elif level > 0:
@@ -198,14 +206,17 @@ class Chaining:
         self._last_hints: list[ChainHint] = []
         #: Per digit, the cells holding it (bit sets) on the grid being searched, struck with the grid.
         self._dc: list[int] = []
+        #: The "on" branches of one call (``_on_branch``).
+        self._branches: dict[int, tuple[Potential, dict[int, Potential], dict[int, Potential], Any]] = {}
 
     def __repr__(self) -> str:
-        return f"Chaining({self.name})"
+        return f"Chaining({self.multiple}, {self.dynamic}, {self.nishio}, {self.level})"
 
     def __call__(self, grid: Grid) -> Iterator[ChainHint]:
         state = (tuple(grid.values), tuple(grid.cands))
         if state != self._last:
             self._dc = grid.digit_cells()
+            self._branches = {}
             found = self._multiple_hints(grid) if self.multiple or self.dynamic else self._unary_hints(grid)
             for hint in found:
                 hint.finish()
@@ -222,17 +233,18 @@ class Chaining:
 
     # -- the two elementary rules --------------------------------------------------------------------
 
-    def _on_to_off(self, grid: Grid, p: Potential, cell_rule: bool) -> dict[int, Potential]:
-        """What an "on" potential turns off: the cell's other candidates (``cell_rule``), then the digit's
-        other places in the cell's block, row and column (each cell once, SE's order)."""
-        out: dict[int, Potential] = {}
+    def _on_targets(self, grid: Grid, p: Potential, cell_rule: bool) -> list[tuple[int, int, int, int]]:
+        """What an "on" potential turns off, as ``(key, cell, digit, cause)`` in SE's order: the cell's
+        other candidates (``cell_rule``), then the digit's other places in its block, row and column (each
+        cell once)."""
+        out = []
         cell, digit = p.cell, p.digit
         if cell_rule:
             mask = grid.cands[cell] & ~(1 << (digit - 1))
             while mask:
                 low = mask & -mask
-                q = Potential(cell, low.bit_length(), False, [p], CELL)
-                out[q.key] = q
+                d = low.bit_length()
+                out.append((cell << 6 | d << 1, cell, d, CELL))
                 mask ^= low
         places = self._dc[digit - 1] & ~(1 << cell)
         for t, region in enumerate(grid.geo.cell_regions[cell]):
@@ -240,56 +252,72 @@ class Chaining:
             places &= ~found
             while found:
                 low = found & -found
-                q = Potential(low.bit_length() - 1, digit, False, [p], t)
-                out[q.key] = q
+                c = low.bit_length() - 1
+                out.append((c << 6 | digit << 1, c, digit, t))
                 found ^= low
         return out
 
-    def _off_to_on(
-        self,
-        grid: Grid,
-        p: Potential,
-        source: tuple[list[int], list[int]] | None,
-        offs: dict[int, Potential],
-        cell_rule: bool,
-        region_rule: bool,
-    ) -> dict[int, Potential]:
-        """What an "off" potential turns on: the cell's last other candidate, the digit's last other place
-        in each region; with the candidates struck since ``source`` (candidates and digit cells, dynamic
-        chains) as hidden parents."""
-        out: dict[int, Potential] = {}
+    def _off_targets(
+        self, grid: Grid, p: Potential, cell_rule: bool, region_rule: bool
+    ) -> list[tuple[int, int, int, int]]:
+        """What an "off" potential turns on, as ``(key, cell, digit, cause)``: the cell's last other
+        candidate, the digit's last other place in each region (each cell once)."""
+        out = []
         cell, digit = p.cell, p.digit
         if cell_rule:
             mask = grid.cands[cell]
             if mask.bit_count() == 2:
-                q = Potential(cell, (mask & ~(1 << (digit - 1))).bit_length(), True, [p], CELL)
-                if source is not None:
-                    gone = source[0][cell] & ~mask
-                    while gone:
-                        low = gone & -gone
-                        q.parents.append(offs[key(cell, low.bit_length(), False)])
-                        gone ^= low
-                out[q.key] = q
+                d = (mask & ~(1 << (digit - 1))).bit_length()
+                out.append((cell << 6 | d << 1 | 1, cell, d, CELL))
         if region_rule:
             here = self._dc[digit - 1]
             me = 1 << cell
+            seen = 0
             for t, region in enumerate(grid.geo.cell_regions[cell]):
                 places = region & here
-                if places.bit_count() != 2:
-                    continue
-                other = (places & ~me).bit_length() - 1
-                k = key(other, digit, True)
-                if k in out:
-                    continue
-                q = Potential(other, digit, True, [p], t)
-                if source is not None:
-                    gone = source[1][digit - 1] & ~here & region
-                    while gone:
-                        low = gone & -gone
-                        q.parents.append(offs[key(low.bit_length() - 1, digit, False)])
-                        gone ^= low
-                out[k] = q
+                if places.bit_count() == 2:
+                    other = places & ~me
+                    if not other & seen:
+                        seen |= other
+                        c = other.bit_length() - 1
+                        out.append((c << 6 | digit << 1 | 1, c, digit, t))
         return out
+
+    def _made_on(
+        self,
+        grid: Grid,
+        p: Potential,
+        target: tuple[int, int, int, int],
+        source: tuple[list[int], list[int]] | None,
+        offs: dict[int, Potential],
+    ) -> Potential:
+        """The "on" potential ``target`` forced by ``p``, with the candidates struck since ``source``
+        (dynamic chains: candidates and digit cells) that it also rests on as hidden parents."""
+        _, cell, digit, cause = target
+        q = Potential(cell, digit, True, [p], cause)
+        if source is not None:
+            if cause == CELL:
+                gone = source[0][cell] & ~grid.cands[cell]
+                while gone:
+                    low = gone & -gone
+                    q.parents.append(offs[cell << 6 | low.bit_length() << 1])
+                    gone ^= low
+            else:
+                gone = source[1][digit - 1] & ~self._dc[digit - 1] & grid.geo.cell_regions[cell][cause]
+                while gone:
+                    low = gone & -gone
+                    q.parents.append(offs[(low.bit_length() - 1) << 6 | digit << 1])
+                    gone ^= low
+        return q
+
+    def _on_to_off(self, grid: Grid, p: Potential, cell_rule: bool) -> list[Potential]:
+        return [Potential(c, d, False, [p], cause) for _, c, d, cause in self._on_targets(grid, p, cell_rule)]
+
+    def _off_to_on(self, grid: Grid, p: Potential, cell_rule: bool, region_rule: bool) -> list[Potential]:
+        """(Static chains: no hidden parents.)"""
+        return [
+            self._made_on(grid, p, t, None, {}) for t in self._off_targets(grid, p, cell_rule, region_rule)
+        ]
 
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
 
@@ -345,14 +373,14 @@ class Chaining:
             length += 1
             while pend_on:
                 p = pend_on.popleft()
-                for q in self._on_to_off(grid, p, y_links).values():
+                for q in self._on_to_off(grid, p, y_links):
                     if not self._descends(p, q.key):
                         pend_off.append(q)
                         off_set[q.key] = q
             length += 1
             while pend_off:
                 p = pend_off.popleft()
-                for q in self._off_to_on(grid, p, None, off_set, y_links, x_links).values():
+                for q in self._off_to_on(grid, p, y_links, x_links):
                     if length >= 4 and q.key == start.key:
                         cycles.append(q)
                     if q.key not in on_set:
@@ -374,7 +402,7 @@ class Chaining:
         while pend_on or pend_off:
             while pend_on:
                 p = pend_on.popleft()
-                for q in self._on_to_off(grid, p, y_links).values():
+                for q in self._on_to_off(grid, p, y_links):
                     if q.key == conjugate and q.key not in chains:
                         chains[q.key] = q
                     if not self._descends(p, q.key) and q.key not in off_set:
@@ -382,7 +410,7 @@ class Chaining:
                         off_set[q.key] = q
             while pend_off:
                 p = pend_off.popleft()
-                for q in self._off_to_on(grid, p, None, off_set, y_links, True).values():
+                for q in self._off_to_on(grid, p, y_links, True):
                     if q.key == conjugate and q.key not in chains:
                         chains[q.key] = q
                     if q.key not in on_set:
@@ -428,12 +456,16 @@ class Chaining:
             cell, value = target.cell, target.digit
         else:
             removable, cell, value = {target.cell: 1 << (target.digit - 1)}, None, 0
-        name = (
-            "Forcing Chain" if both else "Forcing X-Chain" if x_links and not y_links else "Forcing Y-Chain"
-        )
+        flat = ancestors(target)
+        if both:
+            name = "Forcing Chain"
+        elif y_links:
+            name = "Forcing Y-Chain"
+        else:  # SE's name for an X-chain of six candidates
+            name = "Turbot Fish" if flat == 6 else "Forcing X-Chain"
         return ChainHint(
             name, 0.0, removable, cell, value, targets=(target,), sort_key=4 if both else 3 if y_links else 2,
-            base=7.0 if both else 6.6, flat=ancestors(target),
+            base=7.0 if both else 6.6, flat=flat,
         )  # fmt: skip
 
     # -- producers 23 to 30: full propagation ---------------------------------------------------------
@@ -454,20 +486,26 @@ class Chaining:
             while pend_on or pend_off:
                 if pend_on:
                     p = pend_on.popleft()
-                    for q in self._on_to_off(grid, p, cell_rule).values():
-                        other = on_set.get(q.key | 1)
+                    for k, c, d, cause in self._on_targets(grid, p, cell_rule):
+                        other = on_set.get(k | 1)
                         if other is not None:
-                            return other, q
-                        if q.key not in off_set:
-                            off_set[q.key] = q
+                            return other, Potential(c, d, False, [p], cause)
+                        if k not in off_set:
+                            q = off_set[k] = Potential(c, d, False, [p], cause)
                             pend_off.append(q)
                 else:
                     p = pend_off.popleft()
-                    made = self._off_to_on(grid, p, hidden, off_set, cell_rule, True)
+                    # what p forces is read before p is struck (its hidden parents too), objects only for
+                    # the potentials that are new or contradict
+                    made = [
+                        self._made_on(grid, p, t, hidden, off_set)
+                        for t in self._off_targets(grid, p, cell_rule, True)
+                        if t[0] ^ 1 in off_set or t[0] not in on_set
+                    ]
                     if self.dynamic:
                         cands[p.cell] &= ~(1 << (p.digit - 1))
                         dc[p.digit - 1] &= ~(1 << p.cell)
-                    for q in made.values():
+                    for q in made:
                         other = off_set.get(q.key ^ 1)
                         if other is not None:
                             return q, other
@@ -558,12 +596,25 @@ class Chaining:
                 for outcomes, found in ((value_on, cell_on), (value_off, cell_off)):
                     for target in found.values():
                         chains = tuple(outcomes[d][target.key] for d in bits(mask))
-                        hint = self._reduction(
-                            grid, target, chains, 5, CELL, f"Cell Forcing Chains ({geo.name(cell)})"
-                        )
+                        hint = self._reduction(grid, target, chains, 5, CELL, f"Cell:from {geo.name(cell)}")
                         if hint is not None:
                             result.append(hint)
         return result
+
+    def _on_branch(
+        self, grid: Grid, cell: int, digit: int
+    ) -> tuple[Potential, dict[int, Potential], dict[int, Potential], tuple[Potential, Potential] | None]:
+        """What assuming ``cell`` is ``digit`` forces (the sets, partial where a contradiction stopped
+        them, and the contradiction): asked by the cell's own chains and by region chains through it, on
+        the same grid, so kept for the producer's call."""
+        k = key(cell, digit, True)
+        found = self._branches.get(k)
+        if found is None:
+            start = Potential(cell, digit, True)
+            on_set, off_set = {k: start}, {}
+            absurd = self._propagate(grid, on_set, off_set)
+            found = self._branches[k] = (start, on_set, off_set, absurd)
+        return found
 
     def _binary(
         self,
@@ -576,10 +627,10 @@ class Chaining:
         double: bool,
     ) -> None:
         contradiction = self.dynamic or self.nishio
-        p_on = Potential(cell, digit, True)
+        p_on, found_on, found_off, absurd = self._on_branch(grid, cell, digit)
+        on_on.update(found_on)
+        on_off.update(found_off)
         p_off = Potential(cell, digit, False)
-        on_on[p_on.key] = p_on
-        absurd = self._propagate(grid, on_on, on_off)
         if contradiction and absurd is not None:  # the candidate cannot be on
             result.append(self._binary_hint(grid, absurd, p_on, p_on, True, False))
         off_on: dict[int, Potential] = {}
@@ -622,7 +673,7 @@ class Chaining:
         cell, value = (result.cell, result.digit) if result.on else (None, 0)
         kind = "Forcing" if self.nishio else "Contradiction Forcing" if absurd else "Double Forcing"
         return ChainHint(
-            f"{self.name}: {kind} Chain", 0.0, removable, cell, value, targets=(dst_on, dst_off),
+            f"{self.prefix}{kind}{self.suffix}", 0.0, removable, cell, value, targets=(dst_on, dst_off),
             sort_key=7 if absurd else 1, base=self.base, flat=ancestors(dst_on) + ancestors(dst_off),
         )  # fmt: skip
 
@@ -653,15 +704,13 @@ class Chaining:
                     s_on, s_off = on_on, on_off
                     region_on, region_off = dict(on_on), dict(on_off)
                 else:
-                    start = Potential(c, digit, True)
-                    s_on, s_off = {start.key: start}, {}
-                    self._propagate(grid, s_on, s_off)
+                    _, s_on, s_off, _ = self._on_branch(grid, c, digit)
                     region_on = {k: v for k, v in region_on.items() if k in s_on}
                     region_off = {k: v for k, v in region_off.items() if k in s_off}
                 place_on.append(s_on)
                 place_off.append(s_off)
             index = geo.region_of[t][cell]
-            label = f"Region Forcing Chains ({digit} in {geo.region_name(t, index)})"
+            label = f"Region:{digit} in {geo.region_name(t, index)}"
             for outcomes, found in ((place_on, region_on), (place_off, region_off)):
                 for target in found.values():
                     chains = tuple(s[target.key] for s in outcomes)
@@ -678,8 +727,10 @@ class Chaining:
         cause: int,
         label: str,
     ) -> ChainHint | None:
-        """A cell or region forcing chain: every branch reaches ``target`` (SE keeps it when it removes
-        something: an "on" target whose cell holds nothing else is not worth a hint)."""
+        """A cell or region forcing chain (``label``: ``Cell:where`` or ``Region:where``): every branch
+        reaches ``target`` (SE keeps it when it removes something: an "on" target whose cell holds nothing
+        else is not worth a hint)."""
+        kind, where = label.split(":", 1)
         if target.on:
             rest = grid.cands[target.cell] & ~(1 << (target.digit - 1))
             if not rest:
@@ -691,8 +742,8 @@ class Chaining:
         cell, value = (first.cell, first.digit) if first.on else (None, 0)
         flat = sum(ancestors(c) for c in chains)
         return ChainHint(
-            f"{self.name}: {label}", 0.0, removable, cell, value, targets=chains, sort_key=sort_key,
-            base=self.base, flat=flat, initial_cause=cause,
+            f"{self.prefix}{kind} Forcing{self.suffix}", 0.0, removable, cell, value, targets=chains,
+            sort_key=sort_key, base=self.base, flat=flat, initial_cause=cause, detail=where,
         )  # fmt: skip
 
 

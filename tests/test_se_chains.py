@@ -1,0 +1,97 @@
+"""Sudoku Explainer's chains (cycles, forcing chains, Nishio, multiple, dynamic, dynamic (+)) against
+serate's ratings and step traces, and the walk of ``steps`` that is SE's on classic puzzles.
+
+The expected ratings are serate 1.2.1.3's output (commit 729c00e3 of github.com/1to9only/SudokuExplainer,
+OpenJDK 17), on puzzles of SE's own generator, Sudoku Exchange's bank and magictour's top 1465; the trace is
+the same build's applied hints, replayed step by step.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sudoku_cp import Puzzle, Rules, generate, solve
+from sudoku_cp.human import hint, se_walks, walk
+from sudoku_cp.se import rate_se, se_walk
+from sudoku_cp.se.chaining import ChainHint, length_difficulty
+
+# serate 1.2.1.3: puzzle -> ER/EP/ED, and the family of the hardest step
+RATED = {
+    "43.6........518..4.12.3.....4...97.....2....6.2...38...64.7.......491..879.3.....": "6.6/1.2/1.2",
+    "...2.4...97.....56.4.....1.481...695...4.9..............3...7.....1.8...2.87.63.1": "6.7/1.2/1.2",
+    "...1.4.....6..21....3.6..7..1.6...83.9..8.5..7....1..9.74...69...1.26......8.....": "7.1/1.2/1.2",
+    "91.3..6..3..6.815...........3..7.5.1.....4....8..3.9.2.........1..4.932.27.5..8..": "7.2/1.2/1.2",
+    "6...7...5.231.......8.93........74..96.4..2.8.4..2..5.......56....58..2.2...6...1": "7.7/1.2/1.2",
+    ".2.....9.8.......7.67...23...37.49....8.3.6...7.6.8.1....9.5...9...7...81..342..9": "7.8/1.2/1.2",
+    "..9..5..32..6...5.6....37........9.6...28....1...6..7..4......2..5......8..3..61.": "8.4/1.2/1.2",
+    ".3....4......8.2..1.4....9..7.....2..156.7........2....93...81....1....7...85..6.": "8.2/1.2/1.2",
+    "58........4...52.8...9.2...9....3.65...49..2.....5...1...36.....54...7..6........": "8.5/1.2/1.2",
+}
+
+TRACED = ".3.9.6.8...67.82..1...3...6.1.....6.3.2.9.5.8...4.3....49...81.7...4...5.5.....2."
+# serate's first 35 hints on TRACED: difficulty, p where it places, and a chain's complexity
+TRACE = (
+    "1.2 p;1.5 p;2.3 p;2.6;3.4;4.2;6.6 6;7.1 8;7.2 10;7.2 10;2.6;7.1 8;7.1 p 8;7.2 10;7.2 10;7.3 12;"
+    "2.6;1.5 p;7.3 12;3.2;3.4;3.4;2.0 p;2.3 p;3.4;4.2;1.5 p;1.2 p;1.2 p;1.2 p;1.0 p;1.2 p;1.5 p;6.6 6;6.6 6"
+)
+
+
+@pytest.mark.parametrize("puzzle", list(RATED))
+def test_serates_ratings_of_chain_puzzles(puzzle: str) -> None:
+    assert str(rate_se(puzzle)) == RATED[puzzle]
+
+
+def test_the_walk_follows_serates_trace_hint_by_hint() -> None:
+    hints, stuck = se_walk(Puzzle.from_string(TRACED))
+    assert not stuck and str(rate_se(TRACED)) == "7.3/1.2/1.2"
+    got = []
+    for h in hints[:35]:
+        words = [f"{h.difficulty:.1f}"] + ["p"] * (h.cell is not None)
+        if isinstance(h, ChainHint):
+            words.append(str(h.complexity))
+        got.append(" ".join(words))
+    assert ";".join(got) == TRACE
+
+
+def test_length_bonus_follows_ses_ceilings() -> None:
+    # complexity - 2 passes the ceilings 4, 6, 8, 12, 16, 24, 32, 48, ... one tenth each
+    steps = {6: 0.0, 7: 0.1, 8: 0.1, 9: 0.2, 10: 0.2, 11: 0.3, 14: 0.3, 15: 0.4, 18: 0.4, 19: 0.5, 26: 0.5}
+    steps |= {27: 0.6, 34: 0.6, 35: 0.7, 50: 0.7, 51: 0.8, 66: 0.8, 67: 0.9, 98: 0.9, 99: 1.0}
+    for complexity, bonus in steps.items():
+        assert round(length_difficulty(complexity), 10) == bonus, complexity
+    assert 7.0 + length_difficulty(11) == 7.3  # the double arithmetic SE prints as 7.3
+
+
+def test_every_step_keeps_the_solution() -> None:
+    for puzzle in list(RATED)[:5]:
+        solution = solve(puzzle, backend="dfs").solution
+        assert solution is not None
+        for step in walk(Puzzle.from_string(puzzle)).steps:
+            for cell, digit in step.placements:
+                assert solution.cells[cell] == digit, step.text
+            for cell, digit in step.eliminations:
+                assert solution.cells[cell] != digit, step.text
+
+
+def test_steps_and_hint_are_ses_walk_on_classic_puzzles() -> None:
+    puzzle = Puzzle.from_string(TRACED)
+    assert se_walks(puzzle)
+    done = walk(puzzle)
+    assert str(done.rating) == "7.3/1.2/1.2" and done.result == "solved"
+    names = [s.technique for s in done.steps]
+    assert names[:7] == [
+        "Hidden single", "Hidden single", "Naked single", "Pointing", "Hidden pair", "XY-wing", "Turbot fish"
+    ]  # fmt: skip
+    assert names[7] == "Forcing chain" and done.steps[7].links and done.steps[7].reason.startswith("r8c4=6")
+    assert hint(puzzle).step == done.steps[0]
+    # sudoku-cp's own walk, on request: its chains are its own
+    assert walk(puzzle, explainer=False).steps[6].technique != "Turbot fish"
+
+
+def test_other_puzzles_keep_sudoku_cps_walk() -> None:
+    x = next(generate(1, Rules.classic(3, 3).with_named("x"), seed=3, rate=False)).puzzle
+    several = Puzzle.from_string("12..............")
+    big = next(generate(1, Rules.classic(4, 4), blanks=30, seed=1, rate=False)).puzzle
+    for puzzle in (x, several, big):
+        assert not se_walks(puzzle)
+    assert se_walks(next(generate(1, Rules.classic(2, 3), seed=2, rate=False)).puzzle)  # 6x6 is classic
