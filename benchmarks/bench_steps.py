@@ -5,12 +5,14 @@ For each set: puzzles walked, wall and CPU time on one core (one process, ``huma
 batch worker runs it), puzzles per second, how many the walk solved, and the share of puzzles whose hardest
 step belongs to each family: singles (full house, hidden and naked singles), subsets (locked candidates, naked
 and hidden pairs to quads), fish and wings (X-wing to jellyfish, XY- and XYZ-wing), chains (X-chains,
-XY-chains, AICs), nets (forcing and contradiction nets). Also the median ER and the sudoku_exchange grades
-against the ER of their puzzles.
+XY-chains, AICs, SE's cycles and forcing chains), nets (forcing and contradiction nets, SE's Nishio,
+multiple, dynamic and nested forcing chains). Also the median ER and the sudoku_exchange grades against the
+ER of their puzzles. The walk is SE's own on the classic sets unless ``--engine sudoku-cp``.
 
-    python benchmarks/bench_steps.py --quick        # 200 puzzles a set, a few minutes
-    python benchmarks/bench_steps.py                # all of top1465 and forum_hardest_1106, 1,000 of the rest
-    python benchmarks/bench_steps.py --set top1465  # one set (the target: all of top1465 within 60 s a core)
+    python benchmarks/bench_steps.py --quick --set top1465   # 200 puzzles
+    python benchmarks/bench_steps.py --sample 100            # 100 puzzles a set
+    python benchmarks/bench_steps.py --whole --set top1465   # all of it (the target: within 60 s a core)
+    python benchmarks/bench_steps.py --engine sudoku-cp      # sudoku-cp's own walk, to compare
 """
 
 from __future__ import annotations
@@ -34,14 +36,15 @@ SETS = {
 GRADES = ("easy", "medium", "hard", "hard1", "hard2", "diabolical")
 
 
-def run_set(puzzles: list) -> dict:
-    """Walk every puzzle; the figures of one table row."""
+def run_set(puzzles: list, explainer: bool = True) -> dict:
+    """Walk every puzzle (SE's own walk on classic puzzles unless ``explainer`` is False); the figures of
+    one table row."""
     hardest = dict.fromkeys(ORDER, 0)
     ratings = []
     solved = 0
     start, cpu = time.perf_counter(), time.process_time()
     for puzzle in puzzles:
-        w = walk(puzzle)
+        w = walk(puzzle, explainer=explainer)
         solved += w.result == "solved"
         ratings.append(w.rating.er)
         top = max(w.steps, key=lambda s: ORDER.index(family(s.technique)), default=None)
@@ -67,7 +70,16 @@ def main() -> int:
     parser.add_argument(
         "--set", action="append", choices=list(SETS), help="only this set (repeatable; default all)"
     )
+    parser.add_argument(
+        "--engine",
+        choices=("explainer", "sudoku-cp"),
+        default="explainer",
+        help="explainer: the walk of `steps`, Sudoku Explainer's own on classic puzzles (default); "
+        "sudoku-cp: sudoku-cp's SE-style walk of its own techniques and nets",
+    )
+    parser.add_argument("--whole", action="store_true", help="all of top1465 and forum_hardest_1106")
     args = parser.parse_args()
+    explainer = args.engine == "explainer"
     size = 200 if args.quick else args.sample
     if datasets.data_dir() is None:
         print(f"skipped: {datasets.MISSING_MESSAGE}", file=sys.stderr)
@@ -77,9 +89,9 @@ def main() -> int:
     for label, name in SETS.items():
         if args.set and label not in args.set:
             continue
-        whole = label in ("top1465", "forum_hardest_1106") and not args.quick
+        whole = label in ("top1465", "forum_hardest_1106") and args.whole
         puzzles = datasets.load(name) if whole else datasets.load(name, sample=size, seed=1)
-        row = run_set(puzzles)
+        row = run_set(puzzles, explainer)
         shares = " | ".join(f"{100 * row['hardest'][f] / row['count']:.0f}%" for f in ORDER)
         print(
             f"| {label} | {row['count']:,} | {row['seconds']:.1f} | {row['cpu']:.1f} | "
@@ -96,7 +108,7 @@ def main() -> int:
         pairs = datasets.load_with_solutions(
             f"sudoku_exchange/{grade}_puzzle_and_solution.txt", sample=size, seed=1
         )
-        row = run_set([p for p, _ in pairs])
+        row = run_set([p for p, _ in pairs], explainer)
         ratings = row["ratings"]
         median, mean = statistics.median(ratings), statistics.mean(ratings)
         print(

@@ -499,8 +499,9 @@ def test_the_sudoku_explainer_comparison_reads_serate_lines_and_scores_them(tmp_
     assert proc.returncode == 0, proc.stderr
     rows = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in proc.stdout.splitlines()[2:]}
     same_row = [c.strip() for c in rows["same.txt"]]
-    assert same_row[:2] == ["2", "1.000"] and same_row[4:] == ["100%", "100%", "+0.0", "0%", "0%"]
-    assert [c.strip() for c in rows["off.txt"]][4:] == ["50%", "50%", "-0.5", "50%", "0%"]
+    assert same_row[:2] == ["2", "1.000"] and same_row[4:-1] == ["100%", "100%", "100%", "+0.0", "0%", "0%"]
+    assert [c.strip() for c in rows["off.txt"]][4:-1] == ["50%", "50%", "50%", "-0.5", "50%", "0%"]
+    assert float(same_row[-1]) >= 0  # CPU seconds a puzzle
 
 
 def _first_finned_by_definition(board: Board, size: int) -> tuple | None:

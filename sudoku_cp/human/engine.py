@@ -365,7 +365,7 @@ def nth_step(
     how many steps, or for a contradiction what is broken; a broken board has no candidates to show).
 
     >>> nth_step(Puzzle.from_string("12343412214343.."), 2).step.text
-    'Full house: r4c4=1 (last open cell of row 4)'
+    'Full house: r4c4=1 (last open cell of box 4)'
     """
     if k < 1:
         raise ValueError(f"steps count from 1, not {k}")

@@ -310,15 +310,6 @@ class Chaining:
                     gone ^= low
         return q
 
-    def _on_to_off(self, grid: Grid, p: Potential, cell_rule: bool) -> list[Potential]:
-        return [Potential(c, d, False, [p], cause) for _, c, d, cause in self._on_targets(grid, p, cell_rule)]
-
-    def _off_to_on(self, grid: Grid, p: Potential, cell_rule: bool, region_rule: bool) -> list[Potential]:
-        """(Static chains: no hidden parents.)"""
-        return [
-            self._made_on(grid, p, t, None, {}) for t in self._off_targets(grid, p, cell_rule, region_rule)
-        ]
-
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
 
     def _unary_hints(self, grid: Grid) -> list[ChainHint]:
@@ -341,9 +332,8 @@ class Chaining:
         chains: dict[int, Potential] = {}
         self._cycles(grid, start, y_links, x_links, cycles)
         if x_links:
-            self._forcing(grid, {start.key: start}, {}, y_links, chains, start)
-            off = Potential(start.cell, start.digit, False)
-            self._forcing(grid, {}, {off.key: off}, y_links, chains, off)
+            self._forcing(grid, start, y_links, chains)
+            self._forcing(grid, Potential(start.cell, start.digit, False), y_links, chains)
         for end in cycles:
             hint = self._cycle_hint(grid, end, y_links, x_links)
             if hint.removable:
@@ -364,58 +354,61 @@ class Chaining:
     def _cycles(
         self, grid: Grid, start: Potential, y_links: bool, x_links: bool, cycles: list[Potential]
     ) -> None:
-        on_set: dict[int, Potential] = {start.key: start}
-        off_set: dict[int, Potential] = {}
+        """SE's ``doCycles``: a breadth-first search from ``start`` by half-steps; each time an "off" leads
+        back to ``start`` after four half-steps or more, the path is a cycle (the "off"s are not
+        deduplicated, as in SE)."""
+        on_set: set[int] = {start.key}
         pend_on: deque[Potential] = deque([start])
         pend_off: deque[Potential] = deque()
         length = 0
+        descends = self._descends
         while pend_on or pend_off:
             length += 1
             while pend_on:
                 p = pend_on.popleft()
-                for q in self._on_to_off(grid, p, y_links):
-                    if not self._descends(p, q.key):
-                        pend_off.append(q)
-                        off_set[q.key] = q
+                for k, c, d, cause in self._on_targets(grid, p, y_links):
+                    if not descends(p, k):
+                        pend_off.append(Potential(c, d, False, [p], cause))
             length += 1
             while pend_off:
                 p = pend_off.popleft()
-                for q in self._off_to_on(grid, p, y_links, x_links):
-                    if length >= 4 and q.key == start.key:
-                        cycles.append(q)
-                    if q.key not in on_set:
-                        pend_on.append(q)
-                        on_set[q.key] = q
+                for k, c, d, cause in self._off_targets(grid, p, y_links, x_links):
+                    if length >= 4 and k == start.key:
+                        cycles.append(Potential(c, d, True, [p], cause))
+                    if k not in on_set:
+                        pend_on.append(Potential(c, d, True, [p], cause))
+                        on_set.add(k)
 
-    def _forcing(
-        self,
-        grid: Grid,
-        on_set: dict[int, Potential],
-        off_set: dict[int, Potential],
-        y_links: bool,
-        chains: dict[int, Potential],
-        source: Potential,
-    ) -> None:
-        pend_on: deque[Potential] = deque(on_set.values())
-        pend_off: deque[Potential] = deque(off_set.values())
-        conjugate = source.key ^ 1
+    def _forcing(self, grid: Grid, start: Potential, y_links: bool, chains: dict[int, Potential]) -> None:
+        """SE's ``doForcingChains`` from ``start`` (on or off): the first path to its conjugate, if any
+        (the only target such a search can have, so the search stops there)."""
+        on_set: set[int] = set()
+        off_set: set[int] = set()
+        pend_on: deque[Potential] = deque()
+        pend_off: deque[Potential] = deque()
+        (pend_on if start.on else pend_off).append(start)
+        (on_set if start.on else off_set).add(start.key)
+        conjugate = start.key ^ 1
+        descends = self._descends
         while pend_on or pend_off:
             while pend_on:
                 p = pend_on.popleft()
-                for q in self._on_to_off(grid, p, y_links):
-                    if q.key == conjugate and q.key not in chains:
-                        chains[q.key] = q
-                    if not self._descends(p, q.key) and q.key not in off_set:
-                        pend_off.append(q)
-                        off_set[q.key] = q
+                for k, c, d, cause in self._on_targets(grid, p, y_links):
+                    if k == conjugate and k not in chains:
+                        chains[k] = Potential(c, d, False, [p], cause)
+                        return
+                    if k not in off_set and not descends(p, k):
+                        pend_off.append(Potential(c, d, False, [p], cause))
+                        off_set.add(k)
             while pend_off:
                 p = pend_off.popleft()
-                for q in self._off_to_on(grid, p, y_links, True):
-                    if q.key == conjugate and q.key not in chains:
-                        chains[q.key] = q
-                    if q.key not in on_set:
-                        pend_on.append(q)
-                        on_set[q.key] = q
+                for k, c, d, cause in self._off_targets(grid, p, y_links, True):
+                    if k == conjugate and k not in chains:
+                        chains[k] = Potential(c, d, True, [p], cause)
+                        return
+                    if k not in on_set:
+                        pend_on.append(Potential(c, d, True, [p], cause))
+                        on_set.add(k)
 
     def _cycle_hint(self, grid: Grid, end: Potential, y_links: bool, x_links: bool) -> ChainHint:
         geo = grid.geo
