@@ -62,6 +62,12 @@ def main() -> None:
     )
     parser.add_argument("--sample", type=int, help="puzzles per collection (default: all of the graded bank)")
     parser.add_argument("--generated", action="store_true", help="only the table of generated puzzles")
+    parser.add_argument(
+        "--hardest",
+        type=int,
+        default=10,
+        help="puzzles of the forum's hardest (default 10: SE's nested chains take a minute each)",
+    )
     args = parser.parse_args()
     if not args.generated:
         if datasets.data_dir() is None:
@@ -71,7 +77,8 @@ def main() -> None:
             name = f"sudoku_exchange/{grade}_puzzle_and_solution.txt"
             print(row(grade, datasets.load(name, sample=args.sample, seed=1)), flush=True)
         for label, name in REFERENCE.items():
-            print(row(label, datasets.load(name, sample=args.sample or 200, seed=1)), flush=True)
+            size = args.hardest if "forum" in label else args.sample or 200
+            print(row(label, datasets.load(name, sample=size, seed=1)), flush=True)
         print()
     print(header("request"))
     for label, (count, kwargs) in REQUESTS.items():
