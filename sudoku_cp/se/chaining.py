@@ -571,10 +571,8 @@ class Chaining:
             cell_on: dict[int, Potential] | None = None
             cell_off: dict[int, Potential] | None = None
             for d in bits(mask):
-                on_on: dict[int, Potential] = {}
-                on_off: dict[int, Potential] = {}
-                self._binary(
-                    grid, cell, d, on_on, on_off, result, count >= 3 and not self.nishio and self.dynamic
+                on_on, on_off = self._binary(
+                    grid, cell, d, result, count >= 3 and not self.nishio and self.dynamic
                 )
                 if not self.nishio:
                     self._region_chains(grid, cell, d, on_on, on_off, result)
@@ -614,15 +612,13 @@ class Chaining:
         grid: Grid,
         cell: int,
         digit: int,
-        on_on: dict[int, Potential],
-        on_off: dict[int, Potential],
         result: list[ChainHint],
         double: bool,
-    ) -> None:
+    ) -> tuple[dict[int, Potential], dict[int, Potential]]:
+        """The contradiction and double forcing chains of ``cell`` being ``digit`` or not; what the "on"
+        assumption forces, shared with the cell and region chains (read only)."""
         contradiction = self.dynamic or self.nishio
-        p_on, found_on, found_off, absurd = self._on_branch(grid, cell, digit)
-        on_on.update(found_on)
-        on_off.update(found_off)
+        p_on, on_on, on_off, absurd = self._on_branch(grid, cell, digit)
         p_off = Potential(cell, digit, False)
         if contradiction and absurd is not None:  # the candidate cannot be on
             result.append(self._binary_hint(grid, absurd, p_on, p_on, True, False))
@@ -644,6 +640,7 @@ class Chaining:
                 other = off_off.get(k)
                 if other is not None:
                     result.append(self._binary_hint(grid, (p, other), p_off, other, False, False))
+        return on_on, on_off
 
     def _binary_hint(
         self,

@@ -56,10 +56,10 @@ class Geometry:
             tuple(next(i for i, r in enumerate(regs) if c in r) for c in range(self.ncells))
             for regs in self.regions
         )
-        #: index_in[type][cell] -> the cell's index inside its region of that type.
-        self.index_in: tuple[tuple[int, ...], ...] = tuple(
-            tuple(regs[self.region_of[t][c]].index(c) for c in range(self.ncells))
-            for t, regs in enumerate(self.regions)
+        #: region_bits[type][index]: the region's cells as a bit set (bit ``c`` for cell ``c``); ascending
+        #: bits are the region's index order.
+        self.region_bits: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(1 << c for c in cells) for cells in regs) for regs in self.regions
         )
         house = []
         for c in range(self.ncells):
@@ -69,10 +69,9 @@ class Geometry:
                     if other != c:
                         seen.setdefault(other)
             house.append(tuple(seen))
-        #: cell_regions[cell]: the cells of its block, row and column as bit sets (bit ``c`` for cell ``c``;
-        #: ascending bits are SE's index order in each region type).
+        #: cell_regions[cell]: the bit sets of its block, row and column.
         self.cell_regions: tuple[tuple[int, int, int], ...] = tuple(
-            tuple(sum(1 << c for c in self.region(t, cell)) for t in (BLOCK, ROW, COLUMN))  # type: ignore[misc]
+            tuple(self.region_bits[t][self.region_of[t][cell]] for t in (BLOCK, ROW, COLUMN))  # type: ignore[misc]
             for cell in range(self.ncells)
         )
         #: house_cells[cell]: the cells of its block, row and column, each once, in that order.
@@ -98,7 +97,7 @@ def geometry(box_rows: int, box_cols: int) -> Geometry:
 
 
 class Grid:
-    """Values and candidates, changed by applying hints; ``copy``/``restore`` snapshot them."""
+    """Values and candidates, changed by applying hints (chains strike candidates and give them back)."""
 
     __slots__ = ("cands", "geo", "values")
 
@@ -118,16 +117,6 @@ class Grid:
                     cands[other] &= ~(1 << (v - 1))
         return cls(geo, values, cands)
 
-    def copy(self) -> Grid:
-        return Grid(self.geo, list(self.values), list(self.cands))
-
-    def restore(self, other: Grid) -> None:
-        self.values[:] = other.values
-        self.cands[:] = other.cands
-
-    def same(self, other: Grid) -> bool:
-        return self.values == other.values and self.cands == other.cands
-
     def digit_cells(self) -> list[int]:
         """Per digit ``d`` (at ``d - 1``), the cells holding it as a candidate, as a bit set."""
         out = [0] * self.geo.n
@@ -137,17 +126,6 @@ class Grid:
                 out[low.bit_length() - 1] |= 1 << c
                 mask ^= low
         return out
-
-    def positions(self, rtype: int, index: int, digit: int) -> int:
-        """The indexes (as bits) of the cells of a region that hold ``digit`` as a candidate."""
-        bit, out = 1 << (digit - 1), 0
-        for i, c in enumerate(self.geo.regions[rtype][index]):
-            if self.cands[c] & bit:
-                out |= 1 << i
-        return out
-
-    def empty_count(self, rtype: int, index: int) -> int:
-        return sum(1 for c in self.geo.regions[rtype][index] if not self.values[c])
 
     def place(self, cell: int, digit: int) -> None:
         """SE's ``setValueAndCancel``: the value goes in, the digit leaves the cell's house cells."""

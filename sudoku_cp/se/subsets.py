@@ -7,8 +7,9 @@ fish with columns as base lines, then rows, the base lines' tuples in SE's ``Per
 tuples as bit masks in increasing numeric order, i.e. co-lexicographic) and digits inside. Only hints
 that remove something are yielded, as SE does.
 
-The helpers (``permutations``, ``common_tuple``, ``common_tuple_light``, ``digit_cells``, ``region_masks``)
-are SE's ``Permutations`` and ``CommonTuples`` and the per-digit candidate maps the other techniques use.
+The helpers (``permutations``, ``common_tuple``, ``common_tuple_light``) are SE's ``Permutations`` and
+``CommonTuples``; the per-digit candidate cells and the regions' bit sets come from ``Grid.digit_cells``
+and ``Geometry.region_bits``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from .hints import Hint
 __all__ = [
     "common_tuple",
     "common_tuple_light",
-    "digit_cells",
     "fish",
     "hidden_set",
     "locking",
@@ -30,7 +30,6 @@ __all__ = [
     "naked_set",
     "permutations",
     "popcount",
-    "region_masks",
 ]
 
 Producer = Callable[[Grid], Iterator[Hint]]
@@ -85,25 +84,6 @@ def common_tuple_light(sets: Sequence[int], degree: int) -> int:
     return union if union.bit_count() == degree else 0
 
 
-def digit_cells(grid: Grid) -> list[int]:
-    """For each digit ``d`` (index ``d - 1``), the cells holding it as a candidate, as a mask over cells."""
-    out = [0] * grid.geo.n
-    for c, m in enumerate(grid.cands):
-        cbit = 1 << c
-        while m:
-            low = m & -m
-            out[low.bit_length() - 1] |= cbit
-            m ^= low
-    return out
-
-
-@cache
-def region_masks(geo: Geometry) -> tuple[tuple[int, ...], ...]:
-    """``region_masks(geo)[type][index]``: the region's cells as a mask over cells. A region's index order
-    is its cells' ascending order, so the bits of a mask come in index order."""
-    return tuple(tuple(sum(1 << c for c in cells) for cells in regs) for regs in geo.regions)
-
-
 def _positions(grid: Grid, cells: Sequence[int]) -> list[int]:
     """For each digit (index ``d - 1``), its positions in the region ``cells`` as a mask of indexes."""
     out = [0] * grid.geo.n
@@ -133,7 +113,7 @@ def locking_passes(
     """SE's ``Locking`` passes (block/column, block/row, column/block, row/block): for each, ``(t1, t2,
     pairs)`` with ``pairs`` the crossing ``(i1, i2, others)`` in SE's order, ``others`` the indexes
     ``i3 != i1`` of type ``t1`` that also cross region ``i2`` of type ``t2``."""
-    masks = region_masks(geo)
+    masks = geo.region_bits
     n = geo.n
     out = []
     for t1, t2 in ((BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)):
@@ -151,8 +131,8 @@ def locked(grid: Grid, direct: bool) -> Iterator[Hint]:
     """Pointing and claiming, SE's ``Locking``: a digit whose positions in a region (more than one) all lie
     in a crossing region. Direct: the hidden single this makes in a third region (a placement only)."""
     geo = grid.geo
-    masks = region_masks(geo)
-    dcells = digit_cells(grid)
+    masks = geo.region_bits
+    dcells = grid.digit_cells()
     n = geo.n
     for t1, t2, pairs in locking_passes(geo):
         m1s, m2s = masks[t1], masks[t2]
