@@ -22,20 +22,22 @@ follow Sudoku Explainer 1.2.1 (N. Juillerat), ``Chaining.java`` and its hint cla
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
 
+import numpy as np
+
+from . import unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
+from .propagation import CELL_CAUSE, Store, tables
 
 __all__ = ["ChainHint", "Chaining", "length_difficulty"]
 
 #: Causes of a potential (why it follows from its parents): the cell rule, a region rule (its type), or an
 #: inner technique (levels 1 and up). The initial assumption has none.
-CELL, ADVANCED = 10, 11
+CELL, ADVANCED = CELL_CAUSE, CELL_CAUSE + 1
 REGION_TYPES = (BLOCK, ROW, COLUMN)
 
 
@@ -103,15 +105,25 @@ def ancestors(target: Potential) -> int:
 @dataclass(eq=False)
 class ChainHint(Hint):
     """A chain's hint: its ``targets`` (the potentials whose chains prove it), its kind's ``sort_key``,
-    the producer's ``base`` difficulty and ``flat`` complexity (the targets' ancestor counts)."""
+    the producer's ``base`` difficulty and ``flat`` complexity (the targets' ancestor counts).
 
-    targets: tuple[Potential, ...] = ()
+    The targets are given as potentials (``ends``) or as rows of propagation stores (``rows``), made into
+    potentials only when read: most hints of a producer are sorted away unread."""
+
+    ends: tuple[Potential, ...] = ()
     sort_key: int = 0
     base: float = 0.0
     flat: int = 0
     initial_cause: int | None = None  # what the ruleParents of the initial assumption read (cell, region)
     detail: str = ""  # where: the cell or region a cell or region chain starts from
+    rows: tuple[tuple[Store, int], ...] = ()
     _complexity: int = field(default=-1, repr=False)
+
+    @property
+    def targets(self) -> tuple[Potential, ...]:
+        if not self.ends and self.rows:
+            self.ends = tuple(store.potential(row) for store, row in self.rows)
+        return self.ends
 
     @property
     def complexity(self) -> int:
@@ -120,6 +132,8 @@ class ChainHint(Hint):
         return self._complexity
 
     def _nested_complexity(self) -> int:
+        if self.rows and not any(store.nested for store, _ in self.rows):
+            return 0  # no inner technique anywhere in these propagations
         total, seen = 0, set()
         for target in self.targets:
             for p in chain_of(target):
@@ -204,10 +218,10 @@ class Chaining:
         self._inner: list[Callable[[Grid], Iterable[Hint]]] | None = None
         self._last: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._last_hints: list[ChainHint] = []
-        #: Per digit, the cells holding it (bit sets) on the grid being searched, struck with the grid.
-        self._dc: list[int] = []
+        #: The candidates of the grid being searched, as the propagations read them.
+        self._source = np.zeros(0, dtype=np.int64)
         #: The "on" branches of one call (``_on_branch``).
-        self._branches: dict[int, tuple[Potential, dict[int, Potential], dict[int, Potential], Any]] = {}
+        self._branches: dict[int, tuple[Store, tuple[int, int] | None]] = {}
 
     def __repr__(self) -> str:
         return f"Chaining({self.multiple}, {self.dynamic}, {self.nishio}, {self.level})"
@@ -215,7 +229,7 @@ class Chaining:
     def __call__(self, grid: Grid) -> Iterator[ChainHint]:
         state = (tuple(grid.values), tuple(grid.cands))
         if state != self._last:
-            self._dc = grid.digit_cells()
+            self._source = np.array(grid.cands, dtype=np.int64)
             self._branches = {}
             found = self._multiple_hints(grid) if self.multiple or self.dynamic else self._unary_hints(grid)
             for hint in found:
@@ -231,184 +245,22 @@ class Chaining:
             self._last, self._last_hints = state, kept
         return iter(self._last_hints)
 
-    # -- the two elementary rules --------------------------------------------------------------------
-
-    def _on_targets(self, grid: Grid, p: Potential, cell_rule: bool) -> list[tuple[int, int, int, int]]:
-        """What an "on" potential turns off, as ``(key, cell, digit, cause)`` in SE's order: the cell's
-        other candidates (``cell_rule``), then the digit's other places in its block, row and column (each
-        cell once)."""
-        out = []
-        cell, digit = p.cell, p.digit
-        if cell_rule:
-            mask = grid.cands[cell] & ~(1 << (digit - 1))
-            while mask:
-                low = mask & -mask
-                d = low.bit_length()
-                out.append((cell << 6 | d << 1, cell, d, CELL))
-                mask ^= low
-        places = self._dc[digit - 1] & ~(1 << cell)
-        for t, region in enumerate(grid.geo.cell_regions[cell]):
-            found = region & places
-            places &= ~found
-            while found:
-                low = found & -found
-                c = low.bit_length() - 1
-                out.append((c << 6 | digit << 1, c, digit, t))
-                found ^= low
-        return out
-
-    def _off_targets(
-        self, grid: Grid, p: Potential, cell_rule: bool, region_rule: bool
-    ) -> list[tuple[int, int, int, int]]:
-        """What an "off" potential turns on, as ``(key, cell, digit, cause)``: the cell's last other
-        candidate, the digit's last other place in each region (each cell once)."""
-        out = []
-        cell, digit = p.cell, p.digit
-        if cell_rule:
-            mask = grid.cands[cell]
-            if mask.bit_count() == 2:
-                d = (mask & ~(1 << (digit - 1))).bit_length()
-                out.append((cell << 6 | d << 1 | 1, cell, d, CELL))
-        if region_rule:
-            here = self._dc[digit - 1]
-            me = 1 << cell
-            seen = 0
-            for t, region in enumerate(grid.geo.cell_regions[cell]):
-                places = region & here
-                if places.bit_count() == 2:
-                    other = places & ~me
-                    if not other & seen:
-                        seen |= other
-                        c = other.bit_length() - 1
-                        out.append((c << 6 | digit << 1 | 1, c, digit, t))
-        return out
-
-    def _made_on(
-        self,
-        grid: Grid,
-        p: Potential,
-        target: tuple[int, int, int, int],
-        source: tuple[list[int], list[int]] | None,
-        offs: dict[int, Potential],
-    ) -> Potential:
-        """The "on" potential ``target`` forced by ``p``, with the candidates struck since ``source``
-        (dynamic chains: candidates and digit cells) that it also rests on as hidden parents."""
-        _, cell, digit, cause = target
-        q = Potential(cell, digit, True, [p], cause)
-        if source is not None:
-            if cause == CELL:
-                gone = source[0][cell] & ~grid.cands[cell]
-                while gone:
-                    low = gone & -gone
-                    q.parents.append(offs[cell << 6 | low.bit_length() << 1])
-                    gone ^= low
-            else:
-                gone = source[1][digit - 1] & ~self._dc[digit - 1] & grid.geo.cell_regions[cell][cause]
-                while gone:
-                    low = gone & -gone
-                    q.parents.append(offs[(low.bit_length() - 1) << 6 | digit << 1])
-                    gone ^= low
-        return q
-
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
 
     def _unary_hints(self, grid: Grid) -> list[ChainHint]:
+        regions, block_of = tables(grid.geo.box_rows, grid.geo.box_cols)
+        found, (keys, causes) = unary.search(self._source, regions, block_of, grid.geo.n)
         result: list[ChainHint] = []
-        for y_links, x_links in ((False, True), (True, False), (True, True)):
-            for cell in range(grid.geo.ncells):
-                mask = grid.cands[cell]
-                if grid.values[cell] or mask.bit_count() < 2:
-                    continue
-                for d in bits(mask):
-                    self._unary(grid, Potential(cell, d, True), y_links, x_links, result)
+        for kind, mode, start, length in found.tolist():
+            y_links, x_links = unary.MODES[mode]
+            end = _path(keys[start : start + length].tolist(), causes[start : start + length].tolist())
+            if kind == unary.FORCING:
+                result.append(self._forcing_hint(grid, end, y_links, x_links))
+            else:
+                hint = self._cycle_hint(grid, end, y_links, x_links)
+                if hint.removable:
+                    result.append(hint)
         return result
-
-    def _unary(
-        self, grid: Grid, start: Potential, y_links: bool, x_links: bool, out: list[ChainHint]
-    ) -> None:
-        if grid.cands[start.cell].bit_count() > 2 and not x_links:
-            return  # Y-cycles start on bivalue cells only
-        cycles: list[Potential] = []
-        chains: dict[int, Potential] = {}
-        self._cycles(grid, start, y_links, x_links, cycles)
-        if x_links:
-            self._forcing(grid, start, y_links, chains)
-            self._forcing(grid, Potential(start.cell, start.digit, False), y_links, chains)
-        for end in cycles:
-            hint = self._cycle_hint(grid, end, y_links, x_links)
-            if hint.removable:
-                out.append(hint)
-        for target in chains.values():
-            out.append(self._forcing_hint(grid, target, y_links, x_links))
-
-    @staticmethod
-    def _descends(child: Potential, k: int) -> bool:
-        """Whether a potential of key ``k`` lies on ``child``'s first-parent line (``child`` excluded)."""
-        p = child
-        while p.parents:
-            p = p.parents[0]
-            if p.key == k:
-                return True
-        return False
-
-    def _cycles(
-        self, grid: Grid, start: Potential, y_links: bool, x_links: bool, cycles: list[Potential]
-    ) -> None:
-        """SE's ``doCycles``: a breadth-first search from ``start`` by half-steps; each time an "off" leads
-        back to ``start`` after four half-steps or more, the path is a cycle (the "off"s are not
-        deduplicated, as in SE)."""
-        on_set: set[int] = {start.key}
-        pend_on: deque[Potential] = deque([start])
-        pend_off: deque[Potential] = deque()
-        length = 0
-        descends = self._descends
-        while pend_on or pend_off:
-            length += 1
-            while pend_on:
-                p = pend_on.popleft()
-                for k, c, d, cause in self._on_targets(grid, p, y_links):
-                    if not descends(p, k):
-                        pend_off.append(Potential(c, d, False, [p], cause))
-            length += 1
-            while pend_off:
-                p = pend_off.popleft()
-                for k, c, d, cause in self._off_targets(grid, p, y_links, x_links):
-                    if length >= 4 and k == start.key:
-                        cycles.append(Potential(c, d, True, [p], cause))
-                    if k not in on_set:
-                        pend_on.append(Potential(c, d, True, [p], cause))
-                        on_set.add(k)
-
-    def _forcing(self, grid: Grid, start: Potential, y_links: bool, chains: dict[int, Potential]) -> None:
-        """SE's ``doForcingChains`` from ``start`` (on or off): the first path to its conjugate, if any
-        (the only target such a search can have, so the search stops there)."""
-        on_set: set[int] = set()
-        off_set: set[int] = set()
-        pend_on: deque[Potential] = deque()
-        pend_off: deque[Potential] = deque()
-        (pend_on if start.on else pend_off).append(start)
-        (on_set if start.on else off_set).add(start.key)
-        conjugate = start.key ^ 1
-        descends = self._descends
-        while pend_on or pend_off:
-            while pend_on:
-                p = pend_on.popleft()
-                for k, c, d, cause in self._on_targets(grid, p, y_links):
-                    if k == conjugate and k not in chains:
-                        chains[k] = Potential(c, d, False, [p], cause)
-                        return
-                    if k not in off_set and not descends(p, k):
-                        pend_off.append(Potential(c, d, False, [p], cause))
-                        off_set.add(k)
-            while pend_off:
-                p = pend_off.popleft()
-                for k, c, d, cause in self._off_targets(grid, p, y_links, True):
-                    if k == conjugate and k not in chains:
-                        chains[k] = Potential(c, d, True, [p], cause)
-                        return
-                    if k not in on_set:
-                        pend_on.append(Potential(c, d, True, [p], cause))
-                        on_set.add(k)
 
     def _cycle_hint(self, grid: Grid, end: Potential, y_links: bool, x_links: bool) -> ChainHint:
         geo = grid.geo
@@ -438,7 +290,7 @@ class Chaining:
             "Bidirectional Cycle" if both else "Bidirectional Y-Cycle" if y_links else "Bidirectional X-Cycle"
         )
         return ChainHint(
-            name, 0.0, removable, targets=(end, _reversed(end)), sort_key=4 if both else 3 if y_links else 2,
+            name, 0.0, removable, ends=(end, _reversed(end)), sort_key=4 if both else 3 if y_links else 2,
             base=7.0 if both else 6.5, flat=ancestors(end),
         )  # fmt: skip
 
@@ -457,63 +309,21 @@ class Chaining:
         else:  # SE's name for an X-chain of six candidates
             name = "Turbot Fish" if flat == 6 else "Forcing X-Chain"
         return ChainHint(
-            name, 0.0, removable, cell, value, targets=(target,), sort_key=4 if both else 3 if y_links else 2,
+            name, 0.0, removable, cell, value, ends=(target,), sort_key=4 if both else 3 if y_links else 2,
             base=7.0 if both else 6.6, flat=flat,
         )  # fmt: skip
 
     # -- producers 23 to 30: full propagation ---------------------------------------------------------
 
-    def _propagate(
-        self, grid: Grid, on_set: dict[int, Potential], off_set: dict[int, Potential]
-    ) -> tuple[Potential, Potential] | None:
-        """Everything the assumptions in ``on_set`` and ``off_set`` force, added to them; the first
-        contradiction met, as the (on, off) potentials of one candidate, or None. The grid is given back
-        as it was (dynamic chains strike candidates as they go)."""
-        cands, dc = grid.cands, self._dc
-        source, source_dc = cands[:], dc[:]
-        hidden = (source, source_dc) if self.dynamic else None
-        cell_rule = not self.nishio
-        pend_on: deque[Potential] = deque(on_set.values())
-        pend_off: deque[Potential] = deque(off_set.values())
-        try:
-            while pend_on or pend_off:
-                if pend_on:
-                    p = pend_on.popleft()
-                    for k, c, d, cause in self._on_targets(grid, p, cell_rule):
-                        other = on_set.get(k | 1)
-                        if other is not None:
-                            return other, Potential(c, d, False, [p], cause)
-                        if k not in off_set:
-                            q = off_set[k] = Potential(c, d, False, [p], cause)
-                            pend_off.append(q)
-                else:
-                    p = pend_off.popleft()
-                    # what p forces is read before p is struck (its hidden parents too), objects only for
-                    # the potentials that are new or contradict
-                    made = [
-                        self._made_on(grid, p, t, hidden, off_set)
-                        for t in self._off_targets(grid, p, cell_rule, True)
-                        if t[0] ^ 1 in off_set or t[0] not in on_set
-                    ]
-                    if self.dynamic:
-                        cands[p.cell] &= ~(1 << (p.digit - 1))
-                        dc[p.digit - 1] &= ~(1 << p.cell)
-                    for q in made:
-                        other = off_set.get(q.key ^ 1)
-                        if other is not None:
-                            return q, other
-                        if q.key not in on_set:
-                            on_set[q.key] = q
-                            pend_on.append(q)
-                if not pend_on and not pend_off and self.level > 0:
-                    for q in self._advanced(grid, source, off_set):
-                        if q.key not in off_set:
-                            off_set[q.key] = q
-                            pend_off.append(q)
-            return None
-        finally:
-            cands[:] = source
-            dc[:] = source_dc
+    def _propagate(self, grid: Grid, cell: int, digit: int, on: bool) -> tuple[Store, tuple[int, int] | None]:
+        """Everything assuming ``cell`` is (``on``) or is not ``digit`` forces, as a ``Store``; the first
+        contradiction met, as the rows of one candidate's "on" and "off", or None. At nested levels the
+        inner techniques run each time the propagation stalls."""
+        store = Store(grid.geo, self._source, not self.nishio, self.dynamic, cell, digit, on)
+        while True:
+            absurd = store.run()
+            if absurd is not None or self.level == 0 or not self._advanced(grid, store):
+                return store, absurd
 
     def _inner_rules(self) -> list[Callable[[Grid], Iterable[Hint]]]:
         if self._inner is None:
@@ -534,27 +344,33 @@ class Chaining:
             self._inner = rules
         return self._inner
 
-    def _advanced(self, grid: Grid, source: list[int], off_set: dict[int, Potential]) -> list[Potential]:
-        """The strikes the first inner technique that finds something makes on the reduced grid, each
-        resting on the strikes of the propagation it needs."""
-        out: list[Potential] = []
+    def _advanced(self, grid: Grid, store: Store) -> bool:
+        """The strikes the first inner technique that finds something makes on the grid as ``store`` has
+        reduced it, each resting on the strikes of the propagation it needs, added to ``store``; False
+        when none is new."""
+        found: list[tuple[int, int, list[int], ChainHint | None]] = []
+        source = grid.cands[:]
         before = Grid(grid.geo, grid.values, source)
-        for rule in self._inner_rules():
-            for hint in rule(grid):
-                parents = hint.parents(before, grid)
-                if not parents:
-                    continue  # it holds without the assumption: no use inside the chain
-                nested = hint if isinstance(hint, ChainHint) else None
-                for c, mask in hint.removable.items():
-                    for d in bits(mask):
-                        q = Potential(
-                            c, d, False, [off_set[key(pc, pd, False)] for pc, pd in parents], ADVANCED
-                        )
-                        q.nested = nested
-                        out.append(q)
-            if out:
-                break
-        return out
+        grid.cands[:] = store.cands.tolist()
+        try:
+            for rule in self._inner_rules():
+                for hint in rule(grid):
+                    parents = hint.parents(before, grid)
+                    if not parents:
+                        continue  # it holds without the assumption: no use inside the chain
+                    nested = hint if isinstance(hint, ChainHint) else None
+                    rows = [store.row(pc, pd, False) for pc, pd in parents]
+                    for c, mask in hint.removable.items():
+                        for d in bits(mask):
+                            found.append((c, d, rows, nested))
+                if found:
+                    break
+        finally:
+            grid.cands[:] = source
+        added = False
+        for c, d, rows, nested in found:
+            added |= store.add_off(c, d, rows, ADVANCED, nested)
+        return added
 
     def _multiple_hints(self, grid: Grid) -> list[ChainHint]:
         result: list[ChainHint] = []
@@ -566,115 +382,82 @@ class Chaining:
             count = mask.bit_count()
             if not (count > 2 or (count > 1 and self.dynamic)):
                 continue
-            value_on: dict[int, dict[int, Potential]] = {}
-            value_off: dict[int, dict[int, Potential]] = {}
-            cell_on: dict[int, Potential] | None = None
-            cell_off: dict[int, Potential] | None = None
+            branches: list[Store] = []
+            cell_on = cell_off = None
             for d in bits(mask):
-                on_on, on_off = self._binary(
-                    grid, cell, d, result, count >= 3 and not self.nishio and self.dynamic
-                )
+                branch = self._binary(grid, cell, d, result, count >= 3 and not self.nishio and self.dynamic)
                 if not self.nishio:
-                    self._region_chains(grid, cell, d, on_on, on_off, result)
-                value_on[d], value_off[d] = on_on, on_off
-                if cell_on is None or cell_off is None:
-                    cell_on, cell_off = dict(on_on), dict(on_off)
-                else:
-                    cell_on = {k: v for k, v in cell_on.items() if k in on_on}
-                    cell_off = {k: v for k, v in cell_off.items() if k in on_off}
+                    self._region_chains(grid, cell, d, branch, result)
+                branches.append(branch)
+                cell_on, cell_off = _common(branch, cell_on, cell_off)
             if not self.nishio and (count == 2 or (self.multiple and count > 2)):
                 assert cell_on is not None and cell_off is not None
-                for outcomes, found in ((value_on, cell_on), (value_off, cell_off)):
-                    for target in found.values():
-                        chains = tuple(outcomes[d][target.key] for d in bits(mask))
-                        hint = self._reduction(grid, target, chains, 5, CELL, f"Cell:from {geo.name(cell)}")
+                for keys in (cell_on, cell_off):
+                    for k in keys.tolist():
+                        hint = self._reduction(grid, k, branches, 5, CELL, f"Cell:from {geo.name(cell)}")
                         if hint is not None:
                             result.append(hint)
         return result
 
-    def _on_branch(
-        self, grid: Grid, cell: int, digit: int
-    ) -> tuple[Potential, dict[int, Potential], dict[int, Potential], tuple[Potential, Potential] | None]:
-        """What assuming ``cell`` is ``digit`` forces (the sets, partial where a contradiction stopped
-        them, and the contradiction): asked by the cell's own chains and by region chains through it, on
-        the same grid, so kept for the producer's call."""
+    def _on_branch(self, grid: Grid, cell: int, digit: int) -> tuple[Store, tuple[int, int] | None]:
+        """What assuming ``cell`` is ``digit`` forces (partial where a contradiction stopped it, and the
+        contradiction): asked by the cell's own chains and by region chains through it, on the same grid,
+        so kept for the producer's call."""
         k = key(cell, digit, True)
         found = self._branches.get(k)
         if found is None:
-            start = Potential(cell, digit, True)
-            on_set, off_set = {k: start}, {}
-            absurd = self._propagate(grid, on_set, off_set)
-            found = self._branches[k] = (start, on_set, off_set, absurd)
+            found = self._branches[k] = self._propagate(grid, cell, digit, True)
         return found
 
-    def _binary(
-        self,
-        grid: Grid,
-        cell: int,
-        digit: int,
-        result: list[ChainHint],
-        double: bool,
-    ) -> tuple[dict[int, Potential], dict[int, Potential]]:
+    def _binary(self, grid: Grid, cell: int, digit: int, result: list[ChainHint], double: bool) -> Store:
         """The contradiction and double forcing chains of ``cell`` being ``digit`` or not; what the "on"
         assumption forces, shared with the cell and region chains (read only)."""
         contradiction = self.dynamic or self.nishio
-        p_on, on_on, on_off, absurd = self._on_branch(grid, cell, digit)
-        p_off = Potential(cell, digit, False)
+        bit = 1 << (digit - 1)
+        on, absurd = self._on_branch(grid, cell, digit)
         if contradiction and absurd is not None:  # the candidate cannot be on
-            result.append(self._binary_hint(grid, absurd, p_on, p_on, True, False))
-        off_on: dict[int, Potential] = {}
-        off_off: dict[int, Potential] = {p_off.key: p_off}
-        absurd = self._propagate(grid, off_on, off_off)
-        if contradiction and absurd is not None:  # the candidate cannot be off: it is the cell's digit
-            hint = self._binary_hint(grid, absurd, p_off, p_off, True, True)
-            if hint.removable:
-                result.append(hint)
+            ends = ((on, absurd[0]), (on, absurd[1]))
+            result.append(self._binary_hint(grid, ends, key(cell, digit, True), {cell: bit}, True))
+        off, absurd = self._propagate(grid, cell, digit, False)
+        rest = grid.cands[cell] & ~bit
+        if contradiction and absurd is not None and rest:  # the candidate cannot be off: it is the digit
+            ends = ((off, absurd[0]), (off, absurd[1]))
+            result.append(self._binary_hint(grid, ends, key(cell, digit, False), {cell: rest}, True))
         if double:
-            for k, p in on_on.items():
-                other = off_on.get(k)
-                if other is not None:
-                    hint = self._binary_hint(grid, (p, other), p_on, p, False, True)
-                    if hint.removable:
-                        result.append(hint)
-            for k, p in on_off.items():
-                other = off_off.get(k)
-                if other is not None:
-                    result.append(self._binary_hint(grid, (p, other), p_off, other, False, False))
-        return on_on, on_off
+            for k in on.keys(True).tolist():  # on either way
+                row = off.index_of[k]
+                others = grid.cands[k >> 6] & ~(1 << ((k >> 1 & 31) - 1))
+                if row >= 0 and others:
+                    ends = ((on, int(on.index_of[k])), (off, int(row)))
+                    result.append(self._binary_hint(grid, ends, k, {k >> 6: others}, False))
+            for k in on.keys(False).tolist():  # off either way
+                row = off.index_of[k]
+                if row >= 0:
+                    ends = ((on, int(on.index_of[k])), (off, int(row)))
+                    result.append(self._binary_hint(grid, ends, k, {k >> 6: 1 << ((k >> 1 & 31) - 1)}, False))
+        return on
 
     def _binary_hint(
         self,
         grid: Grid,
-        ends: tuple[Potential, Potential],
-        source: Potential,
-        target: Potential,
+        ends: tuple[tuple[Store, int], tuple[Store, int]],
+        source: int,
+        removable: dict[int, int],
         absurd: bool,
-        keep: bool,
     ) -> ChainHint:
-        """A contradiction or double forcing chain: ``keep`` leaves the target's digit alone in its cell
-        (else the target's candidate goes); the placement, if any, is the conclusion's."""
-        dst_on, dst_off = ends
-        if keep:
-            rest = grid.cands[target.cell] & ~(1 << (target.digit - 1))
-            removable = {target.cell: rest} if rest else {}
-        else:
-            removable = {target.cell: 1 << (target.digit - 1)}
-        result = Potential(source.cell, source.digit, not source.on) if self.nishio or absurd else dst_on
-        cell, value = (result.cell, result.digit) if result.on else (None, 0)
+        """A contradiction (``absurd``) or double forcing chain from the assumption of key ``source``
+        (contradiction) or reaching it (double); it places when its conclusion is an "on"."""
+        (on_store, on_row), _ = ends
+        conclusion = source ^ 1 if self.nishio or absurd else int(on_store.pkey[on_row])
+        cell, value = (conclusion >> 6, conclusion >> 1 & 31) if conclusion & 1 else (None, 0)
         kind = "Forcing" if self.nishio else "Contradiction Forcing" if absurd else "Double Forcing"
         return ChainHint(
-            f"{self.prefix}{kind}{self.suffix}", 0.0, removable, cell, value, targets=(dst_on, dst_off),
-            sort_key=7 if absurd else 1, base=self.base, flat=ancestors(dst_on) + ancestors(dst_off),
+            f"{self.prefix}{kind}{self.suffix}", 0.0, removable, cell, value, rows=ends,
+            sort_key=7 if absurd else 1, base=self.base, flat=sum(s.ancestors(r) for s, r in ends),
         )  # fmt: skip
 
     def _region_chains(
-        self,
-        grid: Grid,
-        cell: int,
-        digit: int,
-        on_on: dict[int, Potential],
-        on_off: dict[int, Potential],
-        result: list[ChainHint],
+        self, grid: Grid, cell: int, digit: int, branch: Store, result: list[ChainHint]
     ) -> None:
         geo = grid.geo
         bit = 1 << (digit - 1)
@@ -685,56 +468,63 @@ class Chaining:
                 continue
             if places[0] != cell:
                 continue  # each region once: from its first place of the digit
-            place_on: list[dict[int, Potential]] = []
-            place_off: list[dict[int, Potential]] = []
-            region_on: dict[int, Potential] = {}
-            region_off: dict[int, Potential] = {}
+            branches: list[Store] = []
+            region_on = region_off = None
             for c in places:
-                if c == cell:
-                    s_on, s_off = on_on, on_off
-                    region_on, region_off = dict(on_on), dict(on_off)
-                else:
-                    _, s_on, s_off, _ = self._on_branch(grid, c, digit)
-                    region_on = {k: v for k, v in region_on.items() if k in s_on}
-                    region_off = {k: v for k, v in region_off.items() if k in s_off}
-                place_on.append(s_on)
-                place_off.append(s_off)
+                place = branch if c == cell else self._on_branch(grid, c, digit)[0]
+                branches.append(place)
+                region_on, region_off = _common(place, region_on, region_off)
+            assert region_on is not None and region_off is not None
             index = geo.region_of[t][cell]
             label = f"Region:{digit} in {geo.region_name(t, index)}"
-            for outcomes, found in ((place_on, region_on), (place_off, region_off)):
-                for target in found.values():
-                    chains = tuple(s[target.key] for s in outcomes)
-                    hint = self._reduction(grid, target, chains, 6, t, label)
+            for keys in (region_on, region_off):
+                for k in keys.tolist():
+                    hint = self._reduction(grid, k, branches, 6, t, label)
                     if hint is not None:
                         result.append(hint)
 
     def _reduction(
-        self,
-        grid: Grid,
-        target: Potential,
-        chains: tuple[Potential, ...],
-        sort_key: int,
-        cause: int,
-        label: str,
+        self, grid: Grid, k: int, branches: list[Store], sort_key: int, cause: int, label: str
     ) -> ChainHint | None:
         """A cell or region forcing chain (``label``: ``Cell:where`` or ``Region:where``): every branch
-        reaches ``target`` (SE keeps it when it removes something: an "on" target whose cell holds nothing
-        else is not worth a hint)."""
+        reaches the potential of key ``k`` (SE keeps it when it removes something: an "on" target whose
+        cell holds nothing else is not worth a hint)."""
         kind, where = label.split(":", 1)
-        if target.on:
-            rest = grid.cands[target.cell] & ~(1 << (target.digit - 1))
+        cell, bit = k >> 6, 1 << ((k >> 1 & 31) - 1)
+        if k & 1:
+            rest = grid.cands[cell] & ~bit
             if not rest:
                 return None
-            removable = {target.cell: rest}
+            removable = {cell: rest}
         else:
-            removable = {target.cell: 1 << (target.digit - 1)}
-        first = chains[0]
-        cell, value = (first.cell, first.digit) if first.on else (None, 0)
-        flat = sum(ancestors(c) for c in chains)
+            removable = {cell: bit}
+        rows = tuple((b, int(b.index_of[k])) for b in branches)
+        value_cell, value = (cell, k >> 1 & 31) if k & 1 else (None, 0)
         return ChainHint(
-            f"{self.prefix}{kind} Forcing{self.suffix}", 0.0, removable, cell, value, targets=chains,
-            sort_key=sort_key, base=self.base, flat=flat, initial_cause=cause, detail=where,
+            f"{self.prefix}{kind} Forcing{self.suffix}", 0.0, removable, value_cell, value, rows=rows,
+            sort_key=sort_key, base=self.base, flat=sum(b.ancestors(r) for b, r in rows),
+            initial_cause=cause, detail=where,
         )  # fmt: skip
+
+
+def _common(branch: Store, on: np.ndarray | None, off: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The keys of ``on`` and ``off`` that ``branch`` also reaches, in their order (the branch's own sets
+    when there are none yet)."""
+    if on is None or off is None:
+        return branch.keys(True), branch.keys(False)
+    return on[branch.index_of[on] >= 0], off[branch.index_of[off] >= 0]
+
+
+def _path(keys: list[int], causes: list[int]) -> Potential:
+    """The potentials of a path of one-parent links (keys and causes, from the end back to the start):
+    its end."""
+    p: Potential | None = None
+    for k, cause in zip(reversed(keys), reversed(causes), strict=True):
+        p = Potential(
+            k >> 6, k >> 1 & 31, bool(k & 1), [p] if p is not None else [], cause if cause >= 0 else None
+        )
+    assert p is not None
+    return p
 
 
 def _reversed(end: Potential) -> Potential:

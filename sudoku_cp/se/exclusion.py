@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from .grid import Grid, bits
+import numpy as np
+from numba import njit
+
+from .grid import Grid, bits, geometry
 from .hints import Hint
 from .subsets import permutations
 
@@ -83,67 +86,113 @@ def aligned_pair_exclusion(grid: Grid) -> Iterator[Hint]:
 
 
 @cache
-def _single_bits(mask: int) -> tuple[int, ...]:
-    """The bits of a mask, lowest first, each as a mask."""
-    return tuple(1 << i for i in range(mask.bit_length()) if mask >> i & 1)
+def _sees(box_rows: int, box_cols: int) -> np.ndarray:
+    """``sees[a, b]``: whether cells ``a`` and ``b`` share a house."""
+    geo = geometry(box_rows, box_cols)
+    sees = np.zeros((geo.ncells, geo.ncells), dtype=np.bool_)
+    for c, house in enumerate(geo.house_cells):
+        sees[c, list(house)] = True
+    return sees
 
 
-def _allowed3(
-    ma: int, mb: int, mt: int, see_ab: bool, see_at: bool, see_bt: bool, common: list[int]
-) -> tuple[int, int, int]:
-    """The digits of each of three cells that some allowed combination uses (stops once all are)."""
-    allowed_a = allowed_b = allowed_t = 0
-    for pb in _single_bits(ma):
-        for qb in _single_bits(mb):
-            if pb == qb and see_ab:
-                continue
-            pq = pb | qb
-            for rb in _single_bits(mt):
-                if (rb == pb and see_at) or (rb == qb and see_bt):
+@njit(cache=True)
+def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
+    """Every aligned triplet exclusion, in SE's order: rows (a, b, t, and the digits each keeps)."""
+    nb = base.shape[0]
+    ncells = cands.shape[0]
+    is_ex = np.zeros((nb, ncells), dtype=np.bool_)
+    pos = np.full(ncells, -1, dtype=np.int32)
+    for i in range(nb):
+        pos[base[i]] = i
+        for j in range(nex[i]):
+            is_ex[i, ex[i, j]] = True
+    out = np.empty((16, 6), dtype=np.int64)
+    found = 0
+    ab = np.empty(ex.shape[1], dtype=np.int32)
+    common = np.empty(ex.shape[1], dtype=np.int64)
+    tails = np.empty(2 * ex.shape[1], dtype=np.int32)
+    for j in range(1, nb):  # pairs of base cells in co-lexicographic order
+        for i in range(j):
+            a, b = base[i], base[j]
+            nab = 0
+            for x in range(nex[i]):
+                if is_ex[j, ex[i, x]]:
+                    ab[nab] = ex[i, x]
+                    nab += 1
+            if nab < 2:
+                continue  # the triplet's common excluders are among these
+            ntails = 0
+            for x in range(nex[i] + nex[j]):
+                t = ex[i, x] if x < nex[i] else ex[j, x - nex[i]]
+                if pos[t] < 0 or t in (a, b) or (x >= nex[i] and is_ex[i, t]):
                     continue
-                u = pq | rb
-                if any(not e & ~u for e in common):
+                tails[ntails] = t
+                ntails += 1
+            ma, mb = cands[a], cands[b]
+            for y in range(ntails):
+                t = tails[y]
+                nc = 0
+                for x in range(nab):
+                    if is_ex[pos[t], ab[x]]:
+                        common[nc] = cands[ab[x]]
+                        nc += 1
+                if nc < 2:
                     continue
-                allowed_a |= pb
-                allowed_b |= qb
-                allowed_t |= rb
-                if allowed_a == ma and allowed_b == mb and allowed_t == mt:
-                    return allowed_a, allowed_b, allowed_t
-    return allowed_a, allowed_b, allowed_t
+                mt = cands[t]
+                see_ab, see_at, see_bt = sees[a, b], sees[a, t], sees[b, t]
+                allowed_a = allowed_b = allowed_t = 0
+                for p in range(n):
+                    pb = 1 << p
+                    if not ma & pb:
+                        continue
+                    for q in range(n):
+                        qb = 1 << q
+                        if not mb & qb or (pb == qb and see_ab):
+                            continue
+                        for r in range(n):
+                            rb = 1 << r
+                            if not mt & rb or (rb == pb and see_at) or (rb == qb and see_bt):
+                                continue
+                            u = pb | qb | rb
+                            emptied = False
+                            for x in range(nc):
+                                if not common[x] & ~u:
+                                    emptied = True
+                                    break
+                            if not emptied:
+                                allowed_a |= pb
+                                allowed_b |= qb
+                                allowed_t |= rb
+                if ma & ~allowed_a or mb & ~allowed_b or mt & ~allowed_t:
+                    if found == out.shape[0]:
+                        more = np.empty((2 * found, 6), dtype=np.int64)
+                        more[:found] = out[:found]
+                        out = more
+                    out[found, 0], out[found, 1], out[found, 2] = a, b, t
+                    out[found, 3], out[found, 4], out[found, 5] = allowed_a, allowed_b, allowed_t
+                    found += 1
+    return out[:found]
 
 
 def aligned_triplet_exclusion(grid: Grid) -> Iterator[Hint]:
     """SE's ``AlignedExclusion(3)``, 7.5."""
     cands = grid.cands
-    house_sets = grid.geo.house_sets
+    geo = grid.geo
     base, excluders = _base_cells(grid, 3)
     if len(base) < 3:
         return
-    base_set = set(base)
-    ex_sets = {c: set(ex) for c, ex in excluders.items()}
-    for i, j in permutations(2, len(base)):
-        a, b = base[i], base[j]
-        b_set = ex_sets[b]
-        ab_common = [e for e in excluders[a] if e in b_set]
-        if len(ab_common) < 2:
-            continue  # the triplet's common excluders are among these
-        twin = dict.fromkeys(excluders[a])
-        twin.update(dict.fromkeys(excluders[b]))
-        tails = [t for t in twin if t in base_set and t != a and t != b]
-        ma, mb = cands[a], cands[b]
-        see_ab = b in house_sets[a]
-        for t in tails:
-            t_set = ex_sets[t]
-            common = [cands[e] for e in ab_common if e in t_set]
-            if len(common) < 2:
-                continue
-            mt = cands[t]
-            allowed_a, allowed_b, allowed_t = _allowed3(
-                ma, mb, mt, see_ab, t in house_sets[a], t in house_sets[b], common
-            )
-            removable = {}
-            for c, m, allowed in ((a, ma, allowed_a), (b, mb, allowed_b), (t, mt, allowed_t)):
-                if m & ~allowed:
-                    removable[c] = m & ~allowed
-            if removable:
-                yield Hint("Aligned Triplet Exclusion", 7.5, removable=removable, cells=(a, b, t))
+    width = max(len(ex) for ex in excluders.values())
+    ex = np.zeros((len(base), width), dtype=np.int32)
+    for i, c in enumerate(base):
+        ex[i, : len(excluders[c])] = excluders[c]
+    nex = np.array([len(excluders[c]) for c in base], dtype=np.int32)
+    rows = _triplets(
+        np.array(cands, dtype=np.int64), np.array(base, dtype=np.int32), ex, nex,
+        _sees(geo.box_rows, geo.box_cols), geo.n,
+    )  # fmt: skip
+    for a, b, t, allowed_a, allowed_b, allowed_t in rows.tolist():
+        removable = {}
+        for c, allowed in ((a, allowed_a), (b, allowed_b), (t, allowed_t)):
+            if cands[c] & ~allowed:
+                removable[c] = cands[c] & ~allowed
+        yield Hint("Aligned Triplet Exclusion", 7.5, removable=removable, cells=(a, b, t))

@@ -1,0 +1,342 @@
+"""The propagation of SE's multiple and dynamic chains, compiled: what a set of assumptions forces.
+
+``Chaining._propagate`` in Python made an object for every potential it met; most propagations give no
+hint, so here potentials are rows of arrays (``Store``) filled by one numba kernel, and become
+``Potential`` objects only when a hint reads them (``Store.potential``). The kernel keeps Sudoku
+Explainer's order exactly (pending "on"s before "off"s, targets in SE's rule order, each key once), since
+partial sets and the first contradiction decide which hints exist. ``Chaining`` runs the kernel, and at
+nested levels the inner techniques between two runs (``Store.add_off``), as ``Chaining.getAdvancedPotentials``
+does between two passes of SE's loop.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit
+
+if TYPE_CHECKING:
+    from .chaining import Potential
+    from .grid import Geometry
+
+__all__ = ["CELL_CAUSE", "Store", "off_targets", "on_targets", "tables"]
+
+#: The cause code of the cell rule in the arrays (region rules are their type, 0-2; none is -1).
+CELL_CAUSE = 10
+_NONE = -1
+
+# indices of the counters array
+_NPOT, _NPAR, _ON_HEAD, _ON_TAIL, _OFF_HEAD, _OFF_TAIL, _STATUS, _ABSURD_ON, _ABSURD_OFF = range(9)
+
+
+@cache
+def tables(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, the cells of its block, row and column (ascending), and each cell's block."""
+    from .grid import geometry
+
+    geo = geometry(box_rows, box_cols)
+    regions = np.zeros((geo.ncells, 3, geo.n), dtype=np.int32)
+    block_of = np.array(geo.region_of[0], dtype=np.int32)
+    for cell in range(geo.ncells):
+        for t in range(3):
+            regions[cell, t] = sorted(geo.region(t, cell))
+    return regions, block_of
+
+
+@njit(cache=True)
+def _new(pkey, pcause, pstart, pnpar, par, cnt, k, cause, parent):  # type: ignore[no-untyped-def]
+    """A potential of key ``k`` with one parent (or none): its row."""
+    q = cnt[_NPOT]
+    cnt[_NPOT] = q + 1
+    pkey[q] = k
+    pcause[q] = cause
+    pstart[q] = cnt[_NPAR]
+    if parent >= 0:
+        par[cnt[_NPAR]] = parent
+        cnt[_NPAR] += 1
+        pnpar[q] = 1
+    else:
+        pnpar[q] = 0
+    return q
+
+
+@njit(cache=True)
+def on_targets(cands, regions, block_of, n, k, cell_rule, out_k, out_c):  # type: ignore[no-untyped-def]
+    """What the "on" potential of key ``k`` turns off, in SE's order, into ``out_k``/``out_c`` (key,
+    cause); their count. The cell's other candidates (``cell_rule``), then the digit's other places in
+    its block, row and column, each cell once."""
+    cell = k >> 6
+    digit = k >> 1 & 31
+    bit = 1 << (digit - 1)
+    m = 0
+    if cell_rule:
+        for d in range(1, n + 1):
+            if d != digit and cands[cell] >> (d - 1) & 1:
+                out_k[m] = cell << 6 | d << 1
+                out_c[m] = CELL_CAUSE
+                m += 1
+    for t in range(3):
+        for i in range(n):
+            c = regions[cell, t, i]
+            if c == cell or not cands[c] & bit or (t >= 1 and block_of[c] == block_of[cell]):
+                continue
+            out_k[m] = c << 6 | digit << 1
+            out_c[m] = t
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def off_targets(cands, regions, n, k, cell_rule, region_rule, out_k, out_c):  # type: ignore[no-untyped-def]
+    """What the "off" potential of key ``k`` turns on, as ``on_targets`` gives it: the cell's last other
+    candidate (``cell_rule``), the digit's last other place in each region (``region_rule``), each cell
+    once."""
+    cell = k >> 6
+    digit = k >> 1 & 31
+    bit = 1 << (digit - 1)
+    m = 0
+    mask = cands[cell]
+    above = mask & (mask - 1)  # the mask without its lowest candidate
+    if cell_rule and above and not above & (above - 1):
+        rest = mask & ~bit  # two candidates: the other one (the highest left, as SE reads it)
+        d = 0
+        while rest >> d:
+            d += 1
+        out_k[m] = cell << 6 | d << 1 | 1
+        out_c[m] = CELL_CAUSE
+        m += 1
+    if region_rule:
+        first = m
+        for t in range(3):
+            count = 0
+            other = -1
+            for i in range(n):
+                c = regions[cell, t, i]
+                if cands[c] & bit:
+                    count += 1
+                    if c != cell:
+                        other = c
+            if count != 2:
+                continue
+            o = other << 6 | digit << 1 | 1
+            fresh = True
+            for j in range(first, m):
+                if out_k[j] == o:
+                    fresh = False
+            if fresh:
+                out_k[m] = o
+                out_c[m] = t
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def _run(  # type: ignore[no-untyped-def]
+    cands, source, regions, block_of, n, cell_rule, dynamic,
+    pkey, pcause, pstart, pnpar, par, index_of, qon, qoff, cnt,
+):  # fmt: skip
+    """Propagate until the queues are empty (status 0) or a candidate is both on and off (status 1, the
+    two rows in the counters). ``cands`` is struck as "off"s are processed when ``dynamic``."""
+    cnt[_STATUS] = 0
+    tk = np.empty(4 * n, dtype=np.int32)
+    tc = np.empty(4 * n, dtype=np.int32)
+    while cnt[_ON_HEAD] < cnt[_ON_TAIL] or cnt[_OFF_HEAD] < cnt[_OFF_TAIL]:
+        if cnt[_ON_HEAD] < cnt[_ON_TAIL]:
+            p = qon[cnt[_ON_HEAD]]
+            cnt[_ON_HEAD] += 1
+            for j in range(on_targets(cands, regions, block_of, n, pkey[p], cell_rule, tk, tc)):
+                k = tk[j]
+                other = index_of[k | 1]
+                if other >= 0:
+                    cnt[_STATUS] = 1
+                    cnt[_ABSURD_ON] = other
+                    cnt[_ABSURD_OFF] = _new(pkey, pcause, pstart, pnpar, par, cnt, k, tc[j], p)
+                    return
+                if index_of[k] < 0:
+                    q = _new(pkey, pcause, pstart, pnpar, par, cnt, k, tc[j], p)
+                    index_of[k] = q
+                    qoff[cnt[_OFF_TAIL]] = q
+                    cnt[_OFF_TAIL] += 1
+        else:
+            p = qoff[cnt[_OFF_HEAD]]
+            cnt[_OFF_HEAD] += 1
+            first = cnt[_NPOT]  # the "on"s it forces (rows from ``first``), made before it is struck
+            for j in range(off_targets(cands, regions, n, pkey[p], cell_rule, True, tk, tc)):
+                k = tk[j]
+                if index_of[k ^ 1] < 0 and index_of[k] >= 0:
+                    continue  # known, and no contradiction
+                q = _new(pkey, pcause, pstart, pnpar, par, cnt, k, tc[j], p)
+                if dynamic:  # it also rests on the candidates struck so far that its rule reads
+                    cell = k >> 6
+                    digit = k >> 1 & 31
+                    if tc[j] == CELL_CAUSE:
+                        gone = source[cell] & ~cands[cell]
+                        for e in range(1, n + 1):
+                            if gone >> (e - 1) & 1:
+                                par[cnt[_NPAR]] = index_of[cell << 6 | e << 1]
+                                cnt[_NPAR] += 1
+                                pnpar[q] += 1
+                    else:
+                        bit = 1 << (digit - 1)
+                        for i in range(n):
+                            c = regions[cell, tc[j], i]
+                            if source[c] & bit and not cands[c] & bit:
+                                par[cnt[_NPAR]] = index_of[c << 6 | digit << 1]
+                                cnt[_NPAR] += 1
+                                pnpar[q] += 1
+            if dynamic:
+                cands[pkey[p] >> 6] &= ~(1 << ((pkey[p] >> 1 & 31) - 1))
+            for q in range(first, cnt[_NPOT]):
+                other = index_of[pkey[q] ^ 1]
+                if other >= 0:
+                    cnt[_STATUS] = 1
+                    cnt[_ABSURD_ON] = q
+                    cnt[_ABSURD_OFF] = other
+                    return
+                if index_of[pkey[q]] < 0:
+                    index_of[pkey[q]] = q
+                    qon[cnt[_ON_TAIL]] = q
+                    cnt[_ON_TAIL] += 1
+
+
+@njit(cache=True)
+def _ancestors(pstart, pnpar, par, row):  # type: ignore[no-untyped-def]
+    """How many rows ``row`` rests on, itself included (keys are unique within a store)."""
+    seen = np.zeros(row + 1, dtype=np.bool_)
+    stack = np.empty(row + 1, dtype=np.int32)
+    seen[row] = True
+    stack[0] = row
+    top, count = 1, 0
+    while top:
+        top -= 1
+        r = stack[top]
+        count += 1
+        for j in range(pstart[r], pstart[r] + pnpar[r]):
+            q = par[j]
+            if not seen[q]:
+                seen[q] = True
+                stack[top] = q
+                top += 1
+    return count
+
+
+class Store:
+    """The potentials of one propagation from one assumption, as arrays: key (SE's ``cell << 6 | digit
+    << 1 | on``), cause, parents (rows of this store), and the inner hint behind each potential of a
+    nested level. Row 0 is the assumption; ``source`` is the grid's candidates, shared and not changed."""
+
+    def __init__(
+        self,
+        geo: Geometry,
+        source: np.ndarray,
+        cell_rule: bool,
+        dynamic: bool,
+        cell: int,
+        digit: int,
+        on: bool,
+    ) -> None:
+        self.geo = geo
+        self.regions, self.block_of = tables(geo.box_rows, geo.box_cols)
+        self.cell_rule, self.dynamic = cell_rule, dynamic
+        n, keys = geo.n, geo.ncells << 6
+        cap = 2 * geo.ncells * n + 4 * n + 8
+        self.source = source
+        self.cands = source.copy() if dynamic else source
+        buffer = np.empty(keys + 6 * cap + cap * (n + 1), dtype=np.int32)
+        self.index_of = buffer[:keys]
+        self.index_of.fill(-1)
+        rows = buffer[keys : keys + 6 * cap].reshape(6, cap)
+        self.pkey, self.pcause, self.pstart, self.pnpar, self.qon, self.qoff = rows
+        self.par = buffer[keys + 6 * cap :]
+        self.cnt = np.zeros(9, dtype=np.int64)
+        #: the inner hint of each ADVANCED row (row -> hint)
+        self.nested: dict[int, Any] = {}
+        self._made: dict[int, Potential] = {}
+        self._keys: tuple[np.ndarray, np.ndarray] | None = None
+        k = cell << 6 | digit << 1 | int(on)
+        self.pkey[0], self.pcause[0], self.pstart[0], self.pnpar[0] = k, _NONE, 0, 0
+        self.index_of[k] = 0
+        self.cnt[_NPOT] = 1
+        self._push(0, on)
+
+    def _push(self, q: int, on: bool) -> None:
+        queue, tail = (self.qon, _ON_TAIL) if on else (self.qoff, _OFF_TAIL)
+        queue[self.cnt[tail]] = q
+        self.cnt[tail] += 1
+
+    def run(self) -> tuple[int, int] | None:
+        """Propagate until nothing is pending: the contradiction's (on, off) rows, or None."""
+        _run(
+            self.cands, self.source, self.regions, self.block_of, self.geo.n, self.cell_rule, self.dynamic,
+            self.pkey, self.pcause, self.pstart, self.pnpar, self.par, self.index_of, self.qon, self.qoff,
+            self.cnt,
+        )  # fmt: skip
+        self._keys = None
+        if self.cnt[_STATUS]:
+            return int(self.cnt[_ABSURD_ON]), int(self.cnt[_ABSURD_OFF])
+        return None
+
+    def add_off(self, cell: int, digit: int, parents: list[int], cause: int, hint: Any) -> bool:
+        """An "off" found by an inner technique, resting on the rows ``parents``; False when its key is
+        already known."""
+        k = cell << 6 | digit << 1
+        if self.index_of[k] >= 0:
+            return False
+        start, q = int(self.cnt[_NPAR]), int(self.cnt[_NPOT])
+        # rows never run out (each key once, a contradiction's rows beside); parents may: keep room for
+        # every row still to come to have a full cell's worth
+        need = start + len(parents) + (len(self.pkey) - q) * (self.geo.n + 1)
+        if need > len(self.par):
+            self.par = np.concatenate([self.par, np.empty(need, dtype=np.int32)])
+        self.pkey[q], self.pcause[q], self.pstart[q], self.pnpar[q] = k, cause, start, len(parents)
+        self.par[start : start + len(parents)] = parents
+        self.cnt[_NPOT], self.cnt[_NPAR] = q + 1, start + len(parents)
+        self.index_of[k] = q
+        self.nested[q] = hint
+        self._push(q, False)
+        return True
+
+    def row(self, cell: int, digit: int, on: bool) -> int:
+        """The row of a potential in the sets, or -1."""
+        return int(self.index_of[cell << 6 | digit << 1 | int(on)])
+
+    def keys(self, on: bool) -> np.ndarray:
+        """The keys of the "on" (or "off") set, in the order they were added."""
+        if self._keys is None:
+            npot = int(self.cnt[_NPOT])
+            keys = self.pkey[:npot]
+            kept = keys[self.index_of[keys] == np.arange(npot)]
+            odd = (kept & 1).astype(np.bool_)
+            self._keys = (kept[~odd], kept[odd])
+        return self._keys[int(on)]
+
+    def ancestors(self, row: int) -> int:
+        """How many potentials row ``row`` rests on, itself included (SE's ``getAncestorCount``)."""
+        return int(_ancestors(self.pstart, self.pnpar, self.par, row))
+
+    def potential(self, row: int) -> Potential:
+        """Row ``row`` as a ``Potential`` with its parents (made once per row)."""
+        from .chaining import Potential
+
+        made = self._made
+        out = made.get(row)
+        if out is not None:
+            return out
+        todo: set[int] = set()
+        stack = [row]
+        while stack:
+            r = stack.pop()
+            if r in made or r in todo:
+                continue
+            todo.add(r)
+            start = int(self.pstart[r])
+            stack.extend(self.par[start : start + int(self.pnpar[r])].tolist())
+        for r in sorted(todo):  # parents come before their children
+            k = int(self.pkey[r])
+            start, cause = int(self.pstart[r]), int(self.pcause[r])
+            parents = [made[x] for x in self.par[start : start + int(self.pnpar[r])].tolist()]
+            made[r] = Potential(k >> 6, k >> 1 & 31, bool(k & 1), parents, None if cause < 0 else cause)
+            made[r].nested = self.nested.get(r)
+        return made[row]
