@@ -119,10 +119,12 @@ def _outside(rng: random.Random, n: int) -> tuple[int, int]:
     return [(0, k), (n + 1, k), (k, 0), (k, n + 1)][side]
 
 
-def kind_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> dict[str, Any]:
+def kind_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> Any:
     """A random f-puzzles entry of the kind ``key``, its clue taken from ``grid`` where it has one (so
     that the constraint has solutions, though others may break it)."""
     names = lambda cells: [_name(c, n) for c in cells]  # noqa: E731
+    if key in BUILT_IN_KEYS:
+        return _built_in_entry(key, n, grid, rng)
     if key in LINE_KEYS:
         shortest = 1 if key in ("renban", "regionsumline") else 2
         e: dict[str, Any] = {"lines": [names(_path(rng, n, rng.randint(shortest, min(n, 5))))]}
@@ -172,6 +174,64 @@ def kind_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> d
                 return {"cells": names(shape), "cloneCells": names(copy)}
         return {"cells": names([0]), "cloneCells": names([n * n - 1])}
     raise AssertionError(f"no generator for {key}")
+
+
+#: The keys of the kinds that ``Rules`` holds in fields of their own.
+BUILT_IN_KEYS = ("extraregion", "killercage", "thermometer", "arrow", "difference", "ratio", "xv", "negative")
+
+
+def _distinct(cells: Sequence[int], grid: tuple[int, ...]) -> list[int]:
+    """``cells`` but those whose digit in ``grid`` an earlier one holds."""
+    seen: dict[int, int] = {}
+    for c in cells:
+        seen.setdefault(grid[c], c)
+    return list(seen.values())
+
+
+def _neighbours(rng: random.Random, n: int) -> tuple[int, int]:
+    """Two cells side by side or one above the other."""
+    r, c = rng.randrange(n), rng.randrange(n - 1)
+    return (r * n + c, r * n + c + 1) if rng.random() < 0.5 else (c * n + r, (c + 1) * n + r)
+
+
+def _built_in_entry(key: str, n: int, grid: tuple[int, ...], rng: random.Random) -> Any:
+    """A random entry of a built-in kind (a negative rule's: its name), kept by ``grid`` most times."""
+    names = lambda cells: [_name(c, n) for c in cells]  # noqa: E731
+    wrong = rng.random() < 0.15  # at times a clue no grid keeps
+    if key == "negative":
+        return rng.choice(["difference", "ratio", "xv"])
+    if key == "extraregion":
+        return {"cells": names(_distinct(rng.sample(range(n * n), rng.randint(1, n)), grid))}
+    if key == "killercage":
+        cells = _distinct(_path(rng, n, rng.randint(1, 4), diagonal=False), grid)
+        if rng.random() < 0.25:
+            return {"cells": names(cells)}
+        total = sum(grid[c] for c in cells) + wrong
+        return {"cells": names(cells), "value": str(min(total, n * (n + 1) // 2))}
+    if key == "thermometer":
+        cells = sorted(_distinct(rng.sample(range(n * n), rng.randint(1, 4)), grid), key=lambda c: grid[c])
+        return {"lines": [names(cells[::-1] if wrong else cells)]}
+    if key == "arrow":
+        circle = [rng.randrange(n * n)]
+        if rng.random() < 0.1 and circle[0] % n < n - 1:  # a pill of two cells
+            circle.append(circle[0] + 1)
+        others = [c for c in range(n * n) if c not in circle]
+        value = int("".join(str(grid[c]) for c in circle)) if n < 10 else grid[circle[0]]
+        line = rng.sample(others, rng.randint(1, 3))
+        for _ in range(50):
+            if sum(grid[c] for c in line) == value or wrong:
+                break
+            line = rng.sample(others, rng.randint(1, 3))
+        return {"cells": names(circle), "lines": [names([circle[-1], *line])]}
+    a, b = _neighbours(rng, n)
+    x, y = sorted((grid[a], grid[b]))
+    cells = names((a, b))
+    if key == "difference":
+        return {"cells": cells, "value": str(y - x if not wrong else rng.randint(1, n - 1))}
+    if key == "ratio":
+        return {"cells": cells, "value": str(y // x if y % x == 0 and not wrong else rng.randint(2, n))}
+    mark = {10: "X", 5: "V"}.get(x + y) if not wrong else None
+    return {"cells": cells, "value": mark or rng.choice("XV")}
 
 
 def models_per_assignment(

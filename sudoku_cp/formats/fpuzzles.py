@@ -2,14 +2,14 @@
 written back, as JSON or as the compressed ``?load=`` link f-puzzles and SudokuPad open.
 
 The compressed form is lz-string's base64 (the ``lzstring`` package). Cells are named ``R1C1``; the
-constraint keys read are those of ``RULE_KEYS``; cosmetic keys (``COSMETIC_KEYS``) are ignored; any other
-key that holds something is refused by name, since ignoring a rule would give wrong uniqueness answers.
+constraint keys read are those of ``RULE_KEYS``: the grid-wide rules by name, and one key per constraint
+kind, which the kind's module reads and writes (``rules.kinds``: ``Variant.read_key``, ``write_key``);
+cosmetic keys (``COSMETIC_KEYS``) are ignored; any other key that holds something is refused by name,
+since ignoring a rule would give wrong uniqueness answers.
 
 Every value is checked for its type and range before it is used, so that any JSON gives a ``Puzzle`` or a
-``ParseError`` that says what is wrong, never another exception. Kropki values: a white dot's ``value`` is
-the difference of its two digits, 1 to n - 1 (missing or empty: 1); a black dot's is their ratio, 2 to n
-(missing or empty: 2); any other value (``"0"``, a negative number, a ratio of 1) states no rule and is
-refused. A killer cage's ``value`` is its sum, 1 to n(n+1)/2 (missing or empty: no sum).
+``ParseError`` that says what is wrong, never another exception (kropki values, cage sums and the like:
+see each kind's module).
 
 f-puzzles has no key for windoku: its windows are written as ``extraregion`` entries (the app then keeps
 them), and extra regions that are exactly the windows of a grid with square boxes are read back as the
@@ -20,18 +20,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from ..errors import ParseError, UnsupportedRuleError
 from ..grid import Puzzle
-from ..rules import NAMED, Arrow, Cage, Pair, Rules, Thermo
-from ..rules.kinds import BY_KEY, KINDS
-from ..rules.kinds.entries import cell_list as _cells
-from ..rules.kinds.entries import listed as _list
-from ..rules.kinds.entries import name as _entry_name
+from ..rules import NAMED, Rules
+from ..rules.kinds import KINDS, Variant
 from ..rules.kinds.entries import number as _number
 from ..rules.kinds.entries import shown as _shown
+from ..rules.kinds.regions import ExtraRegion
 from .header import PREFIX, header_words, read_header
 
 __all__ = [
@@ -46,6 +43,8 @@ __all__ = [
     "to_link",
 ]
 
+#: The built-in kinds' keys, written before ``windoku`` in the list of keys read.
+_BUILT_IN = tuple(kind.key for kind in KINDS if kind.field != "variants")
 #: The keys that state rules, all of them read (``windoku`` is sudoku-cp's own: see the module's note).
 RULE_KEYS = (
     "diagonal+",
@@ -54,16 +53,9 @@ RULE_KEYS = (
     "antiking",
     "disjointgroups",
     "nonconsecutive",
-    "extraregion",
-    "killercage",
-    "thermometer",
-    "arrow",
-    "difference",
-    "ratio",
-    "xv",
-    "negative",
+    *_BUILT_IN,
     "windoku",
-    *BY_KEY,
+    *(kind.key for kind in KINDS if kind.key not in _BUILT_IN),
 )
 #: Keys that only change how a puzzle looks, or say who made it.
 COSMETIC_KEYS = frozenset(
@@ -164,13 +156,6 @@ def _flag(data: dict[str, Any], key: str) -> bool:
     return bool(value)
 
 
-def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    value = data.get(key) or []
-    if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
-        raise ParseError(f"f-puzzles key {key!r} must be a list of objects")
-    return value
-
-
 def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
     """The puzzle (its ``Rules`` and givens) an f-puzzles object describes; ``ParseError`` naming any key
     that states a rule sudoku-cp does not know, or any value that is not of its key's form.
@@ -215,40 +200,15 @@ def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
                 regions[r * n + c] = _number(entry["region"], f"region at {where}", None, -(n**2), n**2)
     rules = _base_rules(n, regions)
     named = [_NAMED[k] for k in _NAMED if _flag(data, k)]
-    extra_regions = [_cells(e.get("cells"), n, "extra region") for e in _entries(data, "extraregion")]
-    if _flag(data, "windoku"):  # sudoku-cp's own mark: its windows are among the extra regions
-        named.append("windoku")
-        extra_regions = _without_windows(extra_regions, rules)
-    top = n * (n + 1) // 2
-    negative = _list(data.get("negative"), "negative rule list")
-    if not all(isinstance(k, str) for k in negative):
-        raise ParseError("f-puzzles key 'negative' must be a list of names (difference, ratio, xv)")
+    windoku = _flag(data, "windoku")  # sudoku-cp's own mark: its windows are among the extra regions
     try:
+        found = [v for kind in KINDS for v in kind.read_key(data.get(kind.key), rules)]
+        if windoku:
+            named.append("windoku")
+            found = _without_windows(found, rules)
         if named:
             rules = rules.with_named(named)
-        rules = rules.with_(
-            extra_regions=extra_regions,
-            cages=[
-                Cage(
-                    _cells(e.get("cells"), n, "killer cage"),
-                    _number(e.get("value"), "killer cage", None, 1, top),
-                )
-                for e in _entries(data, "killercage")
-            ],
-            thermos=[
-                Thermo(_cells(line, n, "thermometer"))
-                for e in _entries(data, "thermometer")
-                for line in _list(e.get("lines"), "thermometer's lines")
-            ],
-            arrows=[_arrow(e, n) for e in _entries(data, "arrow")],
-            dots=[*_dots(data, n)],
-            negative=sorted(set(negative)),
-        )
-        rules = rules.with_(
-            variants=[
-                v for key, kind in BY_KEY.items() for e in _entries(data, key) for v in kind.read(e, rules)
-            ]
-        )
+        rules = rules.with_(variants=found)
     except ValueError as exc:
         if isinstance(exc, ParseError):
             raise
@@ -300,15 +260,16 @@ def _windows(rules: Rules) -> list[tuple[int, ...]]:
         raise ParseError(f"f-puzzles rules: {exc}") from None
 
 
-def _without_windows(regions: list[tuple[int, ...]], rules: Rules) -> list[tuple[int, ...]]:
-    """The extra regions but the first copy of each windoku window (``to_fpuzzles`` writes them first)."""
+def _without_windows(found: list[Variant], rules: Rules) -> list[Variant]:
+    """The constraints read but the first extra region that is each windoku window (``to_fpuzzles``
+    writes them first)."""
     left = [frozenset(w) for w in _windows(rules)]
     kept = []
-    for region in regions:
-        if frozenset(region) in left:
-            left.remove(frozenset(region))
+    for c in found:
+        if isinstance(c, ExtraRegion) and frozenset(c.cells) in left:
+            left.remove(frozenset(c.cells))
         else:
-            kept.append(region)
+            kept.append(c)
     return kept
 
 
@@ -329,41 +290,6 @@ def _base_rules(n: int, regions: list[int | None]) -> Rules:
         return Rules.jigsaw([groups[r] for r in sorted(groups)])
     except ValueError as exc:
         raise ParseError(f"f-puzzles regions: {exc}") from None
-
-
-def _arrow(entry: dict[str, Any], n: int) -> Arrow:
-    circle = tuple(sorted(_cells(entry.get("cells"), n, "arrow circle")))  # a pill reads left to right, down
-    line: list[int] = []
-    for part in _list(entry.get("lines"), "arrow's lines"):
-        line += [c for c in _cells(part, n, "arrow line") if c not in circle and c not in line]
-    if not line:
-        raise ParseError("an f-puzzles arrow needs a line beyond its circle")
-    return Arrow(circle, tuple(line))
-
-
-#: The kropki marks: f-puzzles key, relation, default value, lowest and highest value on an n x n grid.
-_KROPKI = (
-    ("difference", "difference", 1, lambda n: (1, n - 1), "kropki white dot"),
-    ("ratio", "ratio", 2, lambda n: (2, n), "kropki black dot"),
-)
-
-
-def _dots(data: dict[str, Any], n: int) -> Iterable[Pair]:
-    for key, relation, default, span, source in _KROPKI:
-        low, high = span(n)
-        for e in _entries(data, key):
-            a, b = _cells(e.get("cells"), n, source, count=2)
-            value = _number(e.get("value"), source, default, low, high)
-            yield Pair(a, b, relation, value or default, source=source)
-    for e in _entries(data, "xv"):
-        a, b = _cells(e.get("cells"), n, "XV mark", count=2)
-        mark = e.get("value")
-        if not isinstance(mark, str) or mark.upper() not in ("X", "V"):
-            raise ParseError(f"an f-puzzles xv mark must be X or V, not {_shown(mark)}")
-        yield Pair(a, b, "sum", 10 if mark.upper() == "X" else 5, source=mark.upper())
-
-
-_name = _entry_name
 
 
 def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any]:
@@ -392,51 +318,14 @@ def to_fpuzzles(puzzle: Puzzle, solution: Puzzle | None = None) -> dict[str, Any
     for key, name in _NAMED.items():
         if name in rules.named:
             data[key] = True
-    names = lambda cells: [_name(c, n) for c in cells]  # noqa: E731 - a short local helper
-    extra = list(rules.extra_regions)
     if "windoku" in rules.named:  # the app knows the windows as extra regions; the mark names the rule
         data["windoku"] = True
-        extra = _windows(rules) + extra
-    if extra:
-        data["extraregion"] = [{"cells": names(r)} for r in extra]
-    top = n * (n + 1) // 2
-    if any(c.total is not None and not 1 <= c.total <= top for c in rules.cages):
-        raise UnsupportedRuleError(f"a killer cage of an f-puzzles {n}x{n} grid sums to 1 to {top}")
-    if rules.cages:
-        data["killercage"] = [
-            {"cells": names(c.cells), **({"value": str(c.total)} if c.total is not None else {})}
-            for c in rules.cages
-        ]
-    if rules.thermos:
-        data["thermometer"] = [{"lines": [names(t.cells)]} for t in rules.thermos]
-    if rules.arrows:
-        for a in rules.arrows:
-            if list(a.circle) != sorted(a.circle):
-                raise UnsupportedRuleError(
-                    f"the {a.describe(n)}: f-puzzles reads a pill's digits left to right and downwards, "
-                    "not in the order of this one"
-                )
-        data["arrow"] = [
-            {"cells": names(a.circle), "lines": [names((a.circle[-1], *a.cells))]} for a in rules.arrows
-        ]
-    for key, relation, _default, span, source in _KROPKI:
-        dots = [d for d in rules.dots if d.relation == relation]
-        low, high = span(n)
-        if any(not low <= d.value <= high for d in dots):
-            raise UnsupportedRuleError(f"a {source} holds its value from {low} to {high} in f-puzzles")
-        if dots:
-            data[key] = [{"cells": names(d.cells), "value": str(d.value)} for d in dots]
-    xv = [d for d in rules.dots if d.relation == "sum"]
-    if any(d.value not in (5, 10) for d in xv):
-        raise UnsupportedRuleError("f-puzzles marks sums of two cells as X (10) or V (5) only")
-    if xv:
-        data["xv"] = [{"cells": names(d.cells), "value": "X" if d.value == 10 else "V"} for d in xv]
-    if rules.negative:
-        data["negative"] = list(rules.negative)
     for kind in KINDS:
-        written = [v.write(n) for v in rules.variants if type(v) is kind]
+        written = list(kind.stored(rules))
+        if kind is ExtraRegion and "windoku" in rules.named:
+            written = [ExtraRegion(w) for w in _windows(rules)] + written
         if written:
-            data[kind.key] = written
+            data[kind.key] = kind.write_key(written, n)
     if any(type(v) not in KINDS for v in rules.variants):
         raise UnsupportedRuleError(
             f"f-puzzles has no key for {next(v for v in rules.variants if type(v) not in KINDS).kind}"

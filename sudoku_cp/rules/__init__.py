@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .constraints import Arrow, Cage, Constraint, Pair, Thermo, pill_value
+from .constraints import Pair
+from .kinds import Arrow, Cage, Constraint, Thermo
+from .kinds.arrows import pill_value
 from .model import MAX_N, RULES_KEPT, Rules, Violation, boxes_of
 from .named import ALIASES, NAMED, expand_names
 

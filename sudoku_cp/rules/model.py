@@ -4,6 +4,9 @@ Houses (rows, columns, boxes or jigsaw regions, and extra houses such as diagona
 groups (killer cages) hold different digits; pairs relate two cells (anti-knight, kropki, XV); cages,
 thermometers and arrows constrain sums and orders. Peers and each cell's houses are derived, of any
 length. The classic rules of a box shape (3x3 gives 9x9) are one value of it, ``Rules.classic(3, 3)``.
+
+Each constraint is of a kind of ``rules.kinds`` (its module holds its check, its f-puzzles entry, its
+forms and its picture); ``declared`` lists them all, and the check of a grid asks each.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 
 from .automaton import Automaton
-from .constraints import Arrow, Cage, Constraint, Pair, Thermo, cell_name
-from .kinds import KINDS, Forms, Variant
+from .constraints import Pair, cell_name
+from .kinds import KINDS, Arrow, Cage, Forms, Thermo, Variant
+from .kinds.dots import NEGATIVE, negative_pairs
 from .named import NAMED, expand_names
 
 __all__ = ["MAX_N", "RULES_KEPT", "Rules", "Violation", "boxes_of"]
@@ -62,8 +66,9 @@ class Rules:
     shape when they are boxes). ``named`` holds grid-wide rules by name (``diagonal+``, ``anti-knight``,
     ...), ``extra_regions`` f-puzzles' extra regions, ``dots`` the explicit pair marks (kropki, XV) and
     ``negative`` the mark kinds (``difference``, ``ratio``, ``xv``) that are all shown; ``variants`` the
-    constraints of the kinds of ``rules.kinds`` (lines, outside clues, cell marks), each in the engine's
-    forms (``forms``: groups, pairs, sums, automata) that the solvers read with the rest.
+    constraints of the other kinds of ``rules.kinds`` (lines, outside clues, cell marks), each in the
+    engine's forms (``forms``: groups, pairs, sums, automata) that the solvers read with the rest. A
+    constraint of a built-in kind given among ``variants`` (a ``Cage``) is moved to its field.
     """
 
     n: int
@@ -81,6 +86,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         n = self.n
+        self._normalise()
         if not 2 <= n <= MAX_N:
             raise ValueError(f"grids from 2x2 to {MAX_N}x{MAX_N} are supported, not {n}x{n}")
         ncells = n * n
@@ -95,9 +101,6 @@ class Rules:
                 raise ValueError(f"a {what} names a cell outside the {n}x{n} grid")
             if len(set(cells)) != len(cells):
                 raise ValueError(f"a {what} names one cell twice")
-        unknown = set(self.negative) - {"difference", "ratio", "xv"}
-        if unknown:
-            raise ValueError(f"unknown negative rule {sorted(unknown)[0]!r} (known: difference, ratio, xv)")
         if self.box is not None and (
             self.box[0] * self.box[1] != n or set(self.regions) != set(boxes_of(*self.box))
         ):
@@ -106,9 +109,6 @@ class Rules:
             if name not in NAMED:
                 raise ValueError(f"unknown rule {name!r} (known: {', '.join(NAMED)})")
             NAMED[name](n, self.box)  # raises where the rule does not fit this grid (windoku on a jigsaw)
-        object.__setattr__(  # one order, so that equal rules compare equal
-            self, "variants", tuple(sorted(self.variants, key=lambda v: _KIND_ORDER.get(type(v), len(KINDS))))
-        )
         self.forms  # noqa: B018 - raises where a variant does not fit this grid (an entropic line on 8x8)
         object.__setattr__(self, "_hash", hash((n, self.regions, self.named, self._extras())))
 
@@ -126,16 +126,28 @@ class Rules:
             self.variants,
         )
 
+    def _normalise(self) -> None:
+        """Move the constraints of kinds with a field of their own (``Variant.field``) from ``variants``
+        to that field, and put ``variants`` and the negative rules in one order, so that equal rules
+        compare equal."""
+        moved = [v for v in self.variants if type(v).field != "variants"]
+        kept = (v for v in self.variants if type(v).field == "variants")
+        object.__setattr__(
+            self, "variants", tuple(sorted(kept, key=lambda v: _KIND_ORDER.get(type(v), len(KINDS))))
+        )
+        for v in moved:
+            object.__setattr__(self, type(v).field, (*getattr(self, type(v).field), v.stored_as()))
+        unknown = set(self.negative) - set(NEGATIVE)
+        if unknown:
+            raise ValueError(f"unknown negative rule {sorted(unknown)[0]!r} (known: {', '.join(NEGATIVE)})")
+        object.__setattr__(self, "negative", tuple(sorted(set(self.negative))))  # a set of names
+
     def _explicit_cells(self) -> Iterable[tuple[tuple[int, ...], str]]:
-        yield from ((r, "extra region") for r in self.extra_regions)
-        yield from ((c.cells, "killer cage") for c in self.cages)
-        yield from ((t.cells, "thermometer") for t in self.thermos)
-        yield from ((a.all_cells, "arrow") for a in self.arrows)
-        yield from ((d.cells, d.source or "dot") for d in self.dots)
-        yield from ((v.cells, v.kind) for v in self.variants if not v.loops)
-        for v in self.variants:
-            if v.loops:  # a line that may come back to a cell, never straight to the one it left
-                yield tuple(dict.fromkeys(v.cells)), v.kind
+        for c in self.declared:
+            if c.loops:  # a line that may come back to a cell, never straight to the one it left
+                yield tuple(dict.fromkeys(c.all_cells)), c.kind
+            else:
+                yield c.all_cells, c.kind
 
     # --- construction -------------------------------------------------------------------------------
 
@@ -264,52 +276,20 @@ class Rules:
             named = tuple(
                 p for p in named if p.source != "non-consecutive" or frozenset(p.cells) not in whites
             )
-        return named + self.dots + self._negative_pairs() + self.forms.pairs
-
-    def _negative_pairs(self) -> tuple[Pair, ...]:
-        """The pairs a negative rule forbids: every two neighbours without a mark of its own family (a
-        kropki dot for negative kropki, an X or a V for negative XV). A mark of the other family exempts
-        nothing: under negative XV, a white dot's pair still may not add up to 5 or 10."""
-        if not self.negative:
-            return ()
-        kropki = {frozenset(d.cells) for d in self.dots if d.relation in ("difference", "ratio")}
-        xv = {frozenset(d.cells) for d in self.dots if d.relation == "sum"}
-        values: dict[str, set[int]] = {"difference": set(), "ratio": set(), "sum": set()}
-        for d in self.dots:
-            if d.relation in values:
-                values[d.relation].add(d.value)
-        kinds = []
-        if "difference" in self.negative:
-            kinds += [
-                ("difference", v, "negative kropki (white)", kropki)
-                for v in sorted(values["difference"] or {1})
-            ]
-        if "ratio" in self.negative:
-            kinds += [("ratio", v, "negative kropki (black)", kropki) for v in sorted(values["ratio"] or {2})]
-        if "xv" in self.negative:
-            kinds += [("sum", v, "negative XV", xv) for v in (5, 10)]
-        n = self.n
-        out = []
-        for cell in range(self.ncells):
-            r, c = divmod(cell, n)
-            for other in ((cell + 1) if c + 1 < n else None, (cell + n) if r + 1 < n else None):
-                if other is None:
-                    continue
-                pair = frozenset((cell, other))
-                out += [
-                    Pair(cell, other, rel, v, negated=True, source=src)
-                    for rel, v, src, marked in kinds
-                    if pair not in marked
-                ]
-        return tuple(out)
+        return named + self.dots + negative_pairs(self.n, self.dots, self.negative) + self.forms.pairs
 
     @cached_property
-    def constraints(self) -> tuple[Constraint | Variant, ...]:
-        """The constraints beyond houses, groups and pairs: cages with a total, thermometers, arrows and
-        the variants."""
-        return (
-            tuple(c for c in self.cages if c.total is not None) + self.thermos + self.arrows + self.variants
-        )
+    def declared(self) -> tuple[Variant, ...]:
+        """Every constraint: the built-in kinds' (extra regions, cages, dots...) from their fields, then
+        ``variants``, in the registry's order (kinds outside it last)."""
+        built_in = tuple(c for kind in KINDS if kind.field != "variants" for c in kind.stored(self))
+        return built_in + self.variants
+
+    @cached_property
+    def constraints(self) -> tuple[Variant, ...]:
+        """The constraints beyond houses, groups and pairs, which the check of a grid asks themselves
+        (``Variant.checked``): cages with a total, thermometers, arrows and the variants."""
+        return tuple(c for c in self.declared if c.checked)
 
     @cached_property
     def linear_sums(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
@@ -374,19 +354,7 @@ class Rules:
         """The names of the rule kinds beyond rows and columns these rules use, for ``supports`` checks
         and messages: ``boxes`` or ``jigsaw``, the named rules, ``extra region``, ``killer cage``, ..."""
         found = ["boxes" if self.box is not None else "jigsaw", *self.named]
-        for present, name in (
-            (self.extra_regions, "extra region"),
-            (self.cages, "killer cage"),
-            (self.thermos, "thermometer"),
-            (self.arrows, "arrow"),
-            (any(d.relation == "difference" for d in self.dots), "kropki white dot"),
-            (any(d.relation == "ratio" for d in self.dots), "kropki black dot"),
-            (any(d.relation == "sum" for d in self.dots), "XV"),
-            (self.negative, "negative"),
-        ):
-            if present:
-                found.append(name)
-        found += dict.fromkeys(v.kind for v in self.variants)
+        found += dict.fromkeys(c.kind for c in self.declared)
         return tuple(found)
 
     def name(self, cell: int) -> str:
@@ -452,9 +420,8 @@ class Rules:
                 if first:
                     return found
         for c in self.constraints:
-            where = c.all_cells if isinstance(c, Arrow) else c.cells
-            digits = [cells[i] for i in where]
-            if not (c.consistent(digits, n) if isinstance(c, Variant) else c.consistent(digits)):
+            where = c.all_cells
+            if not c.consistent([cells[i] for i in where], n):
                 found.append(Violation(c.kind, where, f"the {c.describe(n)} is broken"))
                 if first:
                     return found

@@ -6,6 +6,11 @@ human techniques' propagation already know: groups (distinct digits), pairs (a r
 digit sets (the cells hold one of the sets, as a killer cage holds one of its combinations), sums
 (``rules.sums``) and automata over a line of cells (``rules.automaton``). A kind that lowers to them
 needs no line in any backend; ``Rules`` gathers each kind's forms with the built-in rules'.
+
+The built-in kinds (extra regions, killer cages, thermometers, arrows, kropki and XV marks, the negative
+rules) have the same shape; their constraints live in a field of their own in ``Rules`` (``field``:
+``cages``, ``thermos``...), which the backends read natively (the cage and thermometer kernels, the sum
+encodings), and a constraint of theirs given among ``variants`` is moved there.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...errors import UnsupportedRuleError
+from ...errors import ParseError, UnsupportedRuleError
 from ..automaton import Automaton
 from ..constraints import Pair, cell_name
 
@@ -51,7 +56,16 @@ class Mark:
       (``filled`` or open), or, with ``text``, one circle over the middle of ``cells`` with the text in
       it (a quadruple); ``shade``: each of ``cells`` shaded; ``square``: a small square in each;
     - ``text``: ``text`` centred at ``at`` (row, column), or in the top-left corner of ``cells[0]``;
-    - ``arrow``: a short arrow at ``at`` pointing along ``toward`` (row step, column step).
+    - ``arrow``: a short arrow at ``at`` pointing along ``toward`` (row step, column step);
+    - ``bulb``: a line through the centres of ``cells`` from a round bulb in the first (a thermometer);
+    - ``pill``: an outline round the first ``size`` cells (a circle round one, a rounded box round
+      several), and a line from its edge through the centres of the rest to an arrowhead (an arrow);
+    - ``cage``: a dashed outline just inside the border of ``cells``, with ``text`` (a sum) small in the
+      top-left corner of its first cell in reading order;
+    - ``dot``: on the edge between ``cells[0]`` and ``cells[1]``, a small circle (``filled`` or open), or,
+      with ``text``, the text in bold on a white square (kropki dots, X and V).
+
+    ``width`` is a line's width and ``radius`` a circle's or a bulb's, in cell widths.
     """
 
     shape: str
@@ -62,11 +76,14 @@ class Mark:
     toward: tuple[int, int] | None = None
     filled: bool = True
     width: float = 0.15
+    radius: float = 0.4
+    size: int = 0
 
 
 class Variant(ABC):
     """One constraint of a kind (a frozen dataclass in each kind's module). ``cells`` are the cells its
-    check reads, in the order ``holds`` takes their digits."""
+    check reads, in the order ``holds`` takes their digits (``all_cells`` where a kind says more: an
+    arrow's ``cells`` are its line, its circle comes first)."""
 
     #: The kind's name in messages and ``Rules.kinds`` (``renban``, ``little killer``).
     kind: ClassVar[str]
@@ -74,7 +91,31 @@ class Variant(ABC):
     key: ClassVar[str]
     #: Whether ``cells`` may name a cell again (a line that loops back, such as whispers around a box).
     loops: ClassVar[bool] = False
+    #: The ``Rules`` field its constraints live in (``stored``, ``stored_as``).
+    field: ClassVar[str] = "variants"
+    #: Stated in words, with no mark on the picture (the negative rules).
+    worded: ClassVar[bool] = False
     cells: tuple[int, ...]
+
+    @property
+    def all_cells(self) -> tuple[int, ...]:
+        """The cells the check reads, in the order ``holds`` takes their digits."""
+        return self.cells
+
+    @property
+    def checked(self) -> bool:
+        """Whether ``Rules.violations`` asks ``consistent``; False where the houses, groups and pairs the
+        model reads from the kind are its whole check (a kropki dot, a cage without a sum)."""
+        return True
+
+    def holds_in(self, grid: Sequence[int], rules: Rules) -> bool:
+        """True when the complete ``grid`` keeps this constraint under ``rules``."""
+        return self.holds([grid[c] for c in self.all_cells], rules.n)
+
+    def forms_in(self, rules: Rules) -> Forms:
+        """``forms`` on the grid of ``rules``; a kind whose meaning depends on the others' constraints
+        (a negative rule on the unmarked neighbours) says more."""
+        return self.forms(rules.n)
 
     @abstractmethod
     def holds(self, digits: Sequence[int], n: int) -> bool:
@@ -98,6 +139,29 @@ class Variant(ABC):
     @abstractmethod
     def write(self, n: int) -> dict[str, Any]:
         """The f-puzzles entry that ``read`` reads back to this constraint."""
+
+    @classmethod
+    def read_key(cls, value: Any, rules: Rules) -> list[Variant]:
+        """The constraints the value of the kind's f-puzzles key states (a list of entries, or nothing)."""
+        found = value or []
+        if not isinstance(found, list) or not all(isinstance(e, dict) for e in found):
+            raise ParseError(f"f-puzzles key {cls.key!r} must be a list of objects")
+        return [v for e in found for v in cls.read(e, rules)]
+
+    @classmethod
+    def write_key(cls, constraints: Sequence[Variant], n: int) -> list[Any]:
+        """The value of the kind's f-puzzles key that ``read_key`` reads back to ``constraints``."""
+        return [c.write(n) for c in constraints]
+
+    @classmethod
+    def stored(cls, rules: Rules) -> tuple[Variant, ...]:
+        """The constraints of the kind in ``rules``, in their order there."""
+        return tuple(v for v in getattr(rules, cls.field) if type(v) is cls)
+
+    def stored_as(self) -> Any:
+        """What ``Rules`` holds in ``field`` for this constraint (itself, or a plainer value: an extra
+        region's cells, a kropki dot's ``Pair``)."""
+        return self
 
     @abstractmethod
     def marks(self, n: int) -> tuple[Mark, ...]:

@@ -1,0 +1,89 @@
+"""Killer cages (f-puzzles ``killercage``: ``{"cells": [...], "value": "15"}``): the cage's digits all
+differ, and add up to its ``value`` when it has one (1 to n(n+1)/2; missing or empty: no sum).
+
+``Rules.cages`` holds them: the model reads each cage as a group, and the backends reason on a sum by its
+digit sets and the sums the houses imply (``rules.sums``), the compiled cage kernel in dfs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...errors import UnsupportedRuleError
+from ..constraints import cell_name
+from . import entries
+from .base import Forms, Mark, Variant
+
+if TYPE_CHECKING:
+    from ..model import Rules
+
+__all__ = ["Cage"]
+
+#: The colour of a cage's outline and sum.
+INK = "#303030"
+
+
+def _top(n: int) -> int:
+    """The largest sum a cage of an n x n grid states in f-puzzles."""
+    return n * (n + 1) // 2
+
+
+@dataclass(frozen=True)
+class Cage(Variant):
+    """A killer cage: its digits all differ, and add up to ``total`` when one is given."""
+
+    cells: tuple[int, ...]
+    total: int | None = None
+    kind: ClassVar[str] = "killer cage"
+    key: ClassVar[str] = "killercage"
+    field: ClassVar[str] = "cages"
+
+    @property
+    def checked(self) -> bool:
+        return self.total is not None  # without a sum, the model's group is the whole rule
+
+    def holds(self, digits: Sequence[int], n: int = 0) -> bool:
+        return len(set(digits)) == len(digits) and (self.total is None or sum(digits) == self.total)
+
+    def consistent(self, digits: Sequence[int], n: int = 0) -> bool:
+        """False when the filled digits (0 for blank) already break the cage."""
+        filled = [d for d in digits if d]
+        if len(set(filled)) != len(filled):
+            return False
+        if self.total is None:
+            return True
+        if len(filled) == len(digits):
+            return sum(filled) == self.total
+        return sum(filled) < self.total
+
+    def linear(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """The cage as a sum (``rules.sums``): its cells, each with coefficient 1, and its total."""
+        assert self.total is not None
+        return self.cells, (1,) * len(self.cells), self.total
+
+    def forms(self, n: int) -> Forms:
+        return Forms(
+            groups=(self.cells,) if len(self.cells) > 1 else (),
+            sums=(self.linear(),) if self.total is not None else (),
+        )
+
+    @classmethod
+    def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
+        n = rules.n
+        cells = entries.cell_list(entry.get("cells"), n, "killer cage")
+        return [cls(cells, entries.number(entry.get("value"), "killer cage", None, 1, _top(n)))]
+
+    def write(self, n: int) -> dict[str, Any]:
+        if self.total is not None and not 1 <= self.total <= _top(n):
+            raise UnsupportedRuleError(f"a killer cage of an f-puzzles {n}x{n} grid sums to 1 to {_top(n)}")
+        value = {"value": str(self.total)} if self.total is not None else {}
+        return {"cells": [entries.name(c, n) for c in self.cells], **value}
+
+    def marks(self, n: int) -> tuple[Mark, ...]:
+        return (Mark("cage", self.cells, INK, text="" if self.total is None else str(self.total)),)
+
+    def describe(self, n: int) -> str:
+        where = cell_name(self.cells[0], n)
+        return f"killer cage at {where}" + (f" (sum {self.total})" if self.total is not None else "")
