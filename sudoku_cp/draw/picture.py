@@ -102,9 +102,9 @@ def draw(
 ) -> drawsvg.Drawing:
     """The picture of ``puzzle``: with ``solution`` its other digits in blue, with ``candidates`` the
     candidates of its empty cells in small grey digits, and its variant constraints as setters draw them
-    (``draw.variants``: cages, thermometers, arrows, dots, X and V, diagonals, shaded extra houses, and
-    every constraint kind of ``rules.variants`` from its own marks; clues outside the grid widen the
-    picture by a cell on each side).
+    (``draw.variants``: every constraint kind of ``rules.kinds`` from its own marks, cages, thermometers,
+    arrows, dots, X and V included, and the windows and diagonals of the named rules; clues outside the
+    grid widen the picture by a cell on each side).
 
     ``regions`` gives each cell's region number (default: the puzzle's boxes); thick lines separate
     regions. ``size`` is pixels per cell (default: ``cell_size(n)``, larger with candidates on big grids).

@@ -1,13 +1,13 @@
 """Variant constraints drawn the way setters draw them (f-puzzles, SudokuPad): one layer under the grid
-lines (shaded extra houses, diagonals, thermometers, arrows) and one over the digits' places (cage outlines
-and sums, kropki dots, X and V).
+lines and one over the digits' places.
 
-The constraint kinds (``rules.variants``: renban, sandwiches, little killers...) are drawn from their own
-``marks`` (``rules.kinds.base.Mark``), with no line here for any kind: shades, lines, circles and squares
-under the grid lines (as thermometers), text and arrows over them (outside clues at their place, a
-cell's note in its top-left corner). A circle holding text (a quadruple's digits) is one label at the
-middle of its cells, over the grid lines. Clues outside the grid need a cell of room on each side:
-``outside`` says when (``draw.picture`` widens the frame).
+Every constraint kind (``rules.kinds``, the built-in ones included: extra regions, cages, thermometers,
+arrows, kropki dots, X and V) is drawn from its own ``marks`` (``rules.kinds.base.Mark``), with no line
+here for any kind: shades, lines, bulbs, pills, circles and squares under the grid lines, cage outlines,
+dots, text and arrows over them (outside clues at their place, a cell's note in its top-left corner). A
+circle holding text (a quadruple's digits) is one label at the middle of its cells, over the grid lines.
+Clues outside the grid need a cell of room on each side: ``outside`` says when (``draw.picture`` widens
+the frame). The named rules with houses or lines of their own (windoku, the diagonals) are drawn here.
 
 Grid-wide rules that setters state in words (anti-knight, anti-king, non-consecutive, disjoint groups, the
 negative rules) have no mark; every rule with cells of its own has one.
@@ -23,7 +23,7 @@ from ..rules.kinds import Mark
 
 __all__ = ["outside", "overlay", "underlay"]
 
-SHADE, LINE, THERMO, ARROW, CAGE, DOT = "#e6e6e6", "#7fa7d9", "#c8c8c8", "#8c8c8c", "#303030", "#000000"
+SHADE, LINE = "#e6e6e6", "#7fa7d9"
 
 
 def _centre(frame: Any, cell: int) -> tuple[float, float]:
@@ -32,14 +32,14 @@ def _centre(frame: Any, cell: int) -> tuple[float, float]:
 
 
 def underlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
-    """Shading of windows and extra regions, diagonals, thermometers and arrows; None when there is none."""
+    """Shading of windows and extra regions, diagonals, then the lines, bulbs, pills, circles and squares
+    of the kinds' marks; None when there is none."""
     n, s = frame.n, frame.s
     layer = dw.Group()
-    shaded = {c for name in ("windoku",) if name in rules.named for c in _named_cells(rules, name)}
-    shaded |= {c for region in rules.extra_regions for c in region}
-    for cell in sorted(shaded):
-        row, col = divmod(cell, n)
-        layer.append(dw.Rectangle(frame.x(col), frame.y(row), s, s, fill=SHADE))
+    if "windoku" in rules.named:
+        for cell in sorted(_named_cells(rules, "windoku")):
+            row, col = divmod(cell, n)
+            layer.append(dw.Rectangle(frame.x(col), frame.y(row), s, s, fill=SHADE))
     marks = _marks(rules)
     for mark in marks:
         if mark.shape == "shade":
@@ -48,17 +48,17 @@ def underlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
         if name in rules.named:
             (x0, y0), (x1, y1) = ((frame.x(c), frame.y(r)) for c, r in (start, end))
             layer.append(dw.Line(x0, y0, x1, y1, stroke=LINE, stroke_width=max(1.5, s / 16)))
-    for thermo in rules.thermos:
-        bulb = _centre(frame, thermo.cells[0])
-        layer.append(dw.Circle(*bulb, s * 0.36, fill=THERMO))
-        layer.append(_polyline(dw, frame, thermo.cells, stroke=THERMO, stroke_width=s * 0.3))
-    for arrow in rules.arrows:
-        layer.append(_arrow(dw, frame, arrow.circle, arrow.cells))
-    for shapes in (("line",), ("circle", "square")):  # a line's end circles over it (between lines)
+    for shapes in (("bulb", "pill", "line"), ("circle", "square")):  # a line's end circles over it
         for mark in marks:
             if mark.shape in shapes and not (mark.shape == "circle" and mark.text):
-                layer.append(_UNDER[mark.shape](dw, frame, mark))
+                _add(layer, _UNDER[mark.shape](dw, frame, mark))
     return layer if layer.children else None
+
+
+def _add(layer: Any, drawn: Any) -> None:
+    """Append what a shape drew: one element, or a list of them (a cage's outline and its sum)."""
+    for element in drawn if isinstance(drawn, list) else [drawn]:
+        layer.append(element)
 
 
 def _named_cells(rules: Rules, name: str) -> set[int]:
@@ -78,10 +78,21 @@ def _polyline(dw: Any, frame: Any, cells: tuple[int, ...], **style: Any) -> Any:
     return path
 
 
-def _arrow(dw: Any, frame: Any, circle: tuple[int, ...], line: tuple[int, ...]) -> Any:
-    """A circle (or a pill around several cells), and a line from it through ``line`` to an arrowhead."""
+def _bulb(dw: Any, frame: Any, mark: Mark) -> Any:
+    """A thermometer: a round bulb in the first cell, and a line from it through the rest."""
     s = frame.s
-    group = dw.Group(fill="none", stroke=ARROW, stroke_width=max(1.5, s / 18), stroke_linejoin="round")
+    return [
+        dw.Circle(*_centre(frame, mark.cells[0]), s * mark.radius, fill=mark.colour),
+        _polyline(dw, frame, mark.cells, stroke=mark.colour, stroke_width=s * mark.width),
+    ]
+
+
+def _pill(dw: Any, frame: Any, mark: Mark) -> Any:
+    """An arrow: a circle (or a pill around several cells), and a line from it through the rest of the
+    cells to an arrowhead."""
+    circle, line = mark.cells[: mark.size], mark.cells[mark.size :]
+    s = frame.s
+    group = dw.Group(fill="none", stroke=mark.colour, stroke_width=max(1.5, s / 18), stroke_linejoin="round")
     xs = [_centre(frame, c)[0] for c in circle]
     ys = [_centre(frame, c)[1] for c in circle]
     r = s * 0.4
@@ -113,96 +124,83 @@ def _arrow(dw: Any, frame: Any, circle: tuple[int, ...], line: tuple[int, ...]) 
 
 
 def overlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
-    """Killer cages (dashed outlines, sums in a corner), kropki dots, X and V; None when there is none."""
-    n, s = frame.n, frame.s
+    """The kinds' marks over the grid lines: cage outlines and sums, dots, X and V, labels, text and
+    arrows; None when there is none."""
     layer = dw.Group()
-    inset = s * 0.08
-    for cage in rules.cages:
-        members = set(cage.cells)
-        path = dw.Path(
-            fill="none", stroke=CAGE, stroke_width=max(0.8, s / 40), stroke_dasharray=f"{s / 10:.1f}"
-        )
-        for cell in cage.cells:
-            row, col = divmod(cell, n)
-            x0, y0, x1, y1 = (
-                frame.x(col) + inset,
-                frame.y(row) + inset,
-                frame.x(col + 1) - inset,
-                frame.y(row + 1) - inset,
-            )
-            # each side without a cage neighbour, stretched to the neighbouring cell's inset line where the
-            # outline turns, so that the dashes of two cells of one cage meet
-            up, down = cell - n if row else -1, cell + n if row < n - 1 else -1
-            left, right = cell - 1 if col else -1, cell + 1 if col < n - 1 else -1
-            if up not in members:
-                path.M(x0 - (2 * inset if left in members else 0), y0).H(
-                    x1 + (2 * inset if right in members else 0)
-                )
-            if down not in members:
-                path.M(x0 - (2 * inset if left in members else 0), y1).H(
-                    x1 + (2 * inset if right in members else 0)
-                )
-            if left not in members:
-                path.M(x0, y0 - (2 * inset if up in members else 0)).V(
-                    y1 + (2 * inset if down in members else 0)
-                )
-            if right not in members:
-                path.M(x1, y0 - (2 * inset if up in members else 0)).V(
-                    y1 + (2 * inset if down in members else 0)
-                )
-        layer.append(path)
-        if cage.total is not None:
-            row, col = divmod(min(cage.cells), n)
-            layer.append(
-                dw.Text(
-                    str(cage.total),
-                    s * 0.22,
-                    frame.x(col) + inset * 1.3,
-                    frame.y(row) + inset * 1.2,
-                    fill=CAGE,
-                    font_family="DejaVu Sans, Arial, sans-serif",
-                    dominant_baseline="hanging",
-                    _skip_check=True,
-                )
-            )
-    for dot in rules.dots:
-        (xa, ya), (xb, yb) = _centre(frame, dot.a), _centre(frame, dot.b)
-        x, y = (xa + xb) / 2, (ya + yb) / 2
-        if dot.relation == "sum":
-            mark = "X" if dot.value == 10 else "V" if dot.value == 5 else str(dot.value)
-            layer.append(dw.Rectangle(x - s * 0.15, y - s * 0.15, s * 0.3, s * 0.3, fill="white"))
-            layer.append(
-                dw.Text(mark, s * 0.3, x, y, fill=DOT, font_weight="bold", text_anchor="middle",
-                        dominant_baseline="central", font_family="DejaVu Sans, Arial, sans-serif")
-            )  # fmt: skip
-        else:
-            black = dot.relation == "ratio"
-            layer.append(
-                dw.Circle(
-                    x, y, s * 0.12, fill=DOT if black else "white", stroke=DOT, stroke_width=max(1.0, s / 30)
-                )
-            )
     for mark in _marks(rules):
         if mark.shape == "circle" and mark.text:
             layer.append(_label(dw, frame, mark))
-        elif mark.shape == "text":
-            layer.append(_text(dw, frame, mark))
-        elif mark.shape == "arrow":
-            layer.append(_pointer(dw, frame, mark))
+        elif mark.shape in _OVER:
+            _add(layer, _OVER[mark.shape](dw, frame, mark))
     return layer if layer.children else None
+
+
+def _cage(dw: Any, frame: Any, mark: Mark) -> Any:
+    """A dashed outline just inside the cells' border, and the sum (``text``) in a corner."""
+    n, s = frame.n, frame.s
+    inset = s * 0.08
+    members = set(mark.cells)
+    path = dw.Path(
+        fill="none", stroke=mark.colour, stroke_width=max(0.8, s / 40), stroke_dasharray=f"{s / 10:.1f}"
+    )
+    for cell in mark.cells:
+        row, col = divmod(cell, n)
+        x0, y0, x1, y1 = (
+            frame.x(col) + inset,
+            frame.y(row) + inset,
+            frame.x(col + 1) - inset,
+            frame.y(row + 1) - inset,
+        )
+        # each side without a cage neighbour, stretched to the neighbouring cell's inset line where the
+        # outline turns, so that the dashes of two cells of one cage meet
+        up, down = cell - n if row else -1, cell + n if row < n - 1 else -1
+        left, right = cell - 1 if col else -1, cell + 1 if col < n - 1 else -1
+        west, east = (2 * inset if k in members else 0 for k in (left, right))
+        north, south = (2 * inset if k in members else 0 for k in (up, down))
+        if up not in members:
+            path.M(x0 - west, y0).H(x1 + east)
+        if down not in members:
+            path.M(x0 - west, y1).H(x1 + east)
+        if left not in members:
+            path.M(x0, y0 - north).V(y1 + south)
+        if right not in members:
+            path.M(x1, y0 - north).V(y1 + south)
+    if not mark.text:
+        return [path]
+    row, col = divmod(min(mark.cells), n)
+    return [
+        path,
+        dw.Text(mark.text, s * 0.22, frame.x(col) + inset * 1.3, frame.y(row) + inset * 1.2, fill=mark.colour,
+                font_family=FONTS, dominant_baseline="hanging", _skip_check=True),
+    ]  # fmt: skip
+
+
+def _dot(dw: Any, frame: Any, mark: Mark) -> Any:
+    """A kropki dot (a small circle, filled or open) or an X or a V on the edge between two cells."""
+    s = frame.s
+    (xa, ya), (xb, yb) = (_centre(frame, c) for c in mark.cells[:2])
+    x, y = (xa + xb) / 2, (ya + yb) / 2
+    if not mark.text:
+        fill = mark.colour if mark.filled else "white"
+        return dw.Circle(x, y, s * 0.12, fill=fill, stroke=mark.colour, stroke_width=max(1.0, s / 30))
+    return [
+        dw.Rectangle(x - s * 0.15, y - s * 0.15, s * 0.3, s * 0.3, fill="white"),
+        dw.Text(mark.text, s * 0.3, x, y, fill=mark.colour, font_weight="bold", text_anchor="middle",
+                dominant_baseline="central", font_family=FONTS),
+    ]  # fmt: skip
 
 
 # --- the kinds' marks ------------------------------------------------------------------------------------
 
-SHAPES = ("line", "circle", "shade", "square", "text", "arrow")
+SHAPES = ("line", "circle", "shade", "square", "text", "arrow", "bulb", "pill", "cage", "dot")
 FONTS = "DejaVu Sans, Arial, sans-serif"
 
 
 def _marks(rules: Rules) -> list[Mark]:
-    """Every mark of every variant's picture, in the order of ``rules.variants``; a shape the drawing
+    """Every mark of every constraint's picture, in the order of ``rules.declared``; a shape the drawing
     does not know is an error (a kind's picture would silently be left out)."""
     n, marks = rules.n, []
-    for variant in rules.variants:
+    for variant in rules.declared:
         for mark in variant.marks(n):
             if mark.shape not in SHAPES:
                 raise ValueError(f"a {variant.kind} mark of unknown shape {mark.shape!r}; known: {SHAPES}")
@@ -258,7 +256,7 @@ def _fill(mark: Mark, s: float) -> dict[str, Any]:
     return {"fill": "white", "stroke": mark.colour, "stroke_width": max(1.0, s / 20)}
 
 
-_UNDER = {"line": _line, "circle": _circles, "square": _squares}
+_UNDER = {"line": _line, "circle": _circles, "square": _squares, "bulb": _bulb, "pill": _pill}
 
 
 def _text(dw: Any, frame: Any, mark: Mark) -> Any:
@@ -321,3 +319,6 @@ def _pointer(dw: Any, frame: Any, mark: Mark) -> Any:
         x1 - head * (ux + uy), y1 - head * (uy - ux)
     )
     return path
+
+
+_OVER = {"cage": _cage, "dot": _dot, "text": _text, "arrow": _pointer}
