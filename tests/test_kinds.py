@@ -80,6 +80,14 @@ def test_each_kind_has_forms_a_picture_and_an_entry_that_reads_back(key: str) ->
 
 # --- brute force ------------------------------------------------------------------------------------
 
+
+def test_the_brute_force_runs_every_backend() -> None:
+    """A backend added to the registry joins the kinds' brute force (``auto`` runs the others)."""
+    from sudoku_cp.backends import backend_names
+
+    assert {spec.partition(":")[0] for spec in BACKENDS} == set(backend_names()) - {"auto"}
+
+
 ALL_SIX_GRID = make_backend("dfs").enumerate(Puzzle.empty(SIX), limit=1).solutions[0].cells
 
 
