@@ -34,18 +34,6 @@ from ..errors import UnsupportedRuleError
 from ..grid import Puzzle
 from ..rules import Arrow, Cage, Rules
 from ..rules.kinds import Variant
-from ..rules.kinds.cells import Clone, Even, Maximum, Minimum, Odd, Quadruple
-from ..rules.kinds.indexers import BoxIndexer, ColumnIndexer, RowIndexer
-from ..rules.kinds.lines import (
-    BetweenLine,
-    EntropicLine,
-    ModularLine,
-    Palindrome,
-    RegionSumLine,
-    Renban,
-    Whispers,
-)
-from ..rules.kinds.outside import LittleKiller, Sandwich, Skyscraper, XSum
 from . import checker
 
 __all__ = [
@@ -163,36 +151,8 @@ def rules_field(rules: Rules) -> dict | None:
 
 def variant_entry(variant: Variant, n: int) -> dict:
     """A variant as the ``variants`` field states it (docs/certificates.md, "Variants"): its kind's name
-    and its data, clue places as ``[row, column]`` from 0 (-1 and n outside)."""
-    entry: dict[str, Any] = {"kind": variant.kind}
-    if isinstance(variant, Whispers):
-        entry.update(cells=list(variant.cells), apart=variant.apart(n))
-    elif isinstance(variant, RegionSumLine):
-        entry["segments"] = [list(s) for s in variant.segments]
-    elif isinstance(variant, Renban | Palindrome | BetweenLine | EntropicLine | ModularLine):
-        entry["cells"] = list(variant.cells)
-    elif isinstance(variant, LittleKiller):
-        entry.update(clue=[variant.clue[0] - 1, variant.clue[1] - 1], direction=variant.direction)
-        entry["total"] = variant.total
-    elif isinstance(variant, Sandwich | XSum | Skyscraper):
-        entry.update(clue=[variant.clue[0] - 1, variant.clue[1] - 1], total=variant.total)
-    elif isinstance(variant, Odd | Even | Minimum | Maximum):
-        entry["cell"] = variant.cells[0]
-    elif isinstance(variant, Quadruple):
-        entry.update(cells=list(variant.cells), values=list(variant.values))
-    elif isinstance(variant, RowIndexer | ColumnIndexer):
-        entry["cell"] = variant.cell
-    elif isinstance(variant, BoxIndexer):
-        entry.update(cell=variant.cell, house=list(variant.house))
-    elif isinstance(variant, Clone):
-        k = len(variant.cells) // 2
-        entry.update(cells=list(variant.cells[:k]), clone=list(variant.cells[k:]))
-    else:
-        raise UnsupportedRuleError(
-            f"prove: {variant.describe(n)}: no canonical clauses in a certificate (its kind, {variant.kind}, "
-            "has no entry in docs/certificates.md)"
-        )
-    return entry
+    and its data (``Variant.claim``); ``UnsupportedRuleError`` for a kind the checker does not know."""
+    return {"kind": variant.kind, **variant.claim(n)}
 
 
 def _usual_box(n: int) -> tuple[int, int] | None:

@@ -167,6 +167,15 @@ class Variant(ABC):
     def marks(self, n: int) -> tuple[Mark, ...]:
         """The constraint's picture, as setters draw it."""
 
+    def claim(self, n: int) -> dict[str, Any]:
+        """Its data in a certificate's claim, beside its kind's name (docs/certificates.md, "Variants":
+        clue places as ``[row, column]`` from 0, -1 and n outside), which the checker reads with its own
+        meaning of the kind. A kind the checker does not know leaves this out: ``prove`` refuses it."""
+        raise UnsupportedRuleError(
+            f"prove: {self.describe(n)}: no canonical clauses in a certificate (its kind, {self.kind}, "
+            "has no entry in docs/certificates.md)"
+        )
+
     @classmethod
     def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
         """Constraints of the kind that the full ``grid`` keeps, drawn at random for a generated puzzle

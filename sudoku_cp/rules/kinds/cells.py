@@ -43,6 +43,9 @@ class _Cell(Variant):
     def write(self, n: int) -> dict[str, Any]:
         return {"cell": entries.name(self.cells[0], n)}
 
+    def claim(self, n: int) -> dict[str, Any]:
+        return {"cell": self.cells[0]}
+
 
 class _Parity(_Cell):
     odd: ClassVar[bool]
@@ -181,6 +184,9 @@ class Quadruple(Variant):
     def write(self, n: int) -> dict[str, Any]:
         return {"cells": [entries.name(c, n) for c in self.cells], "values": list(self.values)}
 
+    def claim(self, n: int) -> dict[str, Any]:
+        return {"cells": list(self.cells), "values": list(self.values)}
+
     def marks(self, n: int) -> tuple[Mark, ...]:
         return (Mark("circle", self.cells, "#000000", text=" ".join(map(str, self.values)), filled=False),)
 
@@ -220,6 +226,10 @@ class Clone(Variant):
         k = len(self.cells) // 2
         names = [entries.name(c, n) for c in self.cells]
         return {"cells": names[:k], "cloneCells": names[k:]}
+
+    def claim(self, n: int) -> dict[str, Any]:
+        k = len(self.cells) // 2
+        return {"cells": list(self.cells[:k]), "clone": list(self.cells[k:])}
 
     def marks(self, n: int) -> tuple[Mark, ...]:
         return (Mark("shade", self.cells, "#d0e0ff"),)

@@ -79,6 +79,9 @@ class _Indexer(Variant):
     def marks(self, n: int) -> tuple[Mark, ...]:
         return (Mark("shade", (self.cell,), "#ffc0c0"),)
 
+    def claim(self, n: int) -> dict[str, Any]:
+        return {"cell": self.cell}
+
     def describe(self, n: int) -> str:
         return f"{self.kind} at {entries.name(self.cell, n)}"
 
@@ -119,3 +122,6 @@ class BoxIndexer(_Indexer):
     @classmethod
     def through(cls, cell: int, rules: Rules) -> tuple[int, ...]:
         return tuple(sorted(rules.regions[rules.region_of[cell]]))
+
+    def claim(self, n: int) -> dict[str, Any]:
+        return {"cell": self.cell, "house": list(self.house)}

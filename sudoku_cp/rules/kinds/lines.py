@@ -107,6 +107,9 @@ class _Line(Variant):
     def marks(self, n: int) -> tuple[Mark, ...]:
         return (Mark("line", self.cells, self.colour, width=0.2),)
 
+    def claim(self, n: int) -> dict[str, Any]:
+        return {"cells": list(self.cells)}
+
 
 @dataclass(frozen=True)
 class Renban(_Line):
@@ -202,6 +205,9 @@ class Whispers(_Line):
 
     def write(self, n: int) -> dict[str, Any]:
         return _write(self.cells, n, **({"value": str(self.value)} if self.value is not None else {}))
+
+    def claim(self, n: int) -> dict[str, Any]:
+        return {"cells": list(self.cells), "apart": self.apart(n)}
 
     def describe(self, n: int) -> str:
         return f"whispers line (apart {self.apart(n)}) at {entries.name(self.cells[0], n)}"
@@ -350,6 +356,9 @@ class RegionSumLine(_Line):
     kind: ClassVar[str] = "region sum line"
     key: ClassVar[str] = "regionsumline"
     colour: ClassVar[str] = "#2ecbff"
+
+    def claim(self, n: int) -> dict[str, Any]:
+        return {"segments": [list(s) for s in self.segments]}
 
     @classmethod
     def along(cls, cells: tuple[int, ...], rules: Rules) -> RegionSumLine:

@@ -73,6 +73,9 @@ class _Clue(Variant):
     def write(self, n: int) -> dict[str, Any]:
         return {"cell": f"R{self.clue[0]}C{self.clue[1]}", "value": str(self.total)}
 
+    def claim(self, n: int) -> dict[str, Any]:
+        return {"clue": [self.clue[0] - 1, self.clue[1] - 1], "total": self.total}
+
     #: Where ``drawn`` puts clues: ``sides`` of the grid (top, left, bottom, right) and the share of their
     #: places that get one.
     sides: ClassVar[int] = 4
@@ -144,6 +147,13 @@ class LittleKiller(_Clue):
 
     def write(self, n: int) -> dict[str, Any]:
         return {**super().write(n), "direction": self.direction}
+
+    def claim(self, n: int) -> dict[str, Any]:
+        return {
+            "clue": [self.clue[0] - 1, self.clue[1] - 1],
+            "direction": self.direction,
+            "total": self.total,
+        }
 
     @classmethod
     def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
