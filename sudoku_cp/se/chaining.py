@@ -28,10 +28,10 @@ from itertools import pairwise
 
 import numpy as np
 
-from . import unary
+from . import multiple, unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
-from .propagation import CELL_CAUSE, Store, tables
+from .propagation import CELL_CAUSE, Rows, Store, tables
 
 __all__ = ["ChainHint", "Chaining", "length_difficulty"]
 
@@ -372,7 +372,53 @@ class Chaining:
             added |= store.add_off(c, d, rows, ADVANCED, nested)
         return added
 
+    def _compiled_hints(self, grid: Grid) -> list[ChainHint]:
+        """``_multiple_hints`` at level 0, where no inner technique runs: searched by one kernel call."""
+        geo = grid.geo
+        regions, block_of = tables(geo.box_rows, geo.box_cols)
+        found, refs, *arena = multiple.search(
+            self._source, regions, block_of, geo.n, self.nishio, self.multiple, self.dynamic
+        )
+        rows = Rows(*arena)
+        names = {
+            multiple.ABSURD: "Forcing" if self.nishio else "Contradiction Forcing",
+            multiple.DOUBLE: "Double Forcing",
+            multiple.CELL: "Cell Forcing",
+            multiple.REGION: "Region Forcing",
+        }
+        result: list[ChainHint] = []
+        for f in found.tolist():
+            first, kind = f[multiple.FIRST], f[multiple.KIND]
+            ends = tuple((rows, r) for r in refs[first : first + f[multiple.COUNT]].tolist())
+            cell = f[multiple.VALUE_CELL] if f[multiple.VALUE_CELL] >= 0 else None
+            cause: int | None = None
+            detail = ""
+            if kind == multiple.CELL:
+                cause, detail = CELL, f"from {geo.name(f[multiple.WHERE])}"
+            elif kind == multiple.REGION:
+                cause = f[multiple.WHERE_TYPE]
+                index = geo.region_of[cause][f[multiple.WHERE]]
+                detail = f"{f[multiple.DIGIT]} in {geo.region_name(cause, index)}"
+            result.append(
+                ChainHint(
+                    f"{self.prefix}{names[kind]}{self.suffix}",
+                    0.0,
+                    {f[multiple.REMOVE_CELL]: f[multiple.REMOVE_MASK]},
+                    cell,
+                    f[multiple.VALUE],
+                    rows=ends,
+                    sort_key=f[multiple.SORT_KEY],
+                    base=self.base,
+                    flat=f[multiple.FLAT],
+                    initial_cause=cause,
+                    detail=detail,
+                )
+            )
+        return result
+
     def _multiple_hints(self, grid: Grid) -> list[ChainHint]:
+        if self.level == 0:
+            return self._compiled_hints(grid)
         result: list[ChainHint] = []
         geo = grid.geo
         for cell in range(geo.ncells):

@@ -17,9 +17,8 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from .grid import Grid, bits, geometry
+from .grid import Grid, geometry
 from .hints import Hint
-from .subsets import permutations
 
 __all__ = ["aligned_pair_exclusion", "aligned_triplet_exclusion"]
 
@@ -49,42 +48,6 @@ def _base_cells(grid: Grid, most: int) -> tuple[list[int], dict[int, list[int]]]
     return base, excluders
 
 
-def aligned_pair_exclusion(grid: Grid) -> Iterator[Hint]:
-    """SE's ``AlignedPairExclusion``, 6.2."""
-    cands = grid.cands
-    house_sets = grid.geo.house_sets
-    base, excluders = _base_cells(grid, 2)
-    if len(base) < 2:
-        return
-    ex_sets = {c: set(ex) for c, ex in excluders.items()}
-    for i, j in permutations(2, len(base)):
-        a, b = base[i], base[j]
-        b_set = ex_sets[b]
-        common = [cands[e] for e in excluders[a] if e in b_set]
-        if len(common) < 2:
-            continue
-        see = b in house_sets[a]
-        ma, mb = cands[a], cands[b]
-        allowed_a = allowed_b = 0
-        for p in bits(ma):
-            pb = 1 << (p - 1)
-            for q in bits(mb):
-                if p == q and see:
-                    continue
-                u = pb | 1 << (q - 1)
-                if any(not e & ~u for e in common):
-                    continue
-                allowed_a |= pb
-                allowed_b |= 1 << (q - 1)
-        removable = {}
-        if ma & ~allowed_a:
-            removable[a] = ma & ~allowed_a
-        if mb & ~allowed_b:
-            removable[b] = mb & ~allowed_b
-        if removable:
-            yield Hint("Aligned Pair Exclusion", 6.2, removable=removable, cells=(a, b))
-
-
 @cache
 def _sees(box_rows: int, box_cols: int) -> np.ndarray:
     """``sees[a, b]``: whether cells ``a`` and ``b`` share a house."""
@@ -96,16 +59,69 @@ def _sees(box_rows: int, box_cols: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
-    """Every aligned triplet exclusion, in SE's order: rows (a, b, t, and the digits each keeps)."""
-    nb = base.shape[0]
-    ncells = cands.shape[0]
-    is_ex = np.zeros((nb, ncells), dtype=np.bool_)
+def _membership(ncells, base, ex, nex):  # type: ignore[no-untyped-def]
+    """``is_ex[i, c]``: whether cell ``c`` is an excluder of base cell ``i``; ``pos[c]``: the index of
+    cell ``c`` among the base cells, or -1."""
+    is_ex = np.zeros((base.shape[0], ncells), dtype=np.bool_)
     pos = np.full(ncells, -1, dtype=np.int32)
-    for i in range(nb):
+    for i in range(base.shape[0]):
         pos[base[i]] = i
         for j in range(nex[i]):
             is_ex[i, ex[i, j]] = True
+    return is_ex, pos
+
+
+@njit(cache=True)
+def _pairs(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
+    """Every aligned pair exclusion, in SE's order: rows (a, b, and the digits each keeps)."""
+    is_ex, _ = _membership(cands.shape[0], base, ex, nex)
+    out = np.empty((16, 4), dtype=np.int64)
+    found = 0
+    common = np.empty(ex.shape[1], dtype=np.int64)
+    for j in range(1, base.shape[0]):  # pairs of base cells in co-lexicographic order
+        for i in range(j):
+            a, b = base[i], base[j]
+            nc = 0
+            for x in range(nex[i]):
+                if is_ex[j, ex[i, x]]:
+                    common[nc] = cands[ex[i, x]]
+                    nc += 1
+            if nc < 2:
+                continue
+            ma, mb = cands[a], cands[b]
+            allowed_a = allowed_b = 0
+            for p in range(n):
+                pb = 1 << p
+                if not ma & pb:
+                    continue
+                for q in range(n):
+                    qb = 1 << q
+                    if not mb & qb or (pb == qb and sees[a, b]):
+                        continue
+                    u = pb | qb
+                    emptied = False
+                    for x in range(nc):
+                        if not common[x] & ~u:
+                            emptied = True
+                            break
+                    if not emptied:
+                        allowed_a |= pb
+                        allowed_b |= qb
+            if ma & ~allowed_a or mb & ~allowed_b:
+                if found == out.shape[0]:
+                    more = np.empty((2 * found, 4), dtype=np.int64)
+                    more[:found] = out[:found]
+                    out = more
+                out[found, 0], out[found, 1], out[found, 2], out[found, 3] = a, b, allowed_a, allowed_b
+                found += 1
+    return out[:found]
+
+
+@njit(cache=True)
+def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
+    """Every aligned triplet exclusion, in SE's order: rows (a, b, t, and the digits each keeps)."""
+    nb = base.shape[0]
+    is_ex, pos = _membership(cands.shape[0], base, ex, nex)
     out = np.empty((16, 6), dtype=np.int64)
     found = 0
     ab = np.empty(ex.shape[1], dtype=np.int32)
@@ -174,25 +190,38 @@ def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
     return out[:found]
 
 
-def aligned_triplet_exclusion(grid: Grid) -> Iterator[Hint]:
-    """SE's ``AlignedExclusion(3)``, 7.5."""
-    cands = grid.cands
+def _found(grid: Grid, size: int) -> list[list[int]]:
+    """The rows of the pair (``size`` 2) or triplet kernel on ``grid``: cells, then the digits each keeps."""
     geo = grid.geo
-    base, excluders = _base_cells(grid, 3)
-    if len(base) < 3:
-        return
-    width = max(len(ex) for ex in excluders.values())
-    ex = np.zeros((len(base), width), dtype=np.int32)
+    base, excluders = _base_cells(grid, size)
+    if len(base) < size:
+        return []
+    ex = np.zeros((len(base), max(len(ex) for ex in excluders.values())), dtype=np.int32)
     for i, c in enumerate(base):
         ex[i, : len(excluders[c])] = excluders[c]
     nex = np.array([len(excluders[c]) for c in base], dtype=np.int32)
-    rows = _triplets(
-        np.array(cands, dtype=np.int64), np.array(base, dtype=np.int32), ex, nex,
+    kernel = _pairs if size == 2 else _triplets
+    return kernel(
+        np.array(grid.cands, dtype=np.int64), np.array(base, dtype=np.int32), ex, nex,
         _sees(geo.box_rows, geo.box_cols), geo.n,
-    )  # fmt: skip
-    for a, b, t, allowed_a, allowed_b, allowed_t in rows.tolist():
-        removable = {}
-        for c, allowed in ((a, allowed_a), (b, allowed_b), (t, allowed_t)):
-            if cands[c] & ~allowed:
-                removable[c] = cands[c] & ~allowed
-        yield Hint("Aligned Triplet Exclusion", 7.5, removable=removable, cells=(a, b, t))
+    ).tolist()  # fmt: skip
+
+
+def _hint(grid: Grid, name: str, difficulty: float, row: list[int]) -> Hint:
+    size = len(row) // 2
+    cells, kept = row[:size], row[size:]
+    removable = {c: grid.cands[c] & ~allowed for c, allowed in zip(cells, kept, strict=True)}
+    removable = {c: mask for c, mask in removable.items() if mask}
+    return Hint(name, difficulty, removable=removable, cells=tuple(cells))
+
+
+def aligned_pair_exclusion(grid: Grid) -> Iterator[Hint]:
+    """SE's ``AlignedPairExclusion``, 6.2."""
+    for row in _found(grid, 2):
+        yield _hint(grid, "Aligned Pair Exclusion", 6.2, row)
+
+
+def aligned_triplet_exclusion(grid: Grid) -> Iterator[Hint]:
+    """SE's ``AlignedExclusion(3)``, 7.5."""
+    for row in _found(grid, 3):
+        yield _hint(grid, "Aligned Triplet Exclusion", 7.5, row)

@@ -27,6 +27,9 @@ __all__ = ["CELL_CAUSE", "Store", "off_targets", "on_targets", "tables"]
 CELL_CAUSE = 10
 _NONE = -1
 
+#: Rows a store starts with (it grows as a propagation needs).
+_FIRST_ROWS = 256
+
 # indices of the counters array
 _NPOT, _NPAR, _ON_HEAD, _ON_TAIL, _OFF_HEAD, _OFF_TAIL, _STATUS, _ABSURD_ON, _ABSURD_OFF = range(9)
 
@@ -143,6 +146,9 @@ def _run(  # type: ignore[no-untyped-def]
     tk = np.empty(4 * n, dtype=np.int32)
     tc = np.empty(4 * n, dtype=np.int32)
     while cnt[_ON_HEAD] < cnt[_ON_TAIL] or cnt[_OFF_HEAD] < cnt[_OFF_TAIL]:
+        if cnt[_NPOT] + 4 * n + 2 > pkey.shape[0] or cnt[_NPAR] + 8 * n + 8 > par.shape[0]:
+            cnt[_STATUS] = 2  # room for what one potential makes: the caller grows the arrays
+            return
         if cnt[_ON_HEAD] < cnt[_ON_TAIL]:
             p = qon[cnt[_ON_HEAD]]
             cnt[_ON_HEAD] += 1
@@ -222,99 +228,18 @@ def _ancestors(pstart, pnpar, par, row):  # type: ignore[no-untyped-def]
     return count
 
 
-class Store:
-    """The potentials of one propagation from one assumption, as arrays: key (SE's ``cell << 6 | digit
-    << 1 | on``), cause, parents (rows of this store), and the inner hint behind each potential of a
-    nested level. Row 0 is the assumption; ``source`` is the grid's candidates, shared and not changed."""
+class Rows:
+    """Potentials as rows of arrays: key (SE's ``cell << 6 | digit << 1 | on``), cause, parents (rows),
+    and the inner hint behind each potential of a nested level; made into ``Potential`` objects, with
+    their parents, only when read."""
 
     def __init__(
-        self,
-        geo: Geometry,
-        source: np.ndarray,
-        cell_rule: bool,
-        dynamic: bool,
-        cell: int,
-        digit: int,
-        on: bool,
+        self, pkey: np.ndarray, pcause: np.ndarray, pstart: np.ndarray, pnpar: np.ndarray, par: np.ndarray
     ) -> None:
-        self.geo = geo
-        self.regions, self.block_of = tables(geo.box_rows, geo.box_cols)
-        self.cell_rule, self.dynamic = cell_rule, dynamic
-        n, keys = geo.n, geo.ncells << 6
-        cap = 2 * geo.ncells * n + 4 * n + 8
-        self.source = source
-        self.cands = source.copy() if dynamic else source
-        buffer = np.empty(keys + 6 * cap + cap * (n + 1), dtype=np.int32)
-        self.index_of = buffer[:keys]
-        self.index_of.fill(-1)
-        rows = buffer[keys : keys + 6 * cap].reshape(6, cap)
-        self.pkey, self.pcause, self.pstart, self.pnpar, self.qon, self.qoff = rows
-        self.par = buffer[keys + 6 * cap :]
-        self.cnt = np.zeros(9, dtype=np.int64)
+        self.pkey, self.pcause, self.pstart, self.pnpar, self.par = pkey, pcause, pstart, pnpar, par
         #: the inner hint of each ADVANCED row (row -> hint)
         self.nested: dict[int, Any] = {}
         self._made: dict[int, Potential] = {}
-        self._keys: tuple[np.ndarray, np.ndarray] | None = None
-        k = cell << 6 | digit << 1 | int(on)
-        self.pkey[0], self.pcause[0], self.pstart[0], self.pnpar[0] = k, _NONE, 0, 0
-        self.index_of[k] = 0
-        self.cnt[_NPOT] = 1
-        self._push(0, on)
-
-    def _push(self, q: int, on: bool) -> None:
-        queue, tail = (self.qon, _ON_TAIL) if on else (self.qoff, _OFF_TAIL)
-        queue[self.cnt[tail]] = q
-        self.cnt[tail] += 1
-
-    def run(self) -> tuple[int, int] | None:
-        """Propagate until nothing is pending: the contradiction's (on, off) rows, or None."""
-        _run(
-            self.cands, self.source, self.regions, self.block_of, self.geo.n, self.cell_rule, self.dynamic,
-            self.pkey, self.pcause, self.pstart, self.pnpar, self.par, self.index_of, self.qon, self.qoff,
-            self.cnt,
-        )  # fmt: skip
-        self._keys = None
-        if self.cnt[_STATUS]:
-            return int(self.cnt[_ABSURD_ON]), int(self.cnt[_ABSURD_OFF])
-        return None
-
-    def add_off(self, cell: int, digit: int, parents: list[int], cause: int, hint: Any) -> bool:
-        """An "off" found by an inner technique, resting on the rows ``parents``; False when its key is
-        already known."""
-        k = cell << 6 | digit << 1
-        if self.index_of[k] >= 0:
-            return False
-        start, q = int(self.cnt[_NPAR]), int(self.cnt[_NPOT])
-        # rows never run out (each key once, a contradiction's rows beside); parents may: keep room for
-        # every row still to come to have a full cell's worth
-        need = start + len(parents) + (len(self.pkey) - q) * (self.geo.n + 1)
-        if need > len(self.par):
-            self.par = np.concatenate([self.par, np.empty(need, dtype=np.int32)])
-        self.pkey[q], self.pcause[q], self.pstart[q], self.pnpar[q] = k, cause, start, len(parents)
-        self.par[start : start + len(parents)] = parents
-        self.cnt[_NPOT], self.cnt[_NPAR] = q + 1, start + len(parents)
-        self.index_of[k] = q
-        self.nested[q] = hint
-        self._push(q, False)
-        return True
-
-    def row(self, cell: int, digit: int, on: bool) -> int:
-        """The row of a potential in the sets, or -1."""
-        return int(self.index_of[cell << 6 | digit << 1 | int(on)])
-
-    def keys(self, on: bool) -> np.ndarray:
-        """The keys of the "on" (or "off") set, in the order they were added."""
-        if self._keys is None:
-            npot = int(self.cnt[_NPOT])
-            keys = self.pkey[:npot]
-            kept = keys[self.index_of[keys] == np.arange(npot)]
-            odd = (kept & 1).astype(np.bool_)
-            self._keys = (kept[~odd], kept[odd])
-        return self._keys[int(on)]
-
-    def ancestors(self, row: int) -> int:
-        """How many potentials row ``row`` rests on, itself included (SE's ``getAncestorCount``)."""
-        return int(_ancestors(self.pstart, self.pnpar, self.par, row))
 
     def potential(self, row: int) -> Potential:
         """Row ``row`` as a ``Potential`` with its parents (made once per row)."""
@@ -340,3 +265,101 @@ class Store:
             made[r] = Potential(k >> 6, k >> 1 & 31, bool(k & 1), parents, None if cause < 0 else cause)
             made[r].nested = self.nested.get(r)
         return made[row]
+
+
+class Store(Rows):
+    """The potentials of one propagation from one assumption (row 0), with its state: the candidates as
+    it has struck them, its pending queues, and per key the row that holds it (its sets). ``source`` is
+    the grid's candidates, shared and not changed."""
+
+    def __init__(
+        self,
+        geo: Geometry,
+        source: np.ndarray,
+        cell_rule: bool,
+        dynamic: bool,
+        cell: int,
+        digit: int,
+        on: bool,
+    ) -> None:
+        self.geo = geo
+        self.regions, self.block_of = tables(geo.box_rows, geo.box_cols)
+        self.cell_rule, self.dynamic = cell_rule, dynamic
+        keys, cap = geo.ncells << 6, _FIRST_ROWS
+        self.source = source
+        self.cands = source.copy() if dynamic else source
+        buffer = np.empty(keys + 6 * cap + 4 * cap, dtype=np.int32)
+        self.index_of = buffer[:keys]
+        self.index_of.fill(-1)
+        pkey, pcause, pstart, pnpar, self.qon, self.qoff = buffer[keys : keys + 6 * cap].reshape(6, cap)
+        super().__init__(pkey, pcause, pstart, pnpar, buffer[keys + 6 * cap :])
+        self.cnt = np.zeros(9, dtype=np.int64)
+        self._keys: tuple[np.ndarray, np.ndarray] | None = None
+        k = cell << 6 | digit << 1 | int(on)
+        self.pkey[0], self.pcause[0], self.pstart[0], self.pnpar[0] = k, _NONE, 0, 0
+        self.index_of[k] = 0
+        self.cnt[_NPOT] = 1
+        self._push(0, on)
+
+    def _push(self, q: int, on: bool) -> None:
+        queue, tail = (self.qon, _ON_TAIL) if on else (self.qoff, _OFF_TAIL)
+        queue[self.cnt[tail]] = q
+        self.cnt[tail] += 1
+
+    def run(self) -> tuple[int, int] | None:
+        """Propagate until nothing is pending: the contradiction's (on, off) rows, or None."""
+        while True:
+            _run(
+                self.cands, self.source, self.regions, self.block_of, self.geo.n, self.cell_rule,
+                self.dynamic, self.pkey, self.pcause, self.pstart, self.pnpar, self.par, self.index_of,
+                self.qon, self.qoff, self.cnt,
+            )  # fmt: skip
+            if self.cnt[_STATUS] != 2:
+                break
+            self._grow(0)
+        self._keys = None
+        if self.cnt[_STATUS]:
+            return int(self.cnt[_ABSURD_ON]), int(self.cnt[_ABSURD_OFF])
+        return None
+
+    def add_off(self, cell: int, digit: int, parents: list[int], cause: int, hint: Any) -> bool:
+        """An "off" found by an inner technique, resting on the rows ``parents``; False when its key is
+        already known."""
+        k = cell << 6 | digit << 1
+        if self.index_of[k] >= 0:
+            return False
+        start, q = int(self.cnt[_NPAR]), int(self.cnt[_NPOT])
+        if q + 1 > len(self.pkey) or start + len(parents) > len(self.par):
+            self._grow(len(parents))
+        self.pkey[q], self.pcause[q], self.pstart[q], self.pnpar[q] = k, cause, start, len(parents)
+        self.par[start : start + len(parents)] = parents
+        self.cnt[_NPOT], self.cnt[_NPAR] = q + 1, start + len(parents)
+        self.index_of[k] = q
+        self.nested[q] = hint
+        self._push(q, False)
+        return True
+
+    def _grow(self, more: int) -> None:
+        """Twice the rows, and twice the parents and ``more``."""
+        for name in ("pkey", "pcause", "pstart", "pnpar", "qon", "qoff"):
+            old = getattr(self, name)
+            setattr(self, name, np.concatenate([old, np.empty(len(old), dtype=np.int32)]))
+        self.par = np.concatenate([self.par, np.empty(len(self.par) + more, dtype=np.int32)])
+
+    def row(self, cell: int, digit: int, on: bool) -> int:
+        """The row of a potential in the sets, or -1."""
+        return int(self.index_of[cell << 6 | digit << 1 | int(on)])
+
+    def keys(self, on: bool) -> np.ndarray:
+        """The keys of the "on" (or "off") set, in the order they were added."""
+        if self._keys is None:
+            npot = int(self.cnt[_NPOT])
+            keys = self.pkey[:npot]
+            kept = keys[self.index_of[keys] == np.arange(npot)]
+            odd = (kept & 1).astype(np.bool_)
+            self._keys = (kept[~odd], kept[odd])
+        return self._keys[int(on)]
+
+    def ancestors(self, row: int) -> int:
+        """How many potentials row ``row`` rests on, itself included (SE's ``getAncestorCount``)."""
+        return int(_ancestors(self.pstart, self.pnpar, self.par, row))

@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
+import numpy as np
+
+from . import set_kernels
 from .grid import BLOCK, COLUMN, ROW, Geometry, Grid
 from .hints import Hint
 
@@ -127,50 +130,36 @@ def locking_passes(
     return tuple(out)
 
 
+def _arrays(grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The grid as the kernels read it: candidates, values, region cells and crossings."""
+    geo = grid.geo
+    cells, inside = set_kernels.tables(geo.box_rows, geo.box_cols)
+    return np.array(grid.cands, dtype=np.int64), np.array(grid.values, dtype=np.int64), cells, inside
+
+
 def locked(grid: Grid, direct: bool) -> Iterator[Hint]:
     """Pointing and claiming, SE's ``Locking``: a digit whose positions in a region (more than one) all lie
     in a crossing region. Direct: the hidden single this makes in a third region (a placement only)."""
-    geo = grid.geo
-    masks = geo.region_bits
-    dcells = grid.digit_cells()
-    n = geo.n
-    for t1, t2, pairs in locking_passes(geo):
-        m1s, m2s = masks[t1], masks[t2]
+    cands, _, cells, inside = _arrays(grid)
+    for k, i1, i2, d, cell in set_kernels.locked_rows(cands, cells, inside, grid.geo.n, direct).tolist():
+        t1, t2 = set_kernels.PASSES[k].tolist()
         pointing = t1 == BLOCK
-        for i1, i2, others in pairs:
-            r1, r2 = m1s[i1], m2s[i2]
-            for d in range(1, n + 1):
-                p = dcells[d - 1] & r1
-                if p & (p - 1) == 0 or p & ~r2:
-                    continue
-                if direct:
-                    for i3 in others:
-                        p3 = dcells[d - 1] & m1s[i3]
-                        if p3 & (p3 - 1) == 0:
-                            continue
-                        rest = p3 & ~r2
-                        if rest and rest & (rest - 1) == 0:
-                            yield Hint(
-                                "Direct Pointing" if pointing else "Direct Claiming",
-                                1.7 if pointing else 1.9,
-                                cell=rest.bit_length() - 1,
-                                value=d,
-                                kind="locking",
-                                regions=((t1, i1), (t2, i2)),
-                                digits=1 << (d - 1),
-                            )
-                else:
-                    rem = dcells[d - 1] & r2 & ~r1
-                    if rem:
-                        bit = 1 << (d - 1)
-                        yield Hint(
-                            "Pointing" if pointing else "Claiming",
-                            2.6 if pointing else 2.8,
-                            removable={c: bit for c in _cells_of(rem)},
-                            kind="locking",
-                            regions=((t1, i1), (t2, i2)),
-                            digits=bit,
-                        )
+        bit = 1 << (d - 1)
+        regions = ((t1, i1), (t2, i2))
+        if direct:
+            name, difficulty = ("Direct Pointing", 1.7) if pointing else ("Direct Claiming", 1.9)
+            yield Hint(name, difficulty, cell=cell, value=d, kind="locking", regions=regions, digits=bit)
+        else:
+            out = int(inside[t2, i2, t1, i1])
+            removable = {
+                int(c): bit for j, c in enumerate(cells[t2, i2]) if not out >> j & 1 and grid.cands[c] & bit
+            }
+            name, difficulty = ("Pointing", 2.6) if pointing else ("Claiming", 2.8)
+            yield Hint(name, difficulty, removable=removable, kind="locking", regions=regions, digits=bit)
+
+
+def _indexes(mask: int, n: int) -> list[int]:
+    return [i for i in range(n) if mask >> i & 1]
 
 
 def _cells_of(mask: int) -> list[int]:
@@ -200,36 +189,17 @@ def naked_set(k: int) -> Producer:
     difficulty = {2: 3.0, 3: 3.6, 4: 5.0}[k]
 
     def produce(grid: Grid) -> Iterator[Hint]:
-        cands = grid.cands
-        geo = grid.geo
-        for t in SET_TYPES:
-            for index, cells in enumerate(geo.regions[t]):
-                if _empty_count(grid, cells) < 2 * k:
-                    continue
-                # Only cells with 2..k candidates can be in the set; SE's colex order over all the region's
-                # tuples, restricted to these cells, is the colex order over them.
-                usable = [i for i, c in enumerate(cells) if 2 <= cands[c].bit_count() <= k]
-                for sub in permutations(k, len(usable)):
-                    union = 0
-                    for j in sub:
-                        union |= cands[cells[usable[j]]]
-                    if union.bit_count() != k:
-                        continue
-                    chosen = {cells[usable[j]] for j in sub}
-                    removable = {}
-                    for c in cells:
-                        if c not in chosen and cands[c] & union:
-                            removable[c] = cands[c] & union
-                    if removable:
-                        yield Hint(
-                            name,
-                            difficulty,
-                            removable=removable,
-                            kind="naked",
-                            regions=((t, index),),
-                            cells=tuple(cells[usable[j]] for j in sub),
-                            digits=union,
-                        )
+        cands, values, cells, _ = _arrays(grid)
+        for t, index, chosen, union in set_kernels.naked_rows(cands, values, cells, grid.geo.n, k).tolist():
+            region = cells[t, index].tolist()
+            members = tuple(c for j, c in enumerate(region) if chosen >> j & 1)
+            removable = {
+                c: grid.cands[c] & union for c in region if c not in members and grid.cands[c] & union
+            }
+            yield Hint(
+                name, difficulty, removable=removable, kind="naked", regions=((t, index),), cells=members,
+                digits=union,
+            )  # fmt: skip
 
     produce.__name__ = produce.__qualname__ = f"naked_set_{k}"
     return produce
@@ -239,62 +209,20 @@ def hidden_sets(grid: Grid, k: int, direct: bool) -> Iterator[Hint]:
     """SE's ``HiddenSet(k, direct)``: k digits of a region whose positions (two or more each) make k cells.
     Indirect: those cells lose their other candidates. Direct: the first other digit left with a single
     position outside them is placed there (nothing removed)."""
-    geo = grid.geo
-    n = geo.n
-    cands = grid.cands
     if direct:
         name, difficulty = f"Direct Hidden {_SET_NAMES.get(k, f'Set {k}')}", {2: 2.0, 3: 2.5, 4: 4.3}[k]
     else:
         name, difficulty = f"Hidden {_SET_NAMES.get(k, f'Set {k}')}", {2: 3.4, 3: 4.0, 4: 5.4}[k]
-    for t in SET_TYPES:
-        for index, cells in enumerate(geo.regions[t]):
-            empty = _empty_count(grid, cells)
-            if not (empty > 2 * k or (direct and empty > k)):
-                continue
-            pos = _positions(grid, cells)
-            usable = [d for d in range(1, n + 1) if 2 <= pos[d - 1].bit_count() <= k]
-            for sub in permutations(k, len(usable)):
-                union = 0
-                for j in sub:
-                    union |= pos[usable[j] - 1]
-                if union.bit_count() != k:
-                    continue
-                digits = 0
-                for j in sub:
-                    digits |= 1 << (usable[j] - 1)
-                set_cells = tuple(cells[i] for i in range(len(cells)) if union >> i & 1)
-                if direct:
-                    for w in range(1, n + 1):
-                        if digits >> (w - 1) & 1:
-                            continue
-                        q = pos[w - 1]
-                        if q & (q - 1) == 0:
-                            continue
-                        rest = q & ~union
-                        if rest and rest & (rest - 1) == 0:
-                            yield Hint(
-                                name,
-                                difficulty,
-                                cell=cells[rest.bit_length() - 1],
-                                value=w,
-                                kind="hidden",
-                                regions=((t, index),),
-                                cells=set_cells,
-                                digits=digits,
-                            )
-                            break
-                else:
-                    removable = {c: cands[c] & ~digits for c in set_cells if cands[c] & ~digits}
-                    if removable:
-                        yield Hint(
-                            name,
-                            difficulty,
-                            removable=removable,
-                            kind="hidden",
-                            regions=((t, index),),
-                            cells=set_cells,
-                            digits=digits,
-                        )
+    cands, values, cells, _ = _arrays(grid)
+    rows = set_kernels.hidden_rows(cands, values, cells, grid.geo.n, k, direct)
+    for t, index, union, digits, value, cell in rows.tolist():
+        members = tuple(c for j, c in enumerate(cells[t, index].tolist()) if union >> j & 1)
+        pattern = {"kind": "hidden", "regions": ((t, index),), "cells": members, "digits": digits}
+        if direct:
+            yield Hint(name, difficulty, cell=cell, value=value, **pattern)  # type: ignore[arg-type]
+        else:
+            removable = {c: grid.cands[c] & ~digits for c in members if grid.cands[c] & ~digits}
+            yield Hint(name, difficulty, removable=removable, **pattern)  # type: ignore[arg-type]
 
 
 def hidden_set(k: int) -> Producer:
@@ -320,49 +248,23 @@ def fish(k: int) -> Producer:
     name, difficulty = _FISH.get(k, (f"Fish {k}", 5.2))
 
     def produce(grid: Grid) -> Iterator[Hint]:
-        geo = grid.geo
-        n = geo.n
-        cands = grid.cands
-        count = [0] * (n + 1)
-        for v in grid.values:
-            count[v] += 1
-        for base_t, cover_t in ((COLUMN, ROW), (ROW, COLUMN)):
-            lines = geo.regions[base_t]
-            pos = [_positions(grid, cells) for cells in lines]  # pos[line][d - 1]
-            found = []  # (base tuple mask, digit, cover mask): SE's order is by mask, then digit
-            for d in range(1, n + 1):
-                if count[d] + 2 * k > n:
-                    continue
-                usable = [li for li in range(n) if 2 <= pos[li][d - 1].bit_count() <= k]
-                for sub in permutations(k, len(usable)):
-                    union = 0
-                    for j in sub:
-                        union |= pos[usable[j]][d - 1]
-                    if union.bit_count() == k:
-                        found.append((sum(1 << usable[j] for j in sub), d, union))
-            found.sort()
-            covers_all = geo.regions[cover_t]
-            for base_mask, d, cover_mask in found:
-                bit = 1 << (d - 1)
-                removable = {}
-                covers = [ci for ci in range(n) if cover_mask >> ci & 1]
-                bases = [bi for bi in range(n) if base_mask >> bi & 1]
-                for ci in covers:
-                    for j, c in enumerate(covers_all[ci]):
-                        if cands[c] & bit and not base_mask >> j & 1:
+        n = grid.geo.n
+        cands, values, cells, _ = _arrays(grid)
+        for base_t, bases, d, covers in set_kernels.fish_rows(cands, values, cells, n, k).tolist():
+            cover_t = ROW if base_t == COLUMN else COLUMN
+            bit = 1 << (d - 1)
+            removable = {}
+            for ci in range(n):
+                if covers >> ci & 1:
+                    for j, c in enumerate(cells[cover_t, ci].tolist()):
+                        if grid.cands[c] & bit and not bases >> j & 1:
                             removable[c] = bit
-                if removable:
-                    regions: list[tuple[int, int]] = []
-                    for bi, ci in zip(bases, covers, strict=True):
-                        regions += [(base_t, bi), (cover_t, ci)]
-                    yield Hint(
-                        name,
-                        difficulty,
-                        removable=removable,
-                        kind="locking",
-                        regions=tuple(regions),
-                        digits=bit,
-                    )
+            regions: list[tuple[int, int]] = []
+            for bi, ci in zip(_indexes(bases, n), _indexes(covers, n), strict=True):
+                regions += [(base_t, bi), (cover_t, ci)]
+            yield Hint(
+                name, difficulty, removable=removable, kind="locking", regions=tuple(regions), digits=bit
+            )
 
     produce.__name__ = produce.__qualname__ = f"fish_{k}"
     return produce

@@ -78,14 +78,13 @@ def _removes(cands, regions, block_of, n, keys, first, length):  # type: ignore[
 
 
 @njit(cache=True)
-def _descends(nkey, npar, p, k):  # type: ignore[no-untyped-def]
-    """Whether key ``k`` lies on node ``p``'s parent line (``p`` excluded)."""
+def _mark_line(nkey, npar, p, line, stamp):  # type: ignore[no-untyped-def]
+    """Mark with ``stamp`` the keys on node ``p``'s parent line (``p`` excluded): a link back to one of
+    them would make the chain meet itself."""
     r = npar[p]
     while r >= 0:
-        if nkey[r] == k:
-            return True
+        line[nkey[r]] = stamp
         r = npar[r]
-    return False
 
 
 @njit(cache=True)
@@ -99,8 +98,12 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
     qon = np.empty(cap, dtype=np.int32)
     qoff = np.empty(cap, dtype=np.int32)
     seen = np.zeros(ncells << 6, dtype=np.int32)  # the stamp of the search that reached a key
-    tk = np.empty(4 * n, dtype=np.int32)
-    tc = np.empty(4 * n, dtype=np.int32)
+    line = np.zeros(ncells << 6, dtype=np.int32)  # the stamp of the node whose parent line holds a key
+    marks = 0
+    # the links of every potential in this mode, read once: its targets' keys and causes, and their count
+    adj_k = np.empty((ncells << 6, 4 * n), dtype=np.int32)
+    adj_c = np.empty((ncells << 6, 4 * n), dtype=np.int32)
+    adj_n = np.zeros(ncells << 6, dtype=np.int32)
     found = np.empty((64, 4), dtype=np.int32)
     path = np.empty((2, 1024), dtype=np.int32)
     nfound = 0
@@ -109,6 +112,14 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
     for mode in range(3):
         y_links = mode >= 1
         x_links = mode != 1
+        for cell in range(ncells):
+            for digit in range(1, n + 1):
+                if cands[cell] >> (digit - 1) & 1:
+                    k = cell << 6 | digit << 1
+                    adj_n[k | 1] = on_targets(
+                        cands, regions, block_of, n, k | 1, y_links, adj_k[k | 1], adj_c[k | 1]
+                    )
+                    adj_n[k] = off_targets(cands, regions, n, k, y_links, x_links, adj_k[k], adj_c[k])
         for cell in range(ncells):
             mask = cands[cell]
             count = 0
@@ -133,8 +144,11 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
                     while on_head < on_tail:
                         p = qon[on_head]
                         on_head += 1
-                        for j in range(on_targets(cands, regions, block_of, n, nkey[p], y_links, tk, tc)):
-                            if not _descends(nkey, npar, p, tk[j]):
+                        tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+                        marks += 1
+                        _mark_line(nkey, npar, p, line, marks)
+                        for j in range(adj_n[nkey[p]]):
+                            if line[tk[j]] != marks:
                                 nkey[nodes], ncause[nodes], npar[nodes] = tk[j], tc[j], p
                                 qoff[off_tail] = nodes
                                 off_tail += 1
@@ -143,7 +157,8 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
                     while off_head < off_tail:
                         p = qoff[off_head]
                         off_head += 1
-                        for j in range(off_targets(cands, regions, n, nkey[p], y_links, x_links, tk, tc)):
+                        tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+                        for j in range(adj_n[nkey[p]]):
                             k = tk[j]
                             if length >= 4 and k == start:
                                 found, path, nfound, npath = _record(
@@ -187,7 +202,10 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
                         while not done and on_head < on_tail:
                             p = qon[on_head]
                             on_head += 1
-                            for j in range(on_targets(cands, regions, block_of, n, nkey[p], y_links, tk, tc)):
+                            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+                            marks += 1
+                            _mark_line(nkey, npar, p, line, marks)
+                            for j in range(adj_n[nkey[p]]):
                                 k = tk[j]
                                 if k == conjugate:
                                     found, path, nfound, npath = _record(
@@ -195,7 +213,7 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
                                     )
                                     done = True
                                     break
-                                if seen[k] != stamp and not _descends(nkey, npar, p, k):
+                                if seen[k] != stamp and line[k] != marks:
                                     seen[k] = stamp
                                     nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
                                     qoff[off_tail] = nodes
@@ -204,7 +222,8 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
                         while not done and off_head < off_tail:
                             p = qoff[off_head]
                             off_head += 1
-                            for j in range(off_targets(cands, regions, n, nkey[p], y_links, True, tk, tc)):
+                            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+                            for j in range(adj_n[nkey[p]]):  # x-links are on whenever forcing chains run
                                 k = tk[j]
                                 if k == conjugate:
                                     found, path, nfound, npath = _record(
