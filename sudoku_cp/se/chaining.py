@@ -376,10 +376,10 @@ class Chaining:
         """``_multiple_hints`` at level 0, where no inner technique runs: searched by one kernel call."""
         geo = grid.geo
         regions, block_of = tables(geo.box_rows, geo.box_cols)
-        found, refs, *arena = multiple.search(
+        found, refs, arena, par = multiple.search(
             self._source, regions, block_of, geo.n, self.nishio, self.multiple, self.dynamic
         )
-        rows = Rows(*arena)
+        rows = Rows(*arena, par)
         names = {
             multiple.ABSURD: "Forcing" if self.nishio else "Contradiction Forcing",
             multiple.DOUBLE: "Double Forcing",

@@ -19,6 +19,7 @@ from numba import njit
 
 from .grid import Grid, geometry
 from .hints import Hint
+from .set_kernels import append_row
 
 __all__ = ["aligned_pair_exclusion", "aligned_triplet_exclusion"]
 
@@ -72,10 +73,21 @@ def _membership(ncells, base, ex, nex):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _empties(common, nc, digits):  # type: ignore[no-untyped-def]
+    """Whether the base cells holding ``digits`` would leave one of the ``nc`` common excluders (their
+    candidates in ``common``) without a candidate."""
+    for x in range(nc):  # noqa: SIM110 (a loop, not a generator: compiled)
+        if not common[x] & ~digits:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _pairs(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
     """Every aligned pair exclusion, in SE's order: rows (a, b, and the digits each keeps)."""
     is_ex, _ = _membership(cands.shape[0], base, ex, nex)
     out = np.empty((16, 4), dtype=np.int64)
+    row = np.empty(4, dtype=np.int64)
     found = 0
     common = np.empty(ex.shape[1], dtype=np.int64)
     for j in range(1, base.shape[0]):  # pairs of base cells in co-lexicographic order
@@ -98,22 +110,12 @@ def _pairs(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
                     qb = 1 << q
                     if not mb & qb or (pb == qb and sees[a, b]):
                         continue
-                    u = pb | qb
-                    emptied = False
-                    for x in range(nc):
-                        if not common[x] & ~u:
-                            emptied = True
-                            break
-                    if not emptied:
+                    if not _empties(common, nc, pb | qb):
                         allowed_a |= pb
                         allowed_b |= qb
             if ma & ~allowed_a or mb & ~allowed_b:
-                if found == out.shape[0]:
-                    more = np.empty((2 * found, 4), dtype=np.int64)
-                    more[:found] = out[:found]
-                    out = more
-                out[found, 0], out[found, 1], out[found, 2], out[found, 3] = a, b, allowed_a, allowed_b
-                found += 1
+                row[0], row[1], row[2], row[3] = a, b, allowed_a, allowed_b
+                out, found = append_row(out, found, row)
     return out[:found]
 
 
@@ -123,6 +125,7 @@ def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
     nb = base.shape[0]
     is_ex, pos = _membership(cands.shape[0], base, ex, nex)
     out = np.empty((16, 6), dtype=np.int64)
+    row3 = np.empty(6, dtype=np.int64)
     found = 0
     ab = np.empty(ex.shape[1], dtype=np.int32)
     common = np.empty(ex.shape[1], dtype=np.int64)
@@ -169,24 +172,20 @@ def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
                             rb = 1 << r
                             if not mt & rb or (rb == pb and see_at) or (rb == qb and see_bt):
                                 continue
-                            u = pb | qb | rb
-                            emptied = False
-                            for x in range(nc):
-                                if not common[x] & ~u:
-                                    emptied = True
-                                    break
-                            if not emptied:
+                            if not _empties(common, nc, pb | qb | rb):
                                 allowed_a |= pb
                                 allowed_b |= qb
                                 allowed_t |= rb
                 if ma & ~allowed_a or mb & ~allowed_b or mt & ~allowed_t:
-                    if found == out.shape[0]:
-                        more = np.empty((2 * found, 6), dtype=np.int64)
-                        more[:found] = out[:found]
-                        out = more
-                    out[found, 0], out[found, 1], out[found, 2] = a, b, t
-                    out[found, 3], out[found, 4], out[found, 5] = allowed_a, allowed_b, allowed_t
-                    found += 1
+                    row3[0], row3[1], row3[2], row3[3], row3[4], row3[5] = (
+                        a,
+                        b,
+                        t,
+                        allowed_a,
+                        allowed_b,
+                        allowed_t,
+                    )
+                    out, found = append_row(out, found, row3)
     return out[:found]
 
 

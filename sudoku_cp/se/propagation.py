@@ -21,7 +21,16 @@ if TYPE_CHECKING:
     from .chaining import Potential
     from .grid import Geometry
 
-__all__ = ["CELL_CAUSE", "Store", "off_targets", "on_targets", "tables"]
+__all__ = [
+    "CELL_CAUSE",
+    "Rows",
+    "Store",
+    "count_ancestors",
+    "off_targets",
+    "on_targets",
+    "propagate",
+    "tables",
+]
 
 #: The cause code of the cell rule in the arrays (region rules are their type, 0-2; none is -1).
 CELL_CAUSE = 10
@@ -30,8 +39,9 @@ _NONE = -1
 #: Rows a store starts with (it grows as a propagation needs).
 _FIRST_ROWS = 256
 
-# indices of the counters array
-_NPOT, _NPAR, _ON_HEAD, _ON_TAIL, _OFF_HEAD, _OFF_TAIL, _STATUS, _ABSURD_ON, _ABSURD_OFF = range(9)
+#: The counters of a propagation (indices of ``cnt``): rows, parents, the queues' heads and tails, the
+#: status (0 done, 1 contradiction, 2 out of room) and the contradiction's rows.
+NPOT, NPAR, ON_HEAD, ON_TAIL, OFF_HEAD, OFF_TAIL, STATUS, ABSURD_ON, ABSURD_OFF = range(9)
 
 
 @cache
@@ -51,14 +61,14 @@ def tables(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True)
 def _new(pkey, pcause, pstart, pnpar, par, cnt, k, cause, parent):  # type: ignore[no-untyped-def]
     """A potential of key ``k`` with one parent (or none): its row."""
-    q = cnt[_NPOT]
-    cnt[_NPOT] = q + 1
+    q = cnt[NPOT]
+    cnt[NPOT] = q + 1
     pkey[q] = k
     pcause[q] = cause
-    pstart[q] = cnt[_NPAR]
+    pstart[q] = cnt[NPAR]
     if parent >= 0:
-        par[cnt[_NPAR]] = parent
-        cnt[_NPAR] += 1
+        par[cnt[NPAR]] = parent
+        cnt[NPAR] += 1
         pnpar[q] = 1
     else:
         pnpar[q] = 0
@@ -136,39 +146,39 @@ def off_targets(cands, regions, n, k, cell_rule, region_rule, out_k, out_c):  # 
 
 
 @njit(cache=True)
-def _run(  # type: ignore[no-untyped-def]
+def propagate(  # type: ignore[no-untyped-def]
     cands, source, regions, block_of, n, cell_rule, dynamic,
     pkey, pcause, pstart, pnpar, par, index_of, qon, qoff, cnt,
 ):  # fmt: skip
     """Propagate until the queues are empty (status 0) or a candidate is both on and off (status 1, the
     two rows in the counters). ``cands`` is struck as "off"s are processed when ``dynamic``."""
-    cnt[_STATUS] = 0
+    cnt[STATUS] = 0
     tk = np.empty(4 * n, dtype=np.int32)
     tc = np.empty(4 * n, dtype=np.int32)
-    while cnt[_ON_HEAD] < cnt[_ON_TAIL] or cnt[_OFF_HEAD] < cnt[_OFF_TAIL]:
-        if cnt[_NPOT] + 4 * n + 2 > pkey.shape[0] or cnt[_NPAR] + 8 * n + 8 > par.shape[0]:
-            cnt[_STATUS] = 2  # room for what one potential makes: the caller grows the arrays
+    while cnt[ON_HEAD] < cnt[ON_TAIL] or cnt[OFF_HEAD] < cnt[OFF_TAIL]:
+        if cnt[NPOT] + 4 * n + 2 > pkey.shape[0] or cnt[NPAR] + 8 * n + 8 > par.shape[0]:
+            cnt[STATUS] = 2  # room for what one potential makes: the caller grows the arrays
             return
-        if cnt[_ON_HEAD] < cnt[_ON_TAIL]:
-            p = qon[cnt[_ON_HEAD]]
-            cnt[_ON_HEAD] += 1
+        if cnt[ON_HEAD] < cnt[ON_TAIL]:
+            p = qon[cnt[ON_HEAD]]
+            cnt[ON_HEAD] += 1
             for j in range(on_targets(cands, regions, block_of, n, pkey[p], cell_rule, tk, tc)):
                 k = tk[j]
                 other = index_of[k | 1]
                 if other >= 0:
-                    cnt[_STATUS] = 1
-                    cnt[_ABSURD_ON] = other
-                    cnt[_ABSURD_OFF] = _new(pkey, pcause, pstart, pnpar, par, cnt, k, tc[j], p)
+                    cnt[STATUS] = 1
+                    cnt[ABSURD_ON] = other
+                    cnt[ABSURD_OFF] = _new(pkey, pcause, pstart, pnpar, par, cnt, k, tc[j], p)
                     return
                 if index_of[k] < 0:
                     q = _new(pkey, pcause, pstart, pnpar, par, cnt, k, tc[j], p)
                     index_of[k] = q
-                    qoff[cnt[_OFF_TAIL]] = q
-                    cnt[_OFF_TAIL] += 1
+                    qoff[cnt[OFF_TAIL]] = q
+                    cnt[OFF_TAIL] += 1
         else:
-            p = qoff[cnt[_OFF_HEAD]]
-            cnt[_OFF_HEAD] += 1
-            first = cnt[_NPOT]  # the "on"s it forces (rows from ``first``), made before it is struck
+            p = qoff[cnt[OFF_HEAD]]
+            cnt[OFF_HEAD] += 1
+            first = cnt[NPOT]  # the "on"s it forces (rows from ``first``), made before it is struck
             for j in range(off_targets(cands, regions, n, pkey[p], cell_rule, True, tk, tc)):
                 k = tk[j]
                 if index_of[k ^ 1] < 0 and index_of[k] >= 0:
@@ -181,38 +191,38 @@ def _run(  # type: ignore[no-untyped-def]
                         gone = source[cell] & ~cands[cell]
                         for e in range(1, n + 1):
                             if gone >> (e - 1) & 1:
-                                par[cnt[_NPAR]] = index_of[cell << 6 | e << 1]
-                                cnt[_NPAR] += 1
+                                par[cnt[NPAR]] = index_of[cell << 6 | e << 1]
+                                cnt[NPAR] += 1
                                 pnpar[q] += 1
                     else:
                         bit = 1 << (digit - 1)
                         for i in range(n):
                             c = regions[cell, tc[j], i]
                             if source[c] & bit and not cands[c] & bit:
-                                par[cnt[_NPAR]] = index_of[c << 6 | digit << 1]
-                                cnt[_NPAR] += 1
+                                par[cnt[NPAR]] = index_of[c << 6 | digit << 1]
+                                cnt[NPAR] += 1
                                 pnpar[q] += 1
             if dynamic:
                 cands[pkey[p] >> 6] &= ~(1 << ((pkey[p] >> 1 & 31) - 1))
-            for q in range(first, cnt[_NPOT]):
+            for q in range(first, cnt[NPOT]):
                 other = index_of[pkey[q] ^ 1]
                 if other >= 0:
-                    cnt[_STATUS] = 1
-                    cnt[_ABSURD_ON] = q
-                    cnt[_ABSURD_OFF] = other
+                    cnt[STATUS] = 1
+                    cnt[ABSURD_ON] = q
+                    cnt[ABSURD_OFF] = other
                     return
                 if index_of[pkey[q]] < 0:
                     index_of[pkey[q]] = q
-                    qon[cnt[_ON_TAIL]] = q
-                    cnt[_ON_TAIL] += 1
+                    qon[cnt[ON_TAIL]] = q
+                    cnt[ON_TAIL] += 1
 
 
 @njit(cache=True)
-def _ancestors(pstart, pnpar, par, row):  # type: ignore[no-untyped-def]
-    """How many rows ``row`` rests on, itself included (keys are unique within a store)."""
-    seen = np.zeros(row + 1, dtype=np.bool_)
-    stack = np.empty(row + 1, dtype=np.int32)
-    seen[row] = True
+def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type: ignore[no-untyped-def]
+    """How many rows ``row`` rests on, itself included: SE's ``getAncestorCount``. Rows of one
+    propagation hold distinct keys, so ``mark`` is by key (rows marked with ``stamp`` are counted);
+    ``stack`` has room for every key."""
+    mark[pkey[row]] = stamp
     stack[0] = row
     top, count = 1, 0
     while top:
@@ -221,8 +231,8 @@ def _ancestors(pstart, pnpar, par, row):  # type: ignore[no-untyped-def]
         count += 1
         for j in range(pstart[r], pstart[r] + pnpar[r]):
             q = par[j]
-            if not seen[q]:
-                seen[q] = True
+            if mark[pkey[q]] != stamp:
+                mark[pkey[q]] = stamp
                 stack[top] = q
                 top += 1
     return count
@@ -298,28 +308,28 @@ class Store(Rows):
         k = cell << 6 | digit << 1 | int(on)
         self.pkey[0], self.pcause[0], self.pstart[0], self.pnpar[0] = k, _NONE, 0, 0
         self.index_of[k] = 0
-        self.cnt[_NPOT] = 1
+        self.cnt[NPOT] = 1
         self._push(0, on)
 
     def _push(self, q: int, on: bool) -> None:
-        queue, tail = (self.qon, _ON_TAIL) if on else (self.qoff, _OFF_TAIL)
+        queue, tail = (self.qon, ON_TAIL) if on else (self.qoff, OFF_TAIL)
         queue[self.cnt[tail]] = q
         self.cnt[tail] += 1
 
     def run(self) -> tuple[int, int] | None:
         """Propagate until nothing is pending: the contradiction's (on, off) rows, or None."""
         while True:
-            _run(
+            propagate(
                 self.cands, self.source, self.regions, self.block_of, self.geo.n, self.cell_rule,
                 self.dynamic, self.pkey, self.pcause, self.pstart, self.pnpar, self.par, self.index_of,
                 self.qon, self.qoff, self.cnt,
             )  # fmt: skip
-            if self.cnt[_STATUS] != 2:
+            if self.cnt[STATUS] != 2:
                 break
             self._grow(0)
         self._keys = None
-        if self.cnt[_STATUS]:
-            return int(self.cnt[_ABSURD_ON]), int(self.cnt[_ABSURD_OFF])
+        if self.cnt[STATUS]:
+            return int(self.cnt[ABSURD_ON]), int(self.cnt[ABSURD_OFF])
         return None
 
     def add_off(self, cell: int, digit: int, parents: list[int], cause: int, hint: Any) -> bool:
@@ -328,12 +338,12 @@ class Store(Rows):
         k = cell << 6 | digit << 1
         if self.index_of[k] >= 0:
             return False
-        start, q = int(self.cnt[_NPAR]), int(self.cnt[_NPOT])
+        start, q = int(self.cnt[NPAR]), int(self.cnt[NPOT])
         if q + 1 > len(self.pkey) or start + len(parents) > len(self.par):
             self._grow(len(parents))
         self.pkey[q], self.pcause[q], self.pstart[q], self.pnpar[q] = k, cause, start, len(parents)
         self.par[start : start + len(parents)] = parents
-        self.cnt[_NPOT], self.cnt[_NPAR] = q + 1, start + len(parents)
+        self.cnt[NPOT], self.cnt[NPAR] = q + 1, start + len(parents)
         self.index_of[k] = q
         self.nested[q] = hint
         self._push(q, False)
@@ -353,7 +363,7 @@ class Store(Rows):
     def keys(self, on: bool) -> np.ndarray:
         """The keys of the "on" (or "off") set, in the order they were added."""
         if self._keys is None:
-            npot = int(self.cnt[_NPOT])
+            npot = int(self.cnt[NPOT])
             keys = self.pkey[:npot]
             kept = keys[self.index_of[keys] == np.arange(npot)]
             odd = (kept & 1).astype(np.bool_)
@@ -362,4 +372,6 @@ class Store(Rows):
 
     def ancestors(self, row: int) -> int:
         """How many potentials row ``row`` rests on, itself included (SE's ``getAncestorCount``)."""
-        return int(_ancestors(self.pstart, self.pnpar, self.par, row))
+        keys = self.geo.ncells << 6
+        mark, stack = np.zeros(keys, dtype=np.int32), np.empty(keys, dtype=np.int32)
+        return int(count_ancestors(self.pkey, self.pstart, self.pnpar, self.par, row, mark, 1, stack))

@@ -16,7 +16,7 @@ from numba import njit
 
 from .grid import BLOCK, COLUMN, ROW, geometry
 
-__all__ = ["fish_rows", "hidden_rows", "locked_rows", "naked_rows", "tables"]
+__all__ = ["append_row", "fish_rows", "hidden_rows", "locked_rows", "naked_rows", "tables"]
 
 #: SE's region type order for sets (``HiddenSet``, ``NakedSet``): block, column, row.
 SET_TYPES = np.array([BLOCK, COLUMN, ROW], dtype=np.int64)
@@ -68,6 +68,35 @@ def _next_subset(v):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _tuples(masks, k):  # type: ignore[no-untyped-def]
+    """Every ``k`` of ``masks`` (those with two to ``k`` bits) whose union has exactly ``k`` bits, in
+    SE's ``Permutations`` order: rows (the chosen indexes as a mask, the union). A naked set is k cells'
+    candidates, a hidden set k digits' positions, a fish k lines' positions of a digit."""
+    usable = np.empty(masks.shape[0], dtype=np.int64)
+    nu = 0
+    for i in range(masks.shape[0]):
+        if 2 <= _popcount(masks[i]) <= k:
+            usable[nu] = i
+            nu += 1
+    out = np.empty((8, 2), dtype=np.int64)
+    count = 0
+    pair = np.empty(2, dtype=np.int64)
+    if nu < k:
+        return out[:0]
+    sub = (1 << k) - 1
+    while sub < 1 << nu:
+        pair[0] = pair[1] = 0
+        for u in range(nu):
+            if sub >> u & 1:
+                pair[0] |= 1 << usable[u]
+                pair[1] |= masks[usable[u]]
+        if _popcount(pair[1]) == k:
+            out, count = append_row(out, count, pair)
+        sub = _next_subset(sub)
+    return out[:count]
+
+
+@njit(cache=True)
 def _positions(cands, cells, n):  # type: ignore[no-untyped-def]
     """``pos[t, i, d - 1]``: the indexes in region (t, i) where digit d is a candidate."""
     pos = np.zeros((3, n, n), dtype=np.int64)
@@ -82,7 +111,8 @@ def _positions(cands, cells, n):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _append(out, count, row):  # type: ignore[no-untyped-def]
+def append_row(out, count, row):  # type: ignore[no-untyped-def]
+    """``row`` appended to the first ``count`` rows of ``out`` (grown when full): ``out``, the count."""
     if count == out.shape[0]:
         more = np.empty((2 * count + 8, out.shape[1]), dtype=np.int64)
         more[:count] = out[:count]
@@ -120,10 +150,10 @@ def locked_rows(cands, cells, inside, n, direct):  # type: ignore[no-untyped-def
                             if rest and rest & (rest - 1) == 0:
                                 row[0], row[1], row[2], row[3] = k, i1, i2, d
                                 row[4] = cells[t1, i3, _lowest(rest)]
-                                out, count = _append(out, count, row)
+                                out, count = append_row(out, count, row)
                     elif pos[t2, i2, d - 1] & ~inside[t2, i2, t1, i1]:
                         row[0], row[1], row[2], row[3], row[4] = k, i1, i2, d, -1
-                        out, count = _append(out, count, row)
+                        out, count = append_row(out, count, row)
     return out[:count]
 
 
@@ -133,36 +163,22 @@ def naked_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
     out = np.empty((8, 4), dtype=np.int64)
     count = 0
     row = np.empty(4, dtype=np.int64)
-    usable = np.empty(n, dtype=np.int64)
+    region = np.empty(n, dtype=np.int64)
     for t in SET_TYPES:
         for index in range(n):
             empty = 0
-            nu = 0
             for j in range(n):
-                c = cells[t, index, j]
-                if not values[c]:
+                region[j] = cands[cells[t, index, j]]
+                if not values[cells[t, index, j]]:
                     empty += 1
-                size = _popcount(cands[c])
-                if 2 <= size <= k:
-                    usable[nu] = j
-                    nu += 1
-            if empty < 2 * k or nu < k:
+            if empty < 2 * k:
                 continue
-            sub = (1 << k) - 1
-            while sub < 1 << nu:
-                union = 0
-                chosen = 0
-                for u in range(nu):
-                    if sub >> u & 1:
-                        union |= cands[cells[t, index, usable[u]]]
-                        chosen |= 1 << usable[u]
-                if _popcount(union) == k:
-                    for j in range(n):
-                        if not chosen >> j & 1 and cands[cells[t, index, j]] & union:
-                            row[0], row[1], row[2], row[3] = t, index, chosen, union
-                            out, count = _append(out, count, row)
-                            break
-                sub = _next_subset(sub)
+            for chosen, union in _tuples(region, k):
+                for j in range(n):
+                    if not chosen >> j & 1 and region[j] & union:
+                        row[0], row[1], row[2], row[3] = t, index, chosen, union
+                        out, count = append_row(out, count, row)
+                        break
     return out[:count]
 
 
@@ -174,7 +190,6 @@ def hidden_rows(cands, values, cells, n, k, direct):  # type: ignore[no-untyped-
     out = np.empty((8, 6), dtype=np.int64)
     count = 0
     row = np.empty(6, dtype=np.int64)
-    usable = np.empty(n, dtype=np.int64)
     for t in SET_TYPES:
         for index in range(n):
             empty = 0
@@ -183,40 +198,23 @@ def hidden_rows(cands, values, cells, n, k, direct):  # type: ignore[no-untyped-
                     empty += 1
             if not (empty > 2 * k or (direct and empty > k)):
                 continue
-            nu = 0
-            for d in range(n):
-                size = _popcount(pos[t, index, d])
-                if 2 <= size <= k:
-                    usable[nu] = d
-                    nu += 1
-            if nu < k:
-                continue
-            sub = (1 << k) - 1
-            while sub < 1 << nu:
-                union = 0
-                digits = 0
-                for u in range(nu):
-                    if sub >> u & 1:
-                        union |= pos[t, index, usable[u]]
-                        digits |= 1 << usable[u]
-                if _popcount(union) == k:
-                    row[0], row[1], row[2], row[3], row[4], row[5] = t, index, union, digits, -1, -1
-                    if direct:
-                        for w in range(n):
-                            q = pos[t, index, w]
-                            if digits >> w & 1 or q & (q - 1) == 0:
-                                continue
-                            rest = q & ~union
-                            if rest and rest & (rest - 1) == 0:
-                                row[4], row[5] = w + 1, cells[t, index, _lowest(rest)]
-                                out, count = _append(out, count, row)
-                                break
-                    else:
-                        for j in range(n):
-                            if union >> j & 1 and cands[cells[t, index, j]] & ~digits:
-                                out, count = _append(out, count, row)
-                                break
-                sub = _next_subset(sub)
+            for digits, union in _tuples(pos[t, index], k):
+                row[0], row[1], row[2], row[3], row[4], row[5] = t, index, union, digits, -1, -1
+                if direct:
+                    for w in range(n):
+                        q = pos[t, index, w]
+                        if digits >> w & 1 or q & (q - 1) == 0:
+                            continue
+                        rest = q & ~union
+                        if rest and rest & (rest - 1) == 0:
+                            row[4], row[5] = w + 1, cells[t, index, _lowest(rest)]
+                            out, count = append_row(out, count, row)
+                            break
+                else:
+                    for j in range(n):
+                        if union >> j & 1 and cands[cells[t, index, j]] & ~digits:
+                            out, count = append_row(out, count, row)
+                            break
     return out[:count]
 
 
@@ -231,33 +229,15 @@ def fish_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
     out = np.empty((8, 4), dtype=np.int64)
     count = 0
     row = np.empty(4, dtype=np.int64)
-    usable = np.empty(n, dtype=np.int64)
     for base_t, cover_t in ((COLUMN, ROW), (ROW, COLUMN)):
         found = np.empty((8, 4), dtype=np.int64)
         nfound = 0
         for d in range(1, n + 1):
             if placed[d] + 2 * k > n:
                 continue
-            nu = 0
-            for line in range(n):
-                size = _popcount(pos[base_t, line, d - 1])
-                if 2 <= size <= k:
-                    usable[nu] = line
-                    nu += 1
-            if nu < k:
-                continue
-            sub = (1 << k) - 1
-            while sub < 1 << nu:
-                union = 0
-                bases = 0
-                for u in range(nu):
-                    if sub >> u & 1:
-                        union |= pos[base_t, usable[u], d - 1]
-                        bases |= 1 << usable[u]
-                if _popcount(union) == k:
-                    row[0], row[1], row[2], row[3] = base_t, bases, d, union
-                    found, nfound = _append(found, nfound, row)
-                sub = _next_subset(sub)
+            for bases, union in _tuples(pos[base_t, :, d - 1].copy(), k):
+                row[0], row[1], row[2], row[3] = base_t, bases, d, union
+                found, nfound = append_row(found, nfound, row)
         order = np.argsort(
             found[:nfound, 1] * (n + 1) * (1 << n) + found[:nfound, 2] * (1 << n) + found[:nfound, 3]
         )
@@ -270,5 +250,5 @@ def fish_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
                         if cands[cells[cover_t, ci, j]] >> (d - 1) & 1 and not bases >> j & 1:
                             removes = True
             if removes:
-                out, count = _append(out, count, found[r])
+                out, count = append_row(out, count, found[r])
     return out[:count]
