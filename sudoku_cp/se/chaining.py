@@ -18,6 +18,10 @@ A hint's difficulty is its producer's base plus a length bonus on its "complexit
 potentials its conclusion rests on (nested chains adding theirs). Within a producer hints are sorted by
 difficulty, complexity and kind, and the first is SE's step. The facts (orders, scheduling, arithmetic)
 follow Sudoku Explainer 1.2.1 (N. Juillerat), ``Chaining.java`` and its hint classes.
+
+The searches are compiled: ``unary`` (cycles and forcing chains), ``multiple`` (every level-0 producer in
+one call) and ``propagation`` (one assumption at a time, for the nested levels, whose inner techniques run
+here between two passes). They hand back rows of numbers; potentials are made only for the hints read.
 """
 
 from __future__ import annotations

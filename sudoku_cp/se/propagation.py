@@ -1,12 +1,12 @@
-"""The propagation of SE's multiple and dynamic chains, compiled: what a set of assumptions forces.
+"""The propagation of SE's multiple and dynamic chains, compiled: what one assumption forces.
 
-``Chaining._propagate`` in Python made an object for every potential it met; most propagations give no
-hint, so here potentials are rows of arrays (``Store``) filled by one numba kernel, and become
-``Potential`` objects only when a hint reads them (``Store.potential``). The kernel keeps Sudoku
-Explainer's order exactly (pending "on"s before "off"s, targets in SE's rule order, each key once), since
-partial sets and the first contradiction decide which hints exist. ``Chaining`` runs the kernel, and at
-nested levels the inner techniques between two runs (``Store.add_off``), as ``Chaining.getAdvancedPotentials``
-does between two passes of SE's loop.
+Most propagations give no hint, so potentials are rows of arrays (``Rows``: key, cause, parents) filled by
+one numba kernel (``propagate``), made into ``Potential`` objects only when a hint is read. The kernel
+keeps Sudoku Explainer's order exactly (pending "on"s before "off"s, targets in SE's rule order, each key
+once), since partial sets and the first contradiction decide which hints exist. A ``Store`` is one
+propagation with its state, which nested levels resume after adding what their inner techniques found
+(``Store.add_off``), as ``Chaining.getAdvancedPotentials`` does between two passes of SE's loop;
+``multiple`` runs the level-0 producers' propagations in one arena.
 """
 
 from __future__ import annotations
