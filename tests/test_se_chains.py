@@ -3,7 +3,8 @@ serate's ratings and step traces, and the walk of ``steps`` that is SE's on clas
 
 The expected ratings are serate 1.2.1.3's output (commit 729c00e3 of github.com/1to9only/SudokuExplainer,
 OpenJDK 17), on puzzles of SE's own generator, Sudoku Exchange's bank and magictour's top 1465; the trace is
-the same build's applied hints, replayed step by step.
+the same build's applied hints, replayed step by step; the nested chains' puzzles are from the forum's
+hardest list (forum_hardest_1106).
 """
 
 from __future__ import annotations
@@ -27,6 +28,12 @@ RATED = {
     ".3....4......8.2..1.4....9..7.....2..156.7........2....93...81....1....7...85..6.": "8.2/1.2/1.2",
     "58........4...52.8...9.2...9....3.65...49..2.....5...1...36.....54...7..6........": "8.5/1.2/1.2",
 }
+# nested levels (forum_hardest_1106): dynamic chains that run pointing, pairs and X-wings (level 1, "(+)"),
+# forcing chains (2) or multiple forcing chains (3) each time a propagation stalls
+NESTED = {
+    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3": "10.3/1.2/1.2",
+    ".234.......6.8....7....35....4....7....8...9.9....7..53....1.5....2....3.6....9.1": "11.0/11.0/11.0",
+}
 
 TRACED = ".3.9.6.8...67.82..1...3...6.1.....6.3.2.9.5.8...4.3....49...81.7...4...5.5.....2."
 # serate's first 35 hints on TRACED: difficulty, p where it places, and a chain's complexity
@@ -39,6 +46,11 @@ TRACE = (
 @pytest.mark.parametrize("puzzle", list(RATED))
 def test_serates_ratings_of_chain_puzzles(puzzle: str) -> None:
     assert str(rate_se(puzzle)) == RATED[puzzle]
+
+
+@pytest.mark.parametrize("puzzle", list(NESTED))
+def test_serates_ratings_of_nested_chains(puzzle: str) -> None:
+    assert str(rate_se(puzzle)) == NESTED[puzzle]
 
 
 def test_the_walk_follows_serates_trace_hint_by_hint() -> None:
