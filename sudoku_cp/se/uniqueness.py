@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+
+from . import loop_kernels
 from .grid import BLOCK, COLUMN, ROW, Grid
 from .hints import Hint
-from .subsets import common_tuple, common_tuple_light, permutations
+from .subsets import common_tuple, permutations
 
 __all__ = ["bug", "unique_loops"]
 
@@ -25,57 +28,6 @@ TYPES = (BLOCK, ROW, COLUMN)
 
 
 # ---------------------------------------------------------------- unique loops
-
-
-def _loops(grid: Grid, start: int, pair: int) -> list[list[int]]:
-    """SE's ``checkForLoops`` from ``start`` on the two digits of ``pair``: every closed walk of 4 cells or
-    more, in discovery order (the same loop may come more than once)."""
-    geo = grid.geo
-    cands = grid.cands
-    regions, region_of = geo.regions, geo.region_of
-    loops: list[list[int]] = []
-    loop: list[int] = []
-    in_loop: set[int] = set()
-
-    def dfs(cell: int, allowed_ex: int, ex_values: int, last_type: int) -> None:
-        loop.append(cell)
-        in_loop.add(cell)
-        ex = ex_values  # shared by the siblings below, as in SE
-        for t in TYPES:
-            if t == last_type:
-                continue
-            for nxt in regions[t][region_of[t][cell]]:
-                if nxt == loop[0] and len(loop) >= 4:
-                    loops.append(list(loop))
-                elif nxt not in in_loop:
-                    p = cands[nxt]
-                    if p & pair == pair:
-                        ex |= p & ~pair
-                        count = p.bit_count()
-                        if count == 2 or ex.bit_count() == 1 or allowed_ex > 0:
-                            dfs(nxt, allowed_ex - (1 if count > 2 else 0), ex, t)
-        loop.pop()
-        in_loop.discard(cell)
-
-    dfs(start, 2, 0, -1)
-    return loops
-
-
-def _valid_loop(grid: Grid, loop: list[int]) -> bool:
-    """SE's ``isValidLoop``: no region met twice at the same parity, and each region met at both or
-    neither."""
-    region_of = grid.geo.region_of
-    seen: tuple[set[tuple[int, int]], set[tuple[int, int]]] = (set(), set())
-    odd = 0
-    for cell in loop:
-        visited = seen[odd]
-        for t in TYPES:
-            key = (t, region_of[t][cell])
-            if key in visited:
-                return False
-            visited.add(key)
-        odd ^= 1
-    return seen[0] == seen[1]
 
 
 def _loop_base(size: int) -> float:
@@ -96,187 +48,27 @@ def _loop_name(size: int, type_: int) -> str:
     return f"Unique {shape} type {type_}"
 
 
-class _Found:
-    """A unique loop hint with SE's equality key and type (for the sort)."""
-
-    __slots__ = ("hint", "key", "type")
-
-    def __init__(self, hint: Hint, type_: int, key: tuple) -> None:
-        self.hint, self.type, self.key = hint, type_, key
-
-
-def _shared(grid: Grid, c1: int, c2: int) -> Iterator[tuple[int, int]]:
-    """The regions ``(type, index)`` holding both cells, in SE's type order."""
-    region_of = grid.geo.region_of
-    for t in TYPES:
-        if region_of[t][c1] == region_of[t][c2]:
-            yield t, region_of[t][c1]
-
-
-def _type2(grid: Grid, loop: list[int], extra: list[int], pair: int, base: float) -> _Found:
-    geo = grid.geo
-    cands = grid.cands
-    rest = cands[extra[0]] & ~pair
-    z = rest & -rest
-    others = [geo.house_sets[c] for c in extra[1:]]
-    removable = {}
-    for c in geo.house_cells[extra[0]]:
-        if all(c in h for h in others) and c not in extra and cands[c] & z:
-            removable[c] = z
-    hint = Hint(_loop_name(len(loop), 2), base, removable=removable, cells=tuple(loop), digits=z)
-    return _Found(hint, 2, (2, len(loop), frozenset(loop)))
-
-
-def _type3(grid: Grid, loop: list[int], c1: int, c2: int, pair: int, base: float) -> Iterator[_Found]:
-    geo = grid.geo
-    n = geo.n
-    cands, values = grid.cands, grid.values
-    extra = (cands[c1] | cands[c2]) & ~pair
-    n_extra = extra.bit_count()
-    size = len(loop)
-    for degree in range(n_extra, n - 1):
-        for t, index in _shared(grid, c1, c2):
-            cells = geo.regions[t][index]
-            empty = sum(1 for c in cells if not values[c])
-            i1, i2 = cells.index(c1), cells.index(c2)
-            if 2 * degree <= empty:
-                for idx in permutations(degree, n):
-                    if i1 not in idx or i2 in idx:
-                        continue
-                    naked = extra & cands[c1] & cands[c2]
-                    sets = []
-                    others = []
-                    for i in idx:
-                        if i == i1:
-                            sets.append(extra)
-                        else:
-                            m = cands[cells[i]]
-                            sets.append(m)
-                            naked |= m
-                            others.append(cells[i])
-                    if naked.bit_count() != degree:
-                        continue
-                    common = common_tuple(sets, degree)
-                    if not common:
-                        continue
-                    removable = {}
-                    for c in cells:
-                        if c not in others and c != c1 and c != c2 and cands[c] & common:
-                            removable[c] = cands[c] & common
-                    if removable:
-                        hint = Hint(
-                            _loop_name(size, 3),
-                            base + (common.bit_count() - 1) * 0.1,
-                            removable=removable,
-                            cells=tuple(loop),
-                            digits=common,
-                        )
-                        key = (3, size, frozenset(loop), "naked", (t, index), common, tuple(others))
-                        yield _Found(hint, 3, key)
-            if 2 * degree < empty:
-                rem = [d for d in range(1, n + 1) if not (pair | extra) >> (d - 1) & 1]
-                if degree - 2 <= len(rem):
-                    v1 = (pair & -pair).bit_length()
-                    v2 = pair.bit_length()
-                    for sub in permutations(degree - 2, len(rem)):
-                        digits = [rem[j] for j in sub] + [v1, v2]
-                        sets = []
-                        for d in digits:
-                            bit = 1 << (d - 1)
-                            sets.append(
-                                sum(1 << i for i, c in enumerate(cells) if cands[c] & bit and i != i2)
-                            )
-                        common = common_tuple_light(sets, degree)
-                        if not common:
-                            continue
-                        hidden_mask = sum(1 << (d - 1) for d in digits)
-                        indexes = tuple(i for i in range(n) if common >> i & 1 and i != i1 and i != i2)
-                        removable = {}
-                        for i in indexes:
-                            c = cells[i]
-                            if c != c1 and c != c2 and cands[c] & ~hidden_mask:
-                                removable[c] = cands[c] & ~hidden_mask
-                        if removable:
-                            hint = Hint(
-                                _loop_name(size, 3),
-                                base + (len(indexes) - 1) * 0.1,
-                                removable=removable,
-                                cells=tuple(loop),
-                                digits=hidden_mask,
-                            )
-                            key = (3, size, frozenset(loop), "hidden", (t, index), hidden_mask, indexes)
-                            yield _Found(hint, 3, key)
-
-
-def _type4(grid: Grid, loop: list[int], c1: int, c2: int, pair: int, base: float) -> _Found | None:
-    geo = grid.geo
-    cands = grid.cands
-    low = pair & -pair
-    high = pair & ~low
-    r1 = r2 = False
-    for t, index in _shared(grid, c1, c2):
-        has1 = has2 = False
-        for c in geo.regions[t][index]:
-            if c != c1 and c != c2:
-                has1 = has1 or bool(cands[c] & low)
-                has2 = has2 or bool(cands[c] & high)
-        if not has1:
-            r1 = True
-        if not has2:
-            r2 = True
-    if r1:
-        removed = high
-    elif r2:
-        removed = low
-    else:
-        return None
-    hint = Hint(_loop_name(len(loop), 4), base, removable={c1: removed, c2: removed}, cells=tuple(loop))
-    return _Found(hint, 4, (4, len(loop), frozenset(loop)))
-
-
-def _collect(grid: Grid) -> list[_Found]:
-    cands = grid.cands
-    result: list[_Found] = []
-    keys: set[tuple] = set()
-
-    def add(found: _Found | None) -> None:
-        if found is not None and found.key not in keys and found.hint.removable:
-            keys.add(found.key)
-            result.append(found)
-
-    for start, m in enumerate(cands):
-        if m.bit_count() != 2:
-            continue
-        for loop in _loops(grid, start, m):
-            if not _valid_loop(grid, loop):
-                continue
-            extra = [c for c in loop if cands[c].bit_count() > 2]
-            base = _loop_base(len(loop))
-            if len(extra) == 1:
-                e = extra[0]
-                hint = Hint(_loop_name(len(loop), 1), base, removable={e: m}, cells=tuple(loop))
-                add(_Found(hint, 1, (1, len(loop), frozenset(loop))))
-            elif len(extra) > 2:
-                add(_type2(grid, loop, extra, m, base))
-            elif len(extra) == 2:
-                c1, c2 = extra
-                rest = (cands[c1] | cands[c2]) & ~m
-                if rest.bit_count() == 1:
-                    add(_type2(grid, loop, extra, m, base))
-                elif rest.bit_count() >= 2:
-                    for found in _type3(grid, loop, c1, c2, m, base):
-                        add(found)
-                add(_type4(grid, loop, c1, c2, m, base))
-    return result
-
-
 def unique_loops(grid: Grid) -> Iterator[Hint]:
     """SE's ``UniqueLoops``: every unique rectangle and loop hint, stably sorted by difficulty, then
-    type."""
-    found = _collect(grid)
-    found.sort(key=lambda f: (f.hint.difficulty, f.type))
-    for f in found:
-        yield f.hint
+    type. The search and the types are compiled (``loop_kernels``); its rows become hints here."""
+    geo = grid.geo
+    regions, region_of, house = loop_kernels.tables(geo.box_rows, geo.box_cols)
+    cands = np.array(grid.cands, dtype=np.int64)
+    values = np.array(grid.values, dtype=np.int64)
+    rows, data = loop_kernels.loop_rows(cands, values, regions, region_of, house, geo.n)
+    flat = data.tolist()
+    found: list[tuple[Hint, int]] = []
+    for type_, loop, size, rem, nrem, digits, tenths, *_ in rows.tolist():
+        removable = {flat[i]: flat[i + 1] for i in range(rem, rem + 2 * nrem, 2)}
+        difficulty = _loop_base(size)
+        if type_ == 3:
+            difficulty += tenths * 0.1
+        cells = tuple(flat[loop : loop + size])
+        hint = Hint(_loop_name(size, type_), difficulty, removable=removable, cells=cells, digits=digits)
+        found.append((hint, type_))
+    found.sort(key=lambda f: (f[0].difficulty, f[1]))
+    for hint, _ in found:
+        yield hint
 
 
 # ---------------------------------------------------------------- BUG
