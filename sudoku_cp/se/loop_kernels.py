@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .grid import geometry
-from .set_kernels import _next_subset, _popcount, append_row
+from .set_kernels import append_row, next_subset, popcount
 
 __all__ = ["COLUMNS", "loop_rows", "tables"]
 
@@ -190,7 +190,7 @@ def _type3(cands, values, regions, region_of, n, c1, c2, pair, row, data, nd, ou
             if pos[t, d] and not (pair | extra) >> d & 1:
                 digits[t, ndigits[t]] = d
                 ndigits[t] += 1
-    for degree in range(_popcount(extra), n - 1):
+    for degree in range(popcount(extra), n - 1):
         for t in range(3):
             index = region_of[t, c1]
             if region_of[t, c2] != index:
@@ -210,7 +210,7 @@ def _type3(cands, values, regions, region_of, n, c1, c2, pair, row, data, nd, ou
                             naked |= m
                             union |= m
                             others |= 1 << usable[t, u]
-                    if _popcount(naked) == degree and _popcount(union) == degree:
+                    if popcount(naked) == degree and popcount(union) == degree:
                         first = nd
                         row[REM] = nd
                         for i in range(n):
@@ -224,12 +224,12 @@ def _type3(cands, values, regions, region_of, n, c1, c2, pair, row, data, nd, ou
                             if others >> i & 1:
                                 data, nd = _put(data, nd, cells[i])
                         row[NSET] = nd - row[SET]
-                        row[DIGITS], row[TENTHS] = union, _popcount(union) - 1
+                        row[DIGITS], row[TENTHS] = union, popcount(union) - 1
                         out, nout, nd = _offer(out, nout, row, data, nd, first)
-                    sub = _next_subset(sub)
+                    sub = next_subset(sub)
             row[KIND] = HIDDEN
             k = degree - 2
-            low_pos, high_pos = pos[t, _popcount(low - 1)], pos[t, _popcount(high - 1)]
+            low_pos, high_pos = pos[t, popcount(low - 1)], pos[t, popcount(high - 1)]
             if 2 * degree < empty and k <= nrem and nrem > 0 and low_pos and high_pos:
                 sub = (1 << k) - 1
                 while sub < 1 << ndigits[t]:
@@ -239,7 +239,7 @@ def _type3(cands, values, regions, region_of, n, c1, c2, pair, row, data, nd, ou
                         if sub >> j & 1:
                             union |= pos[t, digits[t, j]]
                             hidden |= 1 << digits[t, j]
-                    if _popcount(union) == degree:
+                    if popcount(union) == degree:
                         first = nd
                         row[REM] = nd
                         for i in range(n):
@@ -256,7 +256,7 @@ def _type3(cands, values, regions, region_of, n, c1, c2, pair, row, data, nd, ou
                         out, nout, nd = _offer(out, nout, row, data, nd, first)
                     if k == 0:
                         break
-                    sub = _next_subset(sub)
+                    sub = next_subset(sub)
     return out, nout, data, nd
 
 
@@ -306,7 +306,7 @@ def _loop_hints(cands, values, regions, region_of, house, n, loop, pair, row, da
     extra = np.empty(size, dtype=np.int64)
     ne = 0
     for c in loop:
-        if _popcount(cands[c]) > 2:
+        if popcount(cands[c]) > 2:
             extra[ne] = c
             ne += 1
     row[:] = 0
@@ -317,12 +317,12 @@ def _loop_hints(cands, values, regions, region_of, house, n, loop, pair, row, da
         data, nd = _put(data, nd, extra[0])
         data, nd = _put(data, nd, pair)
         out, nout, nd = _offer(out, nout, row, data, nd, first)
-    elif ne > 2 or (ne == 2 and _popcount((cands[extra[0]] | cands[extra[1]]) & ~pair) == 1):
+    elif ne > 2 or (ne == 2 and popcount((cands[extra[0]] | cands[extra[1]]) & ~pair) == 1):
         data, nd = _type2(cands, region_of, house, extra, ne, pair, row, data, nd)
         out, nout, nd = _offer(out, nout, row, data, nd, first)
     if ne == 2:
         c1, c2 = extra[0], extra[1]
-        if _popcount((cands[c1] | cands[c2]) & ~pair) >= 2:
+        if popcount((cands[c1] | cands[c2]) & ~pair) >= 2:
             out, nout, data, nd = _type3(
                 cands, values, regions, region_of, n, c1, c2, pair, row, data, nd, out, nout
             )
@@ -372,8 +372,8 @@ def _closings(cands, regions, region_of, n, start, work, on_path, store):  # typ
                         used += d + 2
                     elif not on_path[nxt] and cands[nxt] & pair == pair:
                         ex[d] |= cands[nxt] & ~pair
-                        count = _popcount(cands[nxt])
-                        entering = count == 2 or _popcount(ex[d]) == 1 or allowed[d] > 0
+                        count = popcount(cands[nxt])
+                        entering = count == 2 or popcount(ex[d]) == 1 or allowed[d] > 0
             if entering:
                 jpos[d] = j  # the search goes on after ``nxt`` when it comes back
             else:
@@ -405,7 +405,7 @@ def loop_rows(cands, values, regions, region_of, house, n):  # type: ignore[no-u
     on_path = np.zeros(ncells, dtype=np.bool_)
     store = np.empty(1024, dtype=np.int64)
     for start in range(ncells):
-        if _popcount(cands[start]) != 2:
+        if popcount(cands[start]) != 2:
             continue
         used = _closings(cands, regions, region_of, n, start, work, on_path, store)
         while used < 0:

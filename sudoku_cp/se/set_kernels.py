@@ -16,7 +16,16 @@ from numba import njit
 
 from .grid import BLOCK, COLUMN, ROW, geometry
 
-__all__ = ["append_row", "fish_rows", "hidden_rows", "locked_rows", "naked_rows", "tables"]
+__all__ = [
+    "append_row",
+    "fish_rows",
+    "hidden_rows",
+    "locked_rows",
+    "naked_rows",
+    "next_subset",
+    "popcount",
+    "tables",
+]
 
 #: SE's region type order for sets (``HiddenSet``, ``NakedSet``): block, column, row.
 SET_TYPES = np.array([BLOCK, COLUMN, ROW], dtype=np.int64)
@@ -42,7 +51,8 @@ def tables(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _popcount(x):  # type: ignore[no-untyped-def]
+def popcount(x):  # type: ignore[no-untyped-def]
+    """The number of bits set in ``x``."""
     count = 0
     while x:
         x &= x - 1
@@ -60,7 +70,7 @@ def _lowest(x):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _next_subset(v):  # type: ignore[no-untyped-def]
+def next_subset(v):  # type: ignore[no-untyped-def]
     """The next mask with as many bits (Gosper's hack): SE's ``Permutations`` order."""
     smallest = v & -v
     ripple = v + smallest
@@ -75,7 +85,7 @@ def _tuples(masks, k):  # type: ignore[no-untyped-def]
     usable = np.empty(masks.shape[0], dtype=np.int64)
     nu = 0
     for i in range(masks.shape[0]):
-        if 2 <= _popcount(masks[i]) <= k:
+        if 2 <= popcount(masks[i]) <= k:
             usable[nu] = i
             nu += 1
     out = np.empty((8, 2), dtype=np.int64)
@@ -90,9 +100,9 @@ def _tuples(masks, k):  # type: ignore[no-untyped-def]
             if sub >> u & 1:
                 pair[0] |= 1 << usable[u]
                 pair[1] |= masks[usable[u]]
-        if _popcount(pair[1]) == k:
+        if popcount(pair[1]) == k:
             out, count = append_row(out, count, pair)
-        sub = _next_subset(sub)
+        sub = next_subset(sub)
     return out[:count]
 
 
