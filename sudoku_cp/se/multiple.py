@@ -201,6 +201,10 @@ def _reductions(out, keys, m, kind, where, digit, slots, nslots, index_on, arena
 
 @njit(cache=True)
 def _search(source, regions, block_of, n, nishio, multiple, dynamic):  # type: ignore[no-untyped-def]
+    """SE's ``getMultipleChainsHintList`` at level 0, in its order: for each cell (row-major) with three
+    candidates or more (two for dynamic chains), for each of its digits, the contradictions of the digit
+    on and off, the double chains, the region chains that start at this cell; then the cell's own chains.
+    Each "on" branch is propagated once and kept for the region chains through it."""
     ncells = source.shape[0]
     nkeys = ncells << 6
     contradiction = dynamic or nishio
