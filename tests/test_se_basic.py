@@ -160,8 +160,6 @@ def test_common_tuple() -> None:
     assert subsets.common_tuple([0b011, 0b110], 3) == 0b111
     assert subsets.common_tuple([0b011, 0b100], 3) == 0  # a set of one
     assert subsets.common_tuple([0b011, 0b110], 2) == 0
-    assert subsets.common_tuple_light([0b011, 0b100], 3) == 0b111
-    assert subsets.common_tuple_light([0b011, 0], 2) == 0
 
 
 def test_full_houses_come_first_and_the_walk_is_lazy() -> None:

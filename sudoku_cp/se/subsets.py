@@ -7,9 +7,8 @@ fish with columns as base lines, then rows, the base lines' tuples in SE's ``Per
 tuples as bit masks in increasing numeric order, i.e. co-lexicographic) and digits inside. Only hints
 that remove something are yielded, as SE does.
 
-The helpers (``permutations``, ``common_tuple``, ``common_tuple_light``) are SE's ``Permutations`` and
-``CommonTuples``; the per-digit candidate cells and the regions' bit sets come from ``Grid.digit_cells``
-and ``Geometry.region_bits``.
+The searches are compiled (``set_kernels``); this module makes their rows into hints. ``permutations`` and
+``common_tuple`` are SE's ``Permutations`` and ``CommonTuples``, which the uniqueness techniques read.
 """
 
 from __future__ import annotations
@@ -20,29 +19,19 @@ from functools import cache
 import numpy as np
 
 from . import set_kernels
-from .grid import BLOCK, COLUMN, ROW, Geometry, Grid
+from .grid import BLOCK, COLUMN, ROW, Grid
 from .hints import Hint
 
 __all__ = [
     "common_tuple",
-    "common_tuple_light",
     "fish",
     "hidden_set",
     "locking",
-    "locking_passes",
     "naked_set",
     "permutations",
-    "popcount",
 ]
 
 Producer = Callable[[Grid], Iterator[Hint]]
-
-#: SE's region type order for sets (``HiddenSet``, ``NakedSet``): block, column, row.
-SET_TYPES = (BLOCK, COLUMN, ROW)
-
-
-def popcount(x: int) -> int:
-    return x.bit_count()
 
 
 @cache
@@ -77,57 +66,7 @@ def common_tuple(sets: Sequence[int], degree: int) -> int:
     return union if union.bit_count() == degree else 0
 
 
-def common_tuple_light(sets: Sequence[int], degree: int) -> int:
-    """SE's ``searchCommonTupleLight``: as ``common_tuple`` but each set need only be non-empty."""
-    union = 0
-    for s in sets:
-        if not s:
-            return 0
-        union |= s
-    return union if union.bit_count() == degree else 0
-
-
-def _positions(grid: Grid, cells: Sequence[int]) -> list[int]:
-    """For each digit (index ``d - 1``), its positions in the region ``cells`` as a mask of indexes."""
-    out = [0] * grid.geo.n
-    cands = grid.cands
-    for i, c in enumerate(cells):
-        m = cands[c]
-        ibit = 1 << i
-        while m:
-            low = m & -m
-            out[low.bit_length() - 1] |= ibit
-            m ^= low
-    return out
-
-
-def _empty_count(grid: Grid, cells: Sequence[int]) -> int:
-    values = grid.values
-    return sum(1 for c in cells if not values[c])
-
-
 # ---------------------------------------------------------------- intersections
-
-
-@cache
-def locking_passes(
-    geo: Geometry,
-) -> tuple[tuple[int, int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]:
-    """SE's ``Locking`` passes (block/column, block/row, column/block, row/block): for each, ``(t1, t2,
-    pairs)`` with ``pairs`` the crossing ``(i1, i2, others)`` in SE's order, ``others`` the indexes
-    ``i3 != i1`` of type ``t1`` that also cross region ``i2`` of type ``t2``."""
-    masks = geo.region_bits
-    n = geo.n
-    out = []
-    for t1, t2 in ((BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)):
-        pairs = []
-        for i1 in range(n):
-            for i2 in range(n):
-                if masks[t1][i1] & masks[t2][i2]:
-                    others = tuple(i3 for i3 in range(n) if i3 != i1 and masks[t1][i3] & masks[t2][i2])
-                    pairs.append((i1, i2, others))
-        out.append((t1, t2, tuple(pairs)))
-    return tuple(out)
 
 
 def _arrays(grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -160,16 +99,6 @@ def locked(grid: Grid, direct: bool) -> Iterator[Hint]:
 
 def _indexes(mask: int, n: int) -> list[int]:
     return [i for i in range(n) if mask >> i & 1]
-
-
-def _cells_of(mask: int) -> list[int]:
-    """The cells of a cell mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def locking(grid: Grid) -> Iterator[Hint]:
