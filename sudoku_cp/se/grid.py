@@ -56,11 +56,6 @@ class Geometry:
             tuple(next(i for i, r in enumerate(regs) if c in r) for c in range(self.ncells))
             for regs in self.regions
         )
-        #: region_bits[type][index]: the region's cells as a bit set (bit ``c`` for cell ``c``); ascending
-        #: bits are the region's index order.
-        self.region_bits: tuple[tuple[int, ...], ...] = tuple(
-            tuple(sum(1 << c for c in cells) for cells in regs) for regs in self.regions
-        )
         house = []
         for c in range(self.ncells):
             seen: dict[int, None] = {}
@@ -69,11 +64,6 @@ class Geometry:
                     if other != c:
                         seen.setdefault(other)
             house.append(tuple(seen))
-        #: cell_regions[cell]: the bit sets of its block, row and column.
-        self.cell_regions: tuple[tuple[int, int, int], ...] = tuple(
-            tuple(self.region_bits[t][self.region_of[t][cell]] for t in (BLOCK, ROW, COLUMN))  # type: ignore[misc]
-            for cell in range(self.ncells)
-        )
         #: house_cells[cell]: the cells of its block, row and column, each once, in that order.
         self.house_cells: tuple[tuple[int, ...], ...] = tuple(house)
         self.house_sets: tuple[frozenset[int], ...] = tuple(frozenset(h) for h in house)
@@ -116,16 +106,6 @@ class Grid:
                 for other in geo.house_cells[c]:
                     cands[other] &= ~(1 << (v - 1))
         return cls(geo, values, cands)
-
-    def digit_cells(self) -> list[int]:
-        """Per digit ``d`` (at ``d - 1``), the cells holding it as a candidate, as a bit set."""
-        out = [0] * self.geo.n
-        for c, mask in enumerate(self.cands):
-            while mask:
-                low = mask & -mask
-                out[low.bit_length() - 1] |= 1 << c
-                mask ^= low
-        return out
 
     def place(self, cell: int, digit: int) -> None:
         """SE's ``setValueAndCancel``: the value goes in, the digit leaves the cell's house cells."""
