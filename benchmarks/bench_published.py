@@ -705,7 +705,11 @@ def run_backend(backend: str, path: Path, solution: str | None, timeout: float, 
         )
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
-        results, killed = _collect(lines, timeout)
+        try:
+            results, killed = _collect(lines, timeout)
+        except BaseException:  # the benchmark stopped (Ctrl-C, SIGTERM): its child goes with it
+            _kill(proc)
+            raise
         if killed:
             _kill(proc)
         else:
@@ -754,6 +758,9 @@ def run_process(
     except subprocess.TimeoutExpired:
         _kill(proc)
         out = None
+    except BaseException:  # the benchmark stopped: its child goes with it (it runs in its own session)
+        _kill(proc)
+        raise
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -1119,6 +1126,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         child_main(args.child, Path(args.child_file), args.child_solution, args.repeat)
         return 0
+    # a SIGTERM (``timeout``, a job system) unwinds as an exception, so that the children, each in its own
+    # session to be killed whole, are killed too rather than left running
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     entries = select(get_entries(args), args)
     if args.list_skipped:
         for name, reason in skipped_entries(entries):
