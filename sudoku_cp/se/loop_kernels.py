@@ -16,6 +16,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from . import set_kernels
 from .grid import geometry
 from .set_kernels import append_row, next_subset, popcount
 
@@ -39,7 +40,7 @@ def tables(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray, np.nda
     """The grid's regions as arrays: ``regions[type, index]`` (cells in the region's order),
     ``region_of[type, cell]`` and ``house[cell]`` (its block, row and column cells, each once)."""
     geo = geometry(box_rows, box_cols)
-    regions = np.array(geo.regions, dtype=np.int64)
+    regions = set_kernels.tables(box_rows, box_cols)[0]  # (a region's cells are ascending: SE's order)
     region_of = np.array(geo.region_of, dtype=np.int64)
     house = np.array(geo.house_cells, dtype=np.int64)
     return regions, region_of, house
