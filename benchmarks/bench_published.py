@@ -805,15 +805,18 @@ def child_main(backend: str, path: Path, solution: str | None, repeat: int) -> N
     """Load and warm up ``backend``, then time ``enumerate(limit=2)``; one JSON line per run."""
     import sudoku_cp
     from sudoku_cp import Puzzle, Rules, make_backend
+    from sudoku_cp.compare import parse_config
 
+    config = parse_config(backend)  # a name, or options too: dfs[heuristic=conflicts]
+    options = dict(config.options)
     [puzzle] = sudoku_cp.parse(path.read_text())
     known = solution_cells(solution, puzzle.rules.n) if solution else None
-    make_backend(backend).enumerate(Puzzle.empty(Rules.classic(2, 2)), limit=2)
+    make_backend(config.backend, **options).enumerate(Puzzle.empty(Rules.classic(2, 2)), limit=2)
     if known is not None:  # the rules' tables and kernels, on a grid with nothing left to search
-        make_backend(backend).enumerate(Puzzle(puzzle.rules, known), limit=2)
+        make_backend(config.backend, **options).enumerate(Puzzle(puzzle.rules, known), limit=2)
     _emit({"ready": True})
     for _ in range(repeat):
-        engine = make_backend(backend)
+        engine = make_backend(config.backend, **options)
         cpu, wall = time.process_time(), time.perf_counter()
         found = engine.enumerate(puzzle, limit=2)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -1075,13 +1078,11 @@ def select(entries: list[Entry], args: argparse.Namespace) -> list[Entry]:
 
 def backend_list(text: str | None) -> list[str]:
     from sudoku_cp import backend_names
+    from sudoku_cp.compare import parse_configs
 
-    names = (
-        text.split(",")
-        if text
-        else [*DEFAULT_BACKENDS, *(b for b in backend_names() if b not in DEFAULT_BACKENDS)]
-    )
-    return [n.strip() for n in names if n.strip()]
+    if text:  # names, or configurations with options: dfs,dfs[heuristic=conflicts]
+        return [c.label for c in parse_configs(text)]
+    return [*DEFAULT_BACKENDS, *(b for b in backend_names() if b not in DEFAULT_BACKENDS)]
 
 
 def get_entries(args: argparse.Namespace) -> list[Entry]:
@@ -1170,7 +1171,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--iss", type=Path, help="a checkout of Interactive-Sudoku-Solver (needs node)")
     p.add_argument("--timeout", type=float, default=20.0, help="seconds before a run is killed (default 20)")
     p.add_argument(
-        "--backends", help="comma-separated backends (default: dfs,sat,cpsat and any other registered)"
+        "--backends",
+        help="comma-separated backends, options in brackets: dfs[heuristic=conflicts] (default: dfs,sat,"
+        "cpsat and any other registered)",
     )
     p.add_argument("--only", help="only the puzzles whose name holds this text (any case)")
     p.add_argument(

@@ -20,7 +20,8 @@ import time
 from collections.abc import Callable
 
 from sudoku_cp import Puzzle, generate
-from sudoku_cp.backends import make_backend
+from sudoku_cp.backends import Backend, make_backend
+from sudoku_cp.compare import parse_config, parse_configs
 from sudoku_cp.generate import generate_killer
 from sudoku_cp.generate.drawn import generate_clued
 from sudoku_cp.rules import Arrow, Rules, Thermo
@@ -75,9 +76,15 @@ def _lines(count: int) -> list[Puzzle]:
     return out
 
 
-def measure(backend: str, puzzles: list[Puzzle], budget: float) -> tuple[int, float, int]:
+def backend(config: str) -> Backend:
+    """A backend by name, or a configuration with options: ``dfs[heuristic=conflicts]``."""
+    parsed = parse_config(config)
+    return make_backend(parsed.backend, **dict(parsed.options))
+
+
+def measure(config: str, puzzles: list[Puzzle], budget: float) -> tuple[int, float, int]:
     """(puzzles answered, seconds, wrong answers) for one backend on one set, stopping after ``budget``."""
-    engine = make_backend(backend)
+    engine = backend(config)
     answers = []
     start = time.perf_counter()
     for puzzle in puzzles:
@@ -92,17 +99,17 @@ def measure(backend: str, puzzles: list[Puzzle], budget: float) -> tuple[int, fl
     return len(answers), seconds, wrong
 
 
-def empty_killer(budget: float) -> list[str]:
+def empty_killer(budget: float, configs: list[str]) -> list[str]:
     """Time to a first solution of an empty grid of 9x9 cages with sums (no givens), per backend."""
     [g] = generate_killer(1, seed="bench-empty-killer")
     empty = Puzzle.empty(g.puzzle.rules)
     rows = []
-    for backend in BACKENDS:
+    for config in configs:
         start = time.perf_counter()
-        found = make_backend(backend).enumerate(empty, limit=1, time_limit=budget)
+        found = backend(config).enumerate(empty, limit=1, time_limit=budget)
         seconds = time.perf_counter() - start
         ok = bool(found.solutions) and empty.rules.is_valid(found.solutions[0].cells)
-        rows.append(f"| {backend} | {seconds:.3f} | {'yes' if ok else 'timed out'} |")
+        rows.append(f"| {config} | {seconds:.3f} | {'yes' if ok else 'timed out'} |")
     return rows
 
 
@@ -115,7 +122,15 @@ def main() -> None:
         "--budget", type=float, default=20.0, help="seconds per backend and rule (default 20)"
     )
     parser.add_argument("--only", help="comma-separated rows to run (their names, as the table prints them)")
+    parser.add_argument(
+        "--backends",
+        default=",".join(BACKENDS),
+        help="comma-separated backends, options in brackets: dfs,dfs[heuristic=conflicts] (default: "
+        + ",".join(BACKENDS)
+        + ")",
+    )
     args = parser.parse_args()
+    configs = [c.label for c in parse_configs(args.backends)]
     count = 6 if args.quick else 20
     makers = puzzle_sets(count)
     wanted = {w.strip() for w in args.only.split(",")} if args.only else set(makers)
@@ -123,14 +138,14 @@ def main() -> None:
     if unknown:
         parser.error(f"no row {sorted(unknown)[0]!r} (rows: {', '.join(makers)})")
     sets = {rule: make() for rule, make in makers.items() if rule in wanted or rule == "classic"}
-    for backend in BACKENDS:  # load each backend's machinery (numba kernels, OR-tools) before any clock
-        make_backend(backend).enumerate(sets["classic"][0], limit=2)
-    print("| rule | puzzles | " + " | ".join(f"{b} /s" for b in BACKENDS) + " | wrong |")
-    print("|---|---:|" + "---:|" * len(BACKENDS) + "---:|")
+    for config in configs:  # load each backend's machinery (numba kernels, OR-tools) before any clock
+        backend(config).enumerate(sets["classic"][0], limit=2)
+    print("| rule | puzzles | " + " | ".join(f"{c} /s" for c in configs) + " | wrong |")
+    print("|---|---:|" + "---:|" * len(configs) + "---:|")
     for rule, puzzles in sets.items():
         cells, wrong = [], 0
-        for backend in BACKENDS:
-            done, seconds, bad = measure(backend, puzzles, args.budget)
+        for config in configs:
+            done, seconds, bad = measure(config, puzzles, args.budget)
             wrong += bad
             cells.append(f"{done / seconds:,.1f}" + ("" if done == len(puzzles) else f" ({done} done)"))
         print(f"| {rule} | {len(puzzles)} | " + " | ".join(cells) + f" | {wrong} |")
@@ -138,7 +153,7 @@ def main() -> None:
     print("Empty 9x9 killer grid (cages with sums, no givens), time to a first solution:")
     print("| backend | seconds | found |")
     print("|---|---:|---|")
-    for row in empty_killer(args.budget):
+    for row in empty_killer(args.budget, configs):
         print(row)
 
 

@@ -63,11 +63,13 @@ def variant_rules() -> list[Rules]:
 
 
 def assert_same_tree(puzzle: Puzzle, limit: int) -> None:
-    """Both dfs engines find the same solutions by the same search: the same guesses, backtracks, nodes."""
+    """Both dfs engines find the same solutions by the same search (``conflicts``, the heuristic both take
+    beyond the classic rules): the same guesses, backtracks, nodes."""
     from sudoku_cp.backends import make_backend
 
     compiled, python = (
-        make_backend(spec).enumerate(puzzle, limit=limit) for spec in ("dfs:compiled", "dfs:python")
+        make_backend(spec, heuristic="conflicts").enumerate(puzzle, limit=limit)
+        for spec in ("dfs:compiled", "dfs:python")
     )
     assert compiled.solutions == python.solutions and compiled.complete == python.complete
     for stat in ("guesses", "backtracks", "nodes"):

@@ -14,14 +14,22 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from cases import HARD_9X9, TWO_SOLUTIONS, blanked, full_grid
+from cases import HARD_9X9, TWO_SOLUTIONS, blanked, full_grid, variant_rules
 from conftest import assert_solves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sudoku_cp import Puzzle, Rules, Status, UsageError, make_backend, solve
 from sudoku_cp.backends.dfs import DfsBackend
-from sudoku_cp.backends.dfs_reference import HEURISTICS, _geometry, choose_cell, propagate, search
+from sudoku_cp.backends.dfs_reference import (
+    COMPILED_ONLY,
+    HEURISTICS,
+    SHARED_HEURISTICS,
+    _geometry,
+    choose_cell,
+    propagate,
+    search,
+)
 from sudoku_cp.result import COMMON_STATS, Enumeration
 from sudoku_cp.verify import solution_problems
 
@@ -62,6 +70,10 @@ def test_full_grid_helper_makes_valid_grids() -> None:
 @pytest.mark.parametrize("heuristic", HEURISTICS)
 def test_empty_4x4_has_exactly_288_solutions(engine: str, heuristic: str) -> None:
     empty = Puzzle.empty(Rules.classic(2, 2))
+    if engine == "python" and heuristic in COMPILED_ONLY:
+        with pytest.raises(UsageError, match=f"heuristic {heuristic} runs on the compiled dfs engine only"):
+            DfsBackend(heuristic=heuristic, engine=engine)
+        return
     found = DfsBackend(heuristic=heuristic, engine=engine).enumerate(empty, limit=1000)
     assert found.complete and not found.timed_out
     assert len(found.solutions) == 288
@@ -94,7 +106,7 @@ def test_puzzles_of_every_shape_solve(engine: str, rows: int, cols: int, keep: f
     for seed in range(3):
         full = full_grid(rules, seed)
         puzzle = blanked(full, keep, seed)
-        for heuristic in HEURISTICS:
+        for heuristic in HEURISTICS if engine != "python" else SHARED_HEURISTICS:
             found = DfsBackend(heuristic=heuristic, engine=engine).enumerate(puzzle, limit=2, time_limit=20)
             assert found.solutions and not found.timed_out, (rules, seed, heuristic)
             for solution in found.solutions:
@@ -167,7 +179,7 @@ def test_a_timed_out_enumeration_keeps_the_solutions_found(engine: str, seconds:
 
 
 @needs_numba
-@pytest.mark.parametrize("heuristic", HEURISTICS)
+@pytest.mark.parametrize("heuristic", SHARED_HEURISTICS)
 def test_both_engines_explore_the_same_search_tree(heuristic: str) -> None:
     puzzles = [
         Puzzle.from_string(HARD_9X9),
@@ -264,7 +276,7 @@ def test_without_numba_the_backend_falls_back_to_the_reference() -> None:
 @given(
     seed=st.integers(0, 10**6),
     keep=st.floats(0.0, 0.7),
-    heuristic=st.sampled_from(HEURISTICS),
+    heuristic=st.sampled_from(SHARED_HEURISTICS),
     rows=st.sampled_from([(2, 2), (2, 3), (3, 3)]),
 )
 def test_random_partial_grids_are_solved_consistently(
@@ -301,7 +313,7 @@ def test_solve_array_matches_the_per_puzzle_search() -> None:
         *(blanked(full_grid(rules, s), 0.35, s) for s in range(20)),
     ]
     grids = np.array([p.cells for p in puzzles], np.uint8)
-    for heuristic in HEURISTICS:
+    for heuristic in SHARED_HEURISTICS:
         found = dc.solve_array(grids, rules, 2, heuristic)
         backend = DfsBackend(heuristic=heuristic, engine="python")
         for i, puzzle in enumerate(puzzles):
@@ -370,3 +382,51 @@ def test_solve_array_rejects_bad_input() -> None:
         solve_array(np.zeros((1, 16), np.uint8), rules, 0)
     with pytest.raises(ValueError, match="mrv, first, weighted"):
         solve_array(np.zeros((1, 16), np.uint8), rules, 1, "dlx")
+
+
+# ---- wdeg, the compiled engine's conflict-directed heuristic ----------------------------------------------
+
+
+@needs_numba
+@pytest.mark.parametrize("rules", variant_rules(), ids=str)
+def test_wdeg_finds_every_solution_the_reference_finds(rules: Rules) -> None:
+    """wdeg branches on digits' places in houses as well as on cells, in its own order: on partial grids
+    of every variant kind it enumerates exactly the reference's solutions, all of them, whatever order
+    it takes them in, and with a limit stops at that many distinct solutions."""
+    reference = DfsBackend(heuristic="conflicts", engine="python")
+    wdeg = DfsBackend(heuristic="wdeg", engine="compiled")
+    for seed in range(4):
+        full = next(
+            (g for s in range(50) if rules.is_valid((g := full_grid(rules, seed * 50 + s)).cells)), None
+        )
+        puzzle = blanked(full, 0.25, seed) if full is not None else Puzzle.empty(rules)
+        expected = reference.enumerate(puzzle, limit=500)
+        found = wdeg.enumerate(puzzle, limit=500)
+        assert found.complete == expected.complete
+        if expected.complete:
+            assert set(found.solutions) == set(expected.solutions)
+        limited = wdeg.enumerate(puzzle, limit=3)
+        assert len(set(limited.solutions)) == len(limited.solutions) == min(3, len(expected.solutions))
+        assert all(rules.is_valid(s.cells) for s in limited.solutions)
+
+
+@needs_numba
+def test_auto_takes_wdeg_beyond_the_classic_rules_on_the_compiled_engine_only() -> None:
+    from sudoku_cp.backends.dfs_reference import AUTO, resolved
+
+    killer = Rules.classic(2, 3).with_named("x")
+    assert resolved(AUTO, killer, compiled=True) == "wdeg"
+    assert resolved(AUTO, killer) == "conflicts"
+    assert resolved(AUTO, Rules.classic(2, 3), compiled=True) == "mrv"
+    with pytest.raises(ValueError, match="compiled dfs engine only"):
+        resolved("wdeg", killer)
+    # the default search on variant rules is wdeg's: the same statistics as asking for it by name
+    puzzle = blanked(full_grid(Rules.classic(3, 3), 4), 0.3, 4)
+    x = Puzzle(Rules.classic(3, 3).with_named("anti-knight"), (0,) * 81)
+    for p in (x, Puzzle(x.rules, tuple(d if i % 7 == 0 else 0 for i, d in enumerate(puzzle.cells)))):
+        default = DfsBackend(engine="compiled").enumerate(p, limit=2)
+        named = DfsBackend(heuristic="wdeg", engine="compiled").enumerate(p, limit=2)
+        assert default.solutions == named.solutions
+        assert [default.stats[k] for k in ("guesses", "backtracks")] == [
+            named.stats[k] for k in ("guesses", "backtracks")
+        ]

@@ -15,7 +15,7 @@ from conftest import FULL, assert_solves, shared
 
 from sudoku_cp import Puzzle, Rules, datasets
 from sudoku_cp.backends.dfs import DfsBackend
-from sudoku_cp.backends.dfs_reference import HEURISTICS
+from sudoku_cp.backends.dfs_reference import SHARED_HEURISTICS
 
 pytestmark = pytest.mark.data
 
@@ -39,7 +39,7 @@ def _batch(puzzles: list[Puzzle], limit: int, heuristic: str):
     return solve_array(np.array([p.cells for p in puzzles], np.uint8), SHAPE, limit, heuristic)
 
 
-@pytest.mark.parametrize("heuristic", HEURISTICS)
+@pytest.mark.parametrize("heuristic", SHARED_HEURISTICS)
 @pytest.mark.parametrize(
     ("name", "sample"),
     [
@@ -79,7 +79,7 @@ def test_the_reference_search_proves_every_solution_unique(
 def test_the_compiled_engine_agrees_with_the_reference(name: str, sample: int | None, limit: int) -> None:
     """Same solutions in the same order, same counts and same statistics, per puzzle and in a batch."""
     puzzles = shared(name, sample=sample, seed=2)
-    for heuristic in HEURISTICS:
+    for heuristic in SHARED_HEURISTICS:
         reference = DfsBackend(heuristic=heuristic, engine="python")
         compiled = DfsBackend(heuristic=heuristic, engine="compiled")
         batch = _batch(puzzles, limit, heuristic)

@@ -4,12 +4,14 @@ With a named heuristic (``mrv``, ``first``, ``weighted``, ``conflicts``) two eng
 algorithm and explore the same search tree (same solutions in the same order, same statistics):
 ``python``, the readable reference in ``dfs_reference`` (and ``dfs_rules`` for rules beyond rows, columns
 and boxes, where it branches by ``mrv`` or ``conflicts`` only), and ``compiled``, numba kernels in
-``dfs_compiled`` for any rules. The default heuristic ``auto`` is ``mrv`` on the classic rules and
-``conflicts`` beyond them, except on the compiled engine with the classic 9x9 rules, which takes the band
-search of ``dfs_bands`` (several times faster; the same solutions and counts, in its own order and with
-its own statistics). The default engine ``auto`` takes the compiled one when numba imports and
-the reference otherwise, so numba stays optional. The variants ``dfs:python`` and ``dfs:compiled`` select
-an engine by name, so comparison tools can set the two side by side.
+``dfs_compiled`` for any rules. ``wdeg``, the conflict-directed search of the JS variant solver, is the
+compiled engine's alone (its tree follows the order propagation runs in). The default heuristic ``auto``
+is ``mrv`` on the classic rules and beyond them ``wdeg`` on the compiled engine, ``conflicts`` on the
+python one; on the compiled engine the classic 9x9 rules take the band search of ``dfs_bands`` (several
+times faster; the same solutions and counts, in its own order and with its own statistics). The default
+engine ``auto`` takes the compiled one when numba imports and the reference otherwise, so numba stays
+optional. The variants ``dfs:python`` and ``dfs:compiled`` select an engine by name, so comparison tools
+can set the two side by side.
 
 >>> from sudoku_cp.grid import Puzzle
 >>> found = DfsBackend(heuristic="first").enumerate(Puzzle.from_string("12343412214343.."), limit=2)
@@ -28,7 +30,7 @@ from ..result import Enumeration, common_stats
 from ..rules import RULES_KEPT
 from ..signals import held_import
 from .base import Backend
-from .dfs_reference import AUTO, HEURISTICS, SearchOutcome, search
+from .dfs_reference import AUTO, COMPILED_ONLY, HEURISTICS, SearchOutcome, search
 
 __all__ = ["ENGINES", "HEURISTICS", "DfsBackend"]
 
@@ -77,6 +79,8 @@ class DfsBackend(Backend):
         self._compiled = None if wanted == "python" else _compiled_module()
         if wanted == "compiled" and self._compiled is None:
             raise BackendUnavailableError("the compiled dfs engine needs numba: pip install numba")
+        if heuristic in COMPILED_ONLY and self._compiled is None:
+            raise UsageError(f"heuristic {heuristic} runs on the compiled dfs engine only (it needs numba)")
         #: The engine in use: ``compiled`` or ``python``.
         self.engine = "python" if self._compiled is None else "compiled"
         self._searchers: dict[Rules, Any] = {}

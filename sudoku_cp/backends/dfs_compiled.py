@@ -67,7 +67,12 @@ _NCTR = 8
 _EXPAND, _NEXT, _DONE = 0, 1, 2
 _MAX_NODES = np.iinfo(np.int64).max
 
-_MRV, _FIRST, _WEIGHTED, _CONFLICTS = (HEURISTICS.index(h) for h in ("mrv", "first", "weighted", "conflicts"))
+_MRV, _FIRST, _WEIGHTED, _CONFLICTS, _WDEG = (
+    HEURISTICS.index(h) for h in ("mrv", "first", "weighted", "conflicts", "wdeg")
+)
+#: ``wdeg`` halves its scores every this many dead ends (its value scores twice over), so the search
+#: follows where the puzzle is hard now rather than where it was (the JS solver's period)
+_DECAY_EVERY = 1 << 14
 
 #: The clock the batch kernel reads around each puzzle: POSIX ``clock_gettime(CLOCK_MONOTONIC)`` called
 #: from the compiled code (tens of nanoseconds a call), the clock of ``time.monotonic``. None where Python
@@ -95,7 +100,7 @@ def heuristic_code(heuristic: str, rules: Rules) -> int:
     """The integer the general kernels take for a heuristic name under ``rules`` (the index in
     ``HEURISTICS`` of ``dfs_reference.resolved``: ``auto`` is ``mrv`` on the classic rules, ``conflicts``
     beyond them; see ``takes_bands`` for where the general kernels do not search at all)."""
-    return HEURISTICS.index(resolved(heuristic, rules))
+    return HEURISTICS.index(resolved(heuristic, rules, compiled=True))
 
 
 #: The one rules value the band search (``dfs_bands``) serves: only rows, columns and 3x3 boxes.
@@ -146,6 +151,7 @@ class _Tables(NamedTuple):
     lock_start: np.ndarray  # (intersections + 1,) int32
     lock_cells: np.ndarray  # int32: the shared cells of two houses, the rest of one, the rest of the other
     lock_sizes: np.ndarray  # (intersections, 2) int64: how many shared cells, how many in the first rest
+    priority: np.ndarray  # (ncells,) int64: ``wdeg``'s first score of each cell (``_priority``)
 
 
 def _flat(lists: Sequence[Sequence[int]], dtype: type = np.int32) -> tuple[np.ndarray, np.ndarray]:
@@ -235,7 +241,22 @@ def _tables(rules: Rules) -> _Tables:
         *_sum_work(rules),
         *_flat([sum(parts, ()) for parts in locks]),
         np.array([(len(s), len(a)) for s, a, _ in locks], np.int64).reshape(-1, 2),
+        _priority(rules, props),
     )
+
+
+def _priority(rules: Rules, props: list[tuple[int, tuple[int, ...], list[int]]]) -> np.ndarray:
+    """``wdeg``'s first score of each cell, before any dead end: how constrained it is. Each house and
+    rule adds its number of cells to each of its cells, a sum ``max(2n - cells, n)`` (short sums bind
+    hardest), as the JS solver's optimizer weighs them."""
+    n = rules.n
+    priority = np.zeros(rules.ncells, np.int64)
+    for house in rules.houses:
+        priority[list(house)] += len(house)
+    for kind, cells, _ in props:
+        distinct = sorted(set(cells))
+        priority[distinct] += max(2 * n - len(distinct), n) if kind in (_SUM, _CAGE) else len(distinct)
+    return priority
 
 
 class _Work(NamedTuple):
@@ -248,7 +269,11 @@ class _Work(NamedTuple):
     layers: np.ndarray  # (2, sum_work) int8: a sum's graph, forward and backward
     bounds: np.ndarray  # (9, sum_terms) int64: a sum's windows, masks and its groups (``_sum_rule``)
     unit_sums: np.ndarray  # (houses,) int64: the weighted heuristic's sums per house
-    scores: np.ndarray  # (ncells,) int64: the conflicts heuristic's dead ends per branch cell
+    scores: np.ndarray  # (ncells,) int64: conflicts' dead ends per branch cell, wdeg's scores
+    value_scores: np.ndarray  # (n,) int64: wdeg's dead ends per digit
+    other: np.ndarray  # (ncells + 1,) int64: wdeg's branch on a digit's two places in a house: the second
+    #: place and the digit (cell * 64 + digit - 1) while the first is being tried, else -1
+    culprit: np.ndarray  # (1,) int64: the fixed cell whose digit ``_propagate`` was removing last, -1 none
 
 
 def _work(t: _Tables, ncells: int) -> _Work:
@@ -262,6 +287,9 @@ def _work(t: _Tables, ncells: int) -> _Work:
         np.zeros((9, t.sum_terms), np.int64),
         np.empty(t.units.shape[0], np.int64),
         np.zeros(ncells, np.int64),
+        np.zeros(t.weights.shape[0] - 1, np.int64),
+        np.full(ncells + 1, -1, np.int64),
+        np.full(1, -1, np.int64),
     )
 
 
@@ -767,12 +795,14 @@ def _propagate(cands, qlen, npend, t, w):
     full = t.full
     watched = t.kinds.shape[0] > 0
     unseen = True  # cells narrowed since the last look for hidden singles
+    w.culprit[0] = -1
     while True:
         while qlen > 0 or unseen:
             unseen = False
             while qlen > 0:  # naked singles
                 qlen -= 1
                 cell = queue[qlen]
+                w.culprit[0] = cell
                 bit = cands[cell]
                 for k in range(t.peer_start[cell], t.peer_start[cell + 1]):
                     peer = t.peers[k]
@@ -826,10 +856,12 @@ def _fail(w, npend):
 
 
 @njit(cache=True)
-def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, scores):
+def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, scores, value_scores):
     """The cell to branch on (ties to the first in row-major order), -1 when all cells are solved."""
     ncells = cands.shape[0]
     best = -1
+    if heuristic == _WDEG:
+        return _most_conflicted(cands, scores, value_scores)
     if heuristic == _CONFLICTS:
         best_score = 0
         best_count = 1
@@ -881,7 +913,115 @@ def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums,
 
 
 @njit(cache=True)
-def _start(grid, stack, ctr, t, w):
+def _most_conflicted(cands, scores, value_scores):
+    """``wdeg``'s cell: the highest score per candidate, a fifth of the top digit's score added to the
+    cells that hold that digit (when one digit stands out: at least n dead ends, over 1.5 times the
+    fewest); -1 when all cells are solved. Integer arithmetic: score * 5 / count, compared crosswise."""
+    n = value_scores.shape[0]
+    top = 0
+    top_bit = 0
+    least = np.int64(1) << 62
+    for d in range(n):
+        x = value_scores[d]
+        if x > top:
+            top = x
+            top_bit = np.int64(1) << d
+        if 0 < x < least:
+            least = x
+    if top < n or 2 * top <= 3 * least:
+        top_bit = 0
+    best = -1
+    best_score = -1
+    best_count = 1
+    for cell in range(cands.shape[0]):
+        mask = cands[cell]
+        if mask & (mask - 1) != 0:
+            count = _popcount(mask)
+            score = 5 * scores[cell] + (top if mask & top_bit else 0)
+            if score * best_count > best_score * count:
+                best = cell
+                best_score = score
+                best_count = count
+    if best_score == 0:  # no score anywhere: the fewest candidates
+        best_count = 1 << 30
+        for cell in range(cands.shape[0]):
+            mask = cands[cell]
+            if mask & (mask - 1) != 0:
+                count = _popcount(mask)
+                if count < best_count:
+                    best = cell
+                    best_count = count
+    return best
+
+
+@njit(cache=True)
+def _two_places(cands, units, scores, num, den):
+    """``wdeg``'s alternative to a wide cell: a digit with exactly two places in a house, scored half the
+    higher score of its two cells, taken when that is at least ``num / den`` (the cell's score per
+    candidate; the last of equal scores wins). Returns (first place, digit bit, second place), the first
+    place the one of higher score; (-1, 0, -1) when no digit qualifies."""
+    first = -1
+    digit = 0
+    second = -1
+    n = units.shape[1]
+    for u in range(units.shape[0]):
+        once = 0
+        twice = 0
+        thrice = 0
+        for k in range(n):
+            mask = cands[units[u, k]]
+            thrice |= twice & mask
+            twice |= once & mask
+            once |= mask
+        pairs = twice & ~thrice
+        while pairs != 0:
+            bit = pairs & -pairs
+            pairs ^= bit
+            a = -1
+            b = -1
+            for k in range(n):
+                cell = units[u, k]
+                if cands[cell] & bit:
+                    if a < 0:
+                        a = cell
+                    else:
+                        b = cell
+            if cands[a] == bit or cands[b] == bit:
+                continue  # placed already
+            if scores[b] > scores[a]:
+                a, b = b, a
+            if scores[a] * den >= 2 * num:
+                num = scores[a]
+                den = 2
+                first = a
+                digit = bit
+                second = b
+    return first, digit, second
+
+
+@njit(cache=True)
+def _blame(child, cell, bit, heuristic, ctr, w):
+    """Count a dead end of the guess ``bit`` in ``cell``: ``conflicts`` scores the guessed cell;
+    ``wdeg`` scores the cell whose digit propagation was removing when it failed (the guess itself, or a
+    single it forced: where the contradiction is) and that digit, and decays every ``_DECAY_EVERY``."""
+    if heuristic != _WDEG:
+        w.scores[cell] += 1
+        return
+    culprit = w.culprit[0]
+    if culprit >= 0 and child[culprit] != 0 and child[culprit] & (child[culprit] - 1) == 0:
+        cell = culprit
+        bit = child[culprit]
+    w.scores[cell] += 1
+    w.value_scores[_lowest(bit) - 1] += 1
+    if ctr[_BACKTRACKS] % _DECAY_EVERY == 0:
+        for c in range(w.scores.shape[0]):
+            w.scores[c] >>= 1
+        for d in range(w.value_scores.shape[0]):
+            w.value_scores[d] >>= 2
+
+
+@njit(cache=True)
+def _start(grid, stack, ctr, t, w, heuristic):
     """Load a puzzle into ``stack[0]`` and propagate its givens (and every propagator); reset the counters."""
     root = stack[0]
     qlen = 0
@@ -901,7 +1041,12 @@ def _start(grid, stack, ctr, t, w):
         w.stack[p] = p
     ctr[:] = 0
     ctr[_NODES] = 1
-    w.scores[:] = 0
+    if heuristic == _WDEG:
+        w.scores[:] = t.priority
+    else:
+        w.scores[:] = 0
+    w.value_scores[:] = 0
+    w.other[:] = -1
     if t.peer_rect.shape[0] > 0:
         consistent = _singles(root, w.queue, qlen, t.peer_rect, t.units, full)
     else:
@@ -938,7 +1083,9 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
     while True:
         if state == _EXPAND:
             cands = stack[level]
-            cell = _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, w.scores)
+            cell = _choose(
+                cands, heuristic, units, house_start, houses_of, weights, unit_sums, w.scores, w.value_scores
+            )
             if cell < 0:  # a solution
                 if ctr[_NOUT] < out.shape[0]:
                     for c in range(ncells):
@@ -950,9 +1097,17 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
             else:
                 branch[level] = cell
                 untried[level] = cands[cell]
+                w.other[level] = -1
+                count = _popcount(cands[cell])
+                if heuristic == _WDEG and count > 2 and w.scores[cell] > 0:
+                    first, digit, second = _two_places(cands, units, w.scores, w.scores[cell], count)
+                    if first >= 0:
+                        branch[level] = first
+                        untried[level] = digit
+                        w.other[level] = second * 64 + _lowest(digit) - 1
                 state = _NEXT
         else:  # try the next value of the branch point at ``level``
-            level, bit = _take(untried, level, ctr, node_end)
+            level, bit = _take_next(untried, branch, w.other, level, ctr, node_end)
             if bit <= 0:
                 state, status = (_DONE, EXHAUSTED) if bit == 0 else (_NEXT, OUT_OF_NODES)
                 break
@@ -972,7 +1127,7 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
                 state = _EXPAND
             else:
                 ctr[_BACKTRACKS] += 1
-                w.scores[cell] += 1
+                _blame(child, cell, bit, heuristic, ctr, w)
     return _keep(ctr, level, state, status)
 
 
@@ -984,6 +1139,20 @@ def _keep(ctr, level, state, status):
     if state == _DONE:
         ctr[_FINAL] = status
     return status
+
+
+@njit(cache=True)
+def _take_next(untried, branch, other, level, ctr, node_end):
+    """``_take`` where a branch on a digit's two places in a house (``other``, ``wdeg``) tries the second
+    place once the first is done: the branch point then holds that cell and digit."""
+    while untried[level] == 0 and level > 0 and other[level] < 0:
+        level -= 1
+    second = other[level]
+    if untried[level] == 0 and second >= 0:
+        branch[level] = second >> 6
+        untried[level] = np.int64(1) << (second & 63)
+        other[level] = -1
+    return _take(untried, level, ctr, node_end)
 
 
 @njit(cache=True)
@@ -1031,7 +1200,7 @@ def _solve_batch(grids, limit, heuristic, max_nodes, t, w, result):
     timespec = np.zeros(2, np.int64)
     for i in range(m):
         started = _now_ns(timespec)
-        _start(grids[i], stack, ctr, t, w)
+        _start(grids[i], stack, ctr, t, w, heuristic)
         status = _run(stack, branch, untried, ctr, out, False, limit, max_nodes, heuristic, t, w)
         _record(result, i, ctr, out, status, started, timespec)
 
@@ -1278,7 +1447,7 @@ class CompiledSearch:
             def run(budget: int) -> int:
                 return dfs_bands.run(*self._bands, ctr, out, True, limit, budget)
         else:
-            _start(grid, self._stack, ctr, t, self._work)
+            _start(grid, self._stack, ctr, t, self._work, code)
 
             def run(budget: int) -> int:
                 return _run(

@@ -32,6 +32,15 @@ Branching heuristics (``HEURISTICS``), ties always going to the first cell in ro
   rather than cells). ``auto`` takes it on every rules value beyond the classic ones (``resolved``):
   measured on published variants against ``mrv``, Raw Spaghetti 7.9 s -> 0.2 s, Killer [0 cage, hard]
   over 20 s -> 3.2 s, Hard renban 1 3.5 s -> 2.7 s, none slower.
+- ``wdeg`` (the compiled engine's alone): the conflict-directed search of the Interactive Sudoku Solver,
+  after dom/wdeg (the same paper): branch on the cell of highest score per candidate, a cell's score
+  starting at how constrained it is (``dfs_compiled._priority``) and growing by one for each dead end
+  found while its digit was being propagated (the guessed cell, or a single that guess forced), halved
+  every 16,384 dead ends; a digit that stands out among the dead ends adds to the cells that hold it;
+  and, when that cell has more than two candidates, branch instead on a digit with two places in a house
+  when one of them scores at least twice as high per branch. Its tree depends on the order propagation
+  runs in, which the two engines do not share, so the python engine does not take it. ``auto`` takes it
+  beyond the classic rules on the compiled engine: measured in ``benchmarks/bench_published.py``.
 """
 
 from __future__ import annotations
@@ -46,7 +55,9 @@ from ..rules import RULES_KEPT, Rules
 
 __all__ = [
     "AUTO",
+    "COMPILED_ONLY",
     "HEURISTICS",
+    "SHARED_HEURISTICS",
     "SearchOutcome",
     "geometry",
     "resolved",
@@ -55,20 +66,27 @@ __all__ = [
 ]
 
 #: The branching heuristics by name; their index is the code the compiled kernel takes.
-HEURISTICS = ("mrv", "first", "weighted", "conflicts")
+HEURISTICS = ("mrv", "first", "weighted", "conflicts", "wdeg")
+#: The heuristics only the compiled engine runs (see ``wdeg`` above), and those both engines run alike.
+COMPILED_ONLY = ("wdeg",)
+SHARED_HEURISTICS = tuple(h for h in HEURISTICS if h not in COMPILED_ONLY)
 #: The default of the ``dfs`` backend: the fastest search an engine has for the rules. The compiled engine
 #: takes its band search on the classic 9x9 rules (``dfs_bands``: its own tree, not this module's); both
-#: engines take ``mrv`` on other classic rules and ``conflicts`` beyond them (``resolved``).
+#: engines take ``mrv`` on other classic rules; beyond them the compiled engine takes ``wdeg``, the python
+#: engine ``conflicts`` (``resolved``).
 AUTO = "auto"
 
 
-def resolved(heuristic: str, rules: Rules) -> str:
-    """The named heuristic a search takes for ``heuristic`` under ``rules``: ``auto`` is ``mrv`` on the
-    classic rules, ``conflicts`` beyond them; ``ValueError`` for an unknown name."""
+def resolved(heuristic: str, rules: Rules, compiled: bool = False) -> str:
+    """The named heuristic a search takes for ``heuristic`` under ``rules`` on an engine: ``auto`` is
+    ``mrv`` on the classic rules, beyond them ``wdeg`` on the compiled engine and ``conflicts`` on the
+    python one; ``ValueError`` for an unknown name, or for ``wdeg`` on the python engine."""
     if heuristic == AUTO:
-        return "mrv" if rules.is_classic else "conflicts"
+        return "mrv" if rules.is_classic else "wdeg" if compiled else "conflicts"
     if heuristic not in HEURISTICS:
         raise ValueError(f"unknown heuristic {heuristic!r}; valid: {', '.join((AUTO, *HEURISTICS))}")
+    if heuristic in COMPILED_ONLY and not compiled:
+        raise ValueError(f"heuristic {heuristic} runs on the compiled dfs engine only (it needs numba)")
     return heuristic
 
 

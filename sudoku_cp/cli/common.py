@@ -123,7 +123,8 @@ def add_backend_options(
     group.add_argument(
         "--heuristic",
         help="dfs: search: auto (default: the band search on classic 9x9, mrv on other classic grids, "
-        "conflicts beyond the classic rules), mrv, first, weighted, conflicts",
+        "wdeg beyond the classic rules; conflicts on the python engine), mrv, first, weighted, conflicts, "
+        "wdeg (the compiled engine's)",
     )
     group.add_argument("--encoding", help="sat: CNF encoding: minimal, extended (default), reduced")
     group.add_argument("--amo", help="sat: at-most-one scheme, such as pairwise, seqcounter, ladder, bitwise")
