@@ -63,3 +63,44 @@ def test_the_batch_path_hands_what_the_dfs_left_to_a_solver_that_learns(
     got = list(solve_many([PILL, Puzzle.from_string(HARD_9X9), THERMO, KILLER], unique=True, jobs=1))
     assert [r.status for r in got] == [Status.SOLVED] * 4
     assert got[0].solution == make_backend("sat").enumerate(PILL).solutions[0]
+
+
+#: Eight little killers of 49 (a puzzle from the CTC discord discussion, in the Interactive Sudoku Solver's
+#: collection), written here by hand: no grid fits them. The dfs proves it in a fraction of a second by the
+#: sums of parallel diagonals taken together (``sums.combined_sums``); CP-SAT does not within a minute.
+ZERO_LITTLE_KILLER = from_fpuzzles(
+    {
+        "size": 9,
+        "grid": [[{} for _ in range(9)] for _ in range(9)],
+        "littlekillersum": [
+            {"cell": cell, "value": "49", "direction": direction}
+            for cell, direction in [
+                ("R0C10", "DL"),
+                ("R0C9", "DL"),
+                ("R10C1", "UR"),
+                ("R10C2", "UR"),
+                ("R8C10", "UL"),
+                ("R0C0", "DR"),
+                ("R1C0", "DR"),
+                ("R2C0", "DR"),
+            ]
+        ],
+    }
+)
+
+
+def test_the_turns_come_back_to_the_dfs_when_the_learner_stalls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """First turns too short for the dfs, and a learner that cannot answer: the dfs's turns double until
+    one is long enough, and the answer (no solution) is exact."""
+    monkeypatch.setattr(auto, "DFS_SECONDS", 0.005)
+    monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
+    found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2)
+    assert found.complete and found.solutions == () and found.stats["answered_by"] == "dfs"
+
+
+def test_the_turns_stop_at_the_time_limit_with_an_unknown_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(auto, "DFS_SECONDS", 0.001)
+    monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
+    found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2, time_limit=0.05)
+    assert found.timed_out and not found.complete
+    assert found.stats["time"] < 1.0

@@ -264,3 +264,54 @@ def test_the_sum_clauses_of_the_catalogue_examples(circle, line, counts) -> None
     assert (len(cage), sum(map(len, cage))) == (943, 2464)
     text = (Path(__file__).parent.parent / "encodings" / "sums.md").read_text(encoding="utf-8")
     assert f"{counts[1]:,} | {counts[2]:,}" in text
+
+
+def _diagonals(n: int) -> list[tuple[int, ...]]:
+    """Every diagonal of at least two cells of an n x n grid, both directions."""
+    out = []
+    for d in range(-(n - 2), n - 1):
+        out.append(tuple(r * n + r - d for r in range(n) if 0 <= r - d < n))
+        out.append(tuple(r * n + (n - 1 - r + d) for r in range(n) if 0 <= n - 1 - r + d < n))
+    return out
+
+
+def test_parallel_little_killers_close_to_their_most_combine() -> None:
+    """Five anti-diagonals (9, 8, 8, 7 and 7 cells) each adding up to 49, near the most their exclusion
+    groups allow: some of them taken together make one sum of 49 per diagonal over their union, which the
+    engines then bound as a whole."""
+    from sudoku_cp.rules.sums import combined_sums
+
+    nine = Rules.classic(3, 3)
+    anti = {k: tuple(r * 9 + k - r for r in range(9) if 0 <= k - r < 9) for k in (6, 7, 8, 9, 10)}
+    combined = combined_sums(9, [(cells, 49) for cells in anti.values()], nine.peer_sets)
+    assert combined
+    for cells, total in combined:
+        parts = [k for k, diagonal in anti.items() if set(diagonal) <= set(cells)]
+        assert len(parts) >= 2 and sorted(cells) == sorted(c for k in parts for c in anti[k])
+        assert total == 49 * len(parts)
+    # sums too small to be related are left alone
+    assert combined_sums(9, [((0, 1), 17), ((79, 80), 17)], nine.peer_sets) == []
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), clues=st.integers(2, 8))
+def test_every_implied_sum_holds_on_a_grid_that_keeps_the_sums(seed: int, clues: int) -> None:
+    """Little killers and cages with totals read off a valid grid: every sum ``implied_sums`` adds (the
+    rule of 45 and the combined sums) holds on that grid, so none can cut a solution."""
+    from cases import full_grid
+
+    from sudoku_cp.rules.kinds.outside import LittleKiller
+    from sudoku_cp.rules.sums import implied_sums
+
+    nine = Rules.classic(3, 3)
+    grid = full_grid(nine, seed).cells
+    rng = random.Random(seed)
+    diagonals = rng.sample(_diagonals(9), clues)
+    killers = tuple(LittleKiller((0, 0), "DR", cells, sum(grid[c] for c in cells)) for cells in diagonals)
+    cages = tuple(
+        Cage(cells, sum(grid[c] for c in cells)) for cells in [(0, 1, 2), (30, 31, 39, 40), (70, 71, 79, 80)]
+    )
+    rules = nine.with_(variants=killers, cages=cages if seed % 2 else ())
+    assert rules.is_valid(grid)
+    for cells, weights, total in implied_sums(rules):
+        assert sum(w * grid[c] for c, w in zip(cells, weights, strict=True)) == total

@@ -3,11 +3,14 @@ solver that learns from its conflicts (CP-SAT under sums, sat otherwise).
 
 The compiled dfs answers the classic grids faster than any other backend here and most variant puzzles in
 milliseconds, but a search without learning can stall where a few wrong early choices hide a contradiction
-deep down (thermometers, long sums, mixed constraints): the portfolio gives it ``DFS_SECONDS`` on any
-rules beyond the classic ones, then hands the puzzle to ``cpsat`` (rules with sums) or ``sat`` with the
-time left. The classic rules go to
-the dfs alone, whose batch path (one compiled call per chunk) stays as it is. Named backends keep their
-meaning: ``--backend dfs`` is the dfs search and nothing else.
+deep down (thermometers, long sums, mixed constraints), and a solver that learns can stall where the dfs's
+sum reasoning cuts at once (little killers whose combined sums leave no room). So on any rules beyond the
+classic ones the portfolio takes turns: the dfs for ``DFS_SECONDS``, then ``cpsat`` (rules with sums) or
+``sat`` for ``LEARNER_SECONDS``, then the dfs again for twice its last turn, the learner for four times
+its last, and so on until one answers or the time limit is spent (each turn starts afresh: neither can
+resume the other's search, and the growing turns keep what is repeated a fraction of the whole). The
+classic rules go to the dfs alone, whose batch path (one compiled call per chunk) stays as it is. Named
+backends keep their meaning: ``--backend dfs`` is the dfs search and nothing else.
 """
 
 from __future__ import annotations
@@ -27,22 +30,26 @@ if TYPE_CHECKING:
 
     from ..rules import Rules
 
-__all__ = ["DFS_SECONDS", "AutoBackend"]
+__all__ = ["DFS_SECONDS", "LEARNER_SECONDS", "AutoBackend"]
 
-#: The dfs search's share of a variant puzzle before a solver that learns takes it: most published variant
-#: puzzles that the dfs answers at all, it answers within a few milliseconds (benchmarks/bench_published.py).
-DFS_SECONDS = 0.1
+#: The dfs search's first turn on a variant puzzle before a solver that learns takes it: most published
+#: variant puzzles that the dfs answers at all, it answers within a few milliseconds, and all but a few of
+#: the rest within 0.2 s (benchmarks/bench_published.py). Its later turns double.
+DFS_SECONDS = 0.2
+#: The first turn of the solver that learns; its later turns grow fourfold, so a puzzle only it answers
+#: pays the dfs's turns once or twice at most before its own turn is long enough.
+LEARNER_SECONDS = 2.0
 
 
 class AutoBackend(Backend):
-    """The dfs search, then, on rules beyond the classic ones, ``cpsat`` or ``sat`` once ``DFS_SECONDS``
-    have passed.
+    """The dfs search; on rules beyond the classic ones the dfs and ``cpsat`` or ``sat`` in turns
+    (``take_turns``).
 
     Statistics are those of the backend that answered, with ``time`` the whole and ``answered_by`` naming it.
     """
 
     name = "auto"
-    description = "the default: dfs, and for variant rules cpsat or sat after 0.1 s without an answer"
+    description = "the default: dfs; on variant rules dfs and cpsat or sat in turns (0.2 s, 2 s, growing)"
     #: ``auto:python`` runs the dfs's reference engine first (a puzzle or two need not load numba).
     variants = ("python",)
     #: The dfs's heuristic, which the batch engine passes to the chunk kernel.
@@ -76,13 +83,26 @@ class AutoBackend(Backend):
         started = time.perf_counter()
         if puzzle.rules.is_classic:
             return _answered(self._dfs.enumerate(puzzle, limit, time_limit), "dfs", started)
-        first = DFS_SECONDS if time_limit is None else min(DFS_SECONDS, time_limit)
-        found = self._dfs.enumerate(puzzle, limit, first)
-        if not found.timed_out or (time_limit is not None and time_limit <= first):
-            return _answered(found, "dfs", started)
-        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
-        learning = self._learning(puzzle.rules)
-        return _answered(learning.enumerate(puzzle, limit, left), learning.name, started)
+        return self.take_turns(puzzle, limit, time_limit, started, dfs_first=True)
+
+    def take_turns(
+        self, puzzle: Puzzle, limit: int, time_limit: float | None, started: float, dfs_first: bool
+    ) -> Enumeration:
+        """The dfs and the solver that learns in turns (``DFS_SECONDS`` doubling, ``LEARNER_SECONDS``
+        growing fourfold) from ``dfs_first``'s, until one answers or ``time_limit`` (seconds since
+        ``started``) is spent: then the last turn's answer, timed out (unknown)."""
+        turns = {"dfs": DFS_SECONDS, "learner": LEARNER_SECONDS}
+        growth = {"dfs": 2.0, "learner": 4.0}
+        turn = "dfs" if dfs_first else "learner"
+        while True:
+            left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
+            budget = turns[turn] if left is None else min(turns[turn], left)
+            backend = self._dfs if turn == "dfs" else self._learning(puzzle.rules)
+            found = backend.enumerate(puzzle, limit, budget)
+            if not found.timed_out or (left is not None and budget >= left):
+                return _answered(found, backend.name, started)
+            turns[turn] *= growth[turn]
+            turn = "learner" if turn == "dfs" else "dfs"
 
     @classmethod
     def preload(cls, variant: str | None, options: dict[str, Any]) -> str | None:
@@ -131,11 +151,11 @@ class _Portfolio:
         found = kernel.solve_array(grids, rules, limit, heuristic, time_limit=first)
         if time_limit is not None and time_limit <= first:
             return found
-        learning = self._backend._learning(rules)
         for i in (found.status == kernel.OUT_OF_NODES).nonzero()[0]:
             started = time.perf_counter()
             left = None if time_limit is None else max(0.0, time_limit - float(found.seconds[i]))
-            answer = learning.enumerate(Puzzle(rules, tuple(grids[i].tolist())), limit, left)
+            puzzle = Puzzle(rules, tuple(grids[i].tolist()))
+            answer = self._backend.take_turns(puzzle, limit, left, started, dfs_first=False)
             solutions = [s.cells for s in answer.solutions]
             found.solutions[i] = found.second[i] = 0  # what the dfs found before its budget ran out
             found.counts[i] = len(solutions)
