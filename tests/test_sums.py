@@ -315,3 +315,20 @@ def test_every_implied_sum_holds_on_a_grid_that_keeps_the_sums(seed: int, clues:
     assert rules.is_valid(grid)
     for cells, weights, total in implied_sums(rules):
         assert sum(w * grid[c] for c, w in zip(cells, weights, strict=True)) == total
+
+
+def test_a_digit_a_cage_needs_leaves_the_cells_that_see_every_place_it_can_take() -> None:
+    """A cage of 17 on r1c3 and r2c4 (no house holds both) is 8 and 9: each digit is in one of the two
+    cells, so the cells that see both (r1c4-r1c6 and r2c1-r2c3) lose 8 and 9 before any guess, as the
+    Interactive Sudoku Solver's required-value exclusions remove them. Both engines reason alike (their
+    trees are compared on cages elsewhere), here the python one's propagation."""
+    from sudoku_cp.backends.dfs_rules import _plan, propagate
+
+    rules = Rules.classic(3, 3).with_(cages=(Cage((2, 12), 17),))
+    plan = _plan(rules)
+    cands = [plan.full] * 81
+    assert propagate(cands, [], plan, set(range(len(plan.propagators))))
+    high = 0b110000000  # 8 and 9
+    assert cands[2] == cands[12] == high
+    assert [c for c in range(81) if c not in (2, 12) and not cands[c] & high] == [3, 4, 5, 9, 10, 11]
+    assert all(cands[c] == plan.full & ~high for c in (3, 4, 5, 9, 10, 11))

@@ -265,7 +265,8 @@ class _Work(NamedTuple):
     queue: np.ndarray  # (ncells,) int64: cells just fixed, their digit not yet removed from their peers
     pending: np.ndarray  # (propagators,) bool: on the stack below
     stack: np.ndarray  # (propagators,) int64: propagators to run
-    changed: np.ndarray  # (2 * ncells,) int64: what one propagator narrowed: cell * 2 + (1 if now fixed)
+    changed: np.ndarray  # ((n + 2) * ncells,) int64: what one propagator narrowed: cell * 2 + (1 if now
+    #: fixed), a cell at most once per digit it loses (a cage's required digits narrow cells outside it)
     layers: np.ndarray  # (2, sum_work) int8: a sum's graph, forward and backward
     bounds: np.ndarray  # (9, sum_terms) int64: a sum's windows, masks and its groups (``_sum_rule``)
     unit_sums: np.ndarray  # (houses,) int64: the weighted heuristic's sums per house
@@ -282,7 +283,7 @@ def _work(t: _Tables, ncells: int) -> _Work:
         np.empty(ncells, np.int64),
         np.zeros(nprops, np.bool_),
         np.empty(nprops, np.int64),
-        np.empty(2 * ncells, np.int64),
+        np.empty((t.weights.shape[0] + 1) * ncells, np.int64),
         np.zeros((2, t.sum_work), np.int8),
         np.zeros((9, t.sum_terms), np.int64),
         np.empty(t.units.shape[0], np.int64),
@@ -381,9 +382,10 @@ def _thermo_rule(cands, cells, n, full, changed):
 
 
 @njit(cache=True)
-def _cage_rule(cands, cells, sets, changed):
+def _cage_rule(cands, cells, sets, changed, peer_start, peers):
     """A cage's digit sets: each cell keeps the digits of the sets that still fit the cage, and a digit
-    in every set that fits goes to the one cell that can hold it (``dfs_rules._cage``)."""
+    in every set that fits goes to the one cell that can hold it, or leaves the cells outside the cage
+    that see every cell that can (``dfs_rules._cage``)."""
     union = 0
     for cell in cells:
         union |= cands[cell]
@@ -420,6 +422,49 @@ def _cage_rule(cands, cells, sets, changed):
             return -1
         if holder >= 0 and cands[holder] != bit:
             nch = _narrow(cands, holder, bit, changed, nch)
+        if holder == -2:
+            nch = _required_elsewhere(cands, cells, bit, changed, nch, peer_start, peers)
+            if nch < 0:
+                return -1
+    return nch
+
+
+@njit(cache=True)
+def _required_elsewhere(cands, cells, bit, changed, nch, peer_start, peers):
+    """A digit the cage must hold, in two or more of its cells: it leaves every cell outside the cage
+    that sees all of them (a pointing pair of the cage); -1 when that empties a cell."""
+    first = -1
+    for cell in cells:
+        if cands[cell] & bit:
+            first = cell
+            break
+    for k in range(peer_start[first], peer_start[first + 1]):
+        x = peers[k]
+        if cands[x] & bit == 0:
+            continue
+        inside = False
+        for cell in cells:
+            if cell == x:
+                inside = True
+                break
+        if inside:
+            continue
+        sees_all = True
+        for cell in cells:
+            if cell != first and cands[cell] & bit:
+                seen = False
+                for j in range(peer_start[cell], peer_start[cell + 1]):
+                    if peers[j] == x:
+                        seen = True
+                        break
+                if not seen:
+                    sees_all = False
+                    break
+        if sees_all:
+            narrowed = cands[x] & ~bit
+            if narrowed == 0:
+                return -1
+            nch = _narrow(cands, x, narrowed, changed, nch)
     return nch
 
 
@@ -691,7 +736,7 @@ def _apply(p, cands, t, w):
     if kind == _THERMO:
         return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
     if kind == _CAGE:
-        return _cage_rule(cands, cells, table, w.changed)
+        return _cage_rule(cands, cells, table, w.changed, t.peer_start, t.peers)
     if kind == _AUTOMATON:
         return _automaton_rule(cands, cells, table, w.changed, w.layers, w.bounds)
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)

@@ -27,7 +27,7 @@ all the same.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -119,12 +119,17 @@ def _thermo(t: Thermo, n: int) -> Propagator:
     return revise
 
 
-def _cage(cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...]) -> Propagator:
+def _cage(
+    cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...], peers: Sequence[frozenset[int]]
+) -> Propagator:
     """A cage reasoned on by its digit sets (``sums.digit_sets``, or a variant's, such as a renban's
     runs): each cell keeps the digits of the sets that still fit (every digit of the set a candidate
     somewhere, every cell a candidate in the set); a digit in every set that fits must be in the cage, so
-    where one cell alone can hold it, it goes there (a hidden single of the cage; none: a contradiction)."""
+    where one cell alone can hold it, it goes there (a hidden single of the cage; none: a contradiction),
+    and where several can, it leaves every cell outside the cage that sees them all (``peers``: each
+    cell's peers), as the Interactive Sudoku Solver's required-value exclusions do."""
     masks = [sum(1 << (d - 1) for d in s) for s in sets]
+    inside = frozenset(cells)
 
     def revise(cands: list[int]) -> list[int] | None:
         union = 0
@@ -147,6 +152,10 @@ def _cage(cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...]) -> Propagat
                     return None
                 if len(holders) == 1 and cands[holders[0]] != bit:
                     _narrow(cands, holders[0], bit, changed)
+                elif len(holders) > 1:
+                    for x in frozenset.intersection(*(peers[h] for h in holders)) - inside:
+                        if cands[x] & bit and not _narrow(cands, x, ~bit, changed):
+                            return None
         return changed
 
     return revise
@@ -276,7 +285,7 @@ def _plan(rules: Rules) -> _Plan:
     ]  # a differ pair is a peer: the singles handle it
     props += [(_thermo(t, n), t.cells) for t in rules.thermos]
     props += [
-        (_sum(form) if isinstance(form, LinearSum) else _cage(cells, form), cells)
+        (_sum(form) if isinstance(form, LinearSum) else _cage(cells, form, rules.peer_sets), cells)
         for cells, form in sum_forms(rules)
     ]
     props += [(_sum(automaton), automaton.cells) for automaton in rules.automata]
