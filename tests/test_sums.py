@@ -332,3 +332,22 @@ def test_a_digit_a_cage_needs_leaves_the_cells_that_see_every_place_it_can_take(
     assert cands[2] == cands[12] == high
     assert [c for c in range(81) if c not in (2, 12) and not cands[c] & high] == [3, 4, 5, 9, 10, 11]
     assert all(cands[c] == plan.full & ~high for c in (3, 4, 5, 9, 10, 11))
+
+
+def test_a_cage_inside_a_house_leaves_the_rest_of_the_house_its_other_digits() -> None:
+    """Row 1 holds cages of 12 (r1c1-r1c2), 14 (r1c3-r1c4) and 16 (r1c5-r1c7); with 7 and 4 given in
+    r3c3 and r3c4 and 9 in r4c3, the middle cage is 6 and 8 or 5 and 9, and each set of a cage fits only
+    if the rest of the row can hold the digits it leaves: r1c5-r1c7 lose 8 and 9 before any guess (the
+    Interactive Sudoku Solver's complement cells)."""
+    from sudoku_cp.backends.dfs_rules import _plan, propagate
+
+    cages = (Cage((0, 1), 12), Cage((2, 3), 14), Cage((4, 5, 6), 16))
+    rules = Rules.classic(3, 3).with_(cages=cages)
+    givens = {20: 7, 21: 4, 29: 9}
+    plan = _plan(rules)
+    cands = [1 << (givens[c] - 1) if c in givens else plan.full for c in range(81)]
+    assert propagate(cands, list(givens), plan, set(range(len(plan.propagators))))
+    digits = [[d for d in range(1, 10) if cands[c] >> (d - 1) & 1] for c in (4, 5, 6)]
+    assert digits == [[3, 5, 6, 7], [3, 5, 6, 7], [3, 4, 5, 6, 7]]
+    solved = make_backend("dfs").enumerate(Puzzle(rules, tuple(givens.get(c, 0) for c in range(81))), limit=1)
+    assert solved.solutions and rules.is_valid(solved.solutions[0].cells)

@@ -40,7 +40,7 @@ from ..rules.automaton import Automaton
 from ..rules.sums import LinearSum, graph_size
 from ..signals import compiling
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, resolved, weight_table
-from .dfs_rules import intersections, sum_forms
+from .dfs_rules import complement, intersections, sum_forms
 
 __all__ = [
     "EXHAUSTED",
@@ -180,7 +180,8 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
             table = [int(form.exact), form.total, *form.coefficients, *form.groups]
             out.append((_SUM, form.cells, table))
         else:
-            out.append((_CAGE, cells, [sum(1 << (d - 1) for d in s) for s in form]))
+            rest = complement(cells, rules)
+            out.append((_CAGE, cells, [len(rest), *rest, *(sum(1 << (d - 1) for d in s) for s in form)]))
     out += [(_AUTOMATON, a.cells, _automaton_table(a)) for a in rules.automata]
     return out
 
@@ -221,8 +222,9 @@ def _sum_work(rules: Rules) -> tuple[int, int]:
 def _tables(rules: Rules) -> _Tables:
     props = _propagators(rules)
     watch: list[list[int]] = [[] for _ in range(rules.ncells)]
-    for i, (_, cells, _) in enumerate(props):
-        for cell in sorted(set(cells)):
+    for i, (kind, cells, table) in enumerate(props):
+        rest = table[1 : 1 + table[0]] if kind == _CAGE else []  # a cage reads the rest of its house too
+        for cell in sorted(set(cells) | set(rest)):
             watch[cell].append(i)
     locks = intersections(rules)
     return _Tables(
@@ -382,17 +384,26 @@ def _thermo_rule(cands, cells, n, full, changed):
 
 
 @njit(cache=True)
-def _cage_rule(cands, cells, sets, changed, peer_start, peers):
-    """A cage's digit sets: each cell keeps the digits of the sets that still fit the cage, and a digit
-    in every set that fits goes to the one cell that can hold it, or leaves the cells outside the cage
-    that see every cell that can (``dfs_rules._cage``)."""
+def _cage_rule(cands, cells, table, changed, peer_start, peers, full):
+    """A cage's digit sets (``table``: the rest of a house that holds it, counted, then the sets): each
+    cell keeps the digits of the sets that still fit the cage and leave the rest of the house its other
+    digits, the rest keeps what they leave it, and a digit in every set that fits goes to the one cell
+    that can hold it, or leaves the cells outside the cage that see every cell that can
+    (``dfs_rules._cage``)."""
+    nrest = table[0]
+    rest = table[1 : 1 + nrest]
+    sets = table[1 + nrest :]
     union = 0
     for cell in cells:
         union |= cands[cell]
+    others = 0
+    for k in range(nrest):
+        others |= cands[rest[k]]
     fits = 0
+    left = 0
     required = np.int64(-1)
     for s in sets:
-        if s & union == s:
+        if s & union == s and (nrest == 0 or full & ~s & ~others == 0):
             every = True
             for cell in cells:
                 if cands[cell] & s == 0:
@@ -400,10 +411,18 @@ def _cage_rule(cands, cells, sets, changed, peer_start, peers):
                     break
             if every:
                 fits |= s
+                left |= full & ~s
                 required &= s
     nch = 0
     for cell in cells:
         narrowed = cands[cell] & fits
+        if narrowed == 0:
+            return -1
+        if narrowed != cands[cell]:
+            nch = _narrow(cands, cell, narrowed, changed, nch)
+    for k in range(nrest):
+        cell = rest[k]
+        narrowed = cands[cell] & left
         if narrowed == 0:
             return -1
         if narrowed != cands[cell]:
@@ -736,7 +755,7 @@ def _apply(p, cands, t, w):
     if kind == _THERMO:
         return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
     if kind == _CAGE:
-        return _cage_rule(cands, cells, table, w.changed, t.peer_start, t.peers)
+        return _cage_rule(cands, cells, table, w.changed, t.peer_start, t.peers, t.full)
     if kind == _AUTOMATON:
         return _automaton_rule(cands, cells, table, w.changed, w.layers, w.bounds)
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)

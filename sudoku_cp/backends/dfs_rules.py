@@ -119,15 +119,42 @@ def _thermo(t: Thermo, n: int) -> Propagator:
     return revise
 
 
+def complement(cells: Sequence[int], rules: Rules) -> tuple[int, ...]:
+    """The rest of the first house that holds every cell of a cage (sorted), () when none does: those
+    cells hold exactly the house's digits the cage does not (the Interactive Sudoku Solver's complement
+    cells)."""
+    inside = set(cells)
+    for house in rules.houses:
+        if len(house) == rules.n and inside <= set(house):
+            return tuple(sorted(set(house) - inside))
+    return ()
+
+
+def _cage_of(
+    cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...], rules: Rules
+) -> tuple[Propagator, tuple[int, ...]]:
+    """A cage's propagator and the cells it reads: its own and the rest of a house that holds it."""
+    rest = complement(cells, rules)
+    full = (1 << rules.n) - 1 if rest else 0
+    return _cage(cells, sets, rules.peer_sets, rest, full), cells + rest
+
+
 def _cage(
-    cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...], peers: Sequence[frozenset[int]]
+    cells: tuple[int, ...],
+    sets: tuple[tuple[int, ...], ...],
+    peers: Sequence[frozenset[int]],
+    rest: tuple[int, ...] = (),
+    full: int = 0,
 ) -> Propagator:
     """A cage reasoned on by its digit sets (``sums.digit_sets``, or a variant's, such as a renban's
     runs): each cell keeps the digits of the sets that still fit (every digit of the set a candidate
     somewhere, every cell a candidate in the set); a digit in every set that fits must be in the cage, so
     where one cell alone can hold it, it goes there (a hidden single of the cage; none: a contradiction),
     and where several can, it leaves every cell outside the cage that sees them all (``peers``: each
-    cell's peers), as the Interactive Sudoku Solver's required-value exclusions do."""
+    cell's peers), as the Interactive Sudoku Solver's required-value exclusions do. With ``rest``, the
+    rest of a house that holds the cage (``complement``; ``full`` the house's digits), a set fits only
+    if the rest can still hold every other digit, and the rest keeps only the digits some fitting set
+    leaves to it."""
     masks = [sum(1 << (d - 1) for d in s) for s in sets]
     inside = frozenset(cells)
 
@@ -135,15 +162,23 @@ def _cage(
         union = 0
         for cell in cells:
             union |= cands[cell]
+        others = 0
+        for cell in rest:
+            others |= cands[cell]
         fits = 0
+        left = 0  # the digits the fitting sets leave to the rest
         required = -1
         for s in masks:
-            if s & union == s and all(cands[cell] & s for cell in cells):
+            if s & union == s and all(cands[cell] & s for cell in cells) and not full & ~s & ~others:
                 fits |= s
+                left |= full & ~s
                 required &= s
         changed: list[int] = []
         for cell in cells:
             if not _narrow(cands, cell, fits, changed):
+                return None
+        for cell in rest:
+            if not _narrow(cands, cell, left, changed):
                 return None
         if fits:
             for bit in _bits(required):
@@ -285,7 +320,7 @@ def _plan(rules: Rules) -> _Plan:
     ]  # a differ pair is a peer: the singles handle it
     props += [(_thermo(t, n), t.cells) for t in rules.thermos]
     props += [
-        (_sum(form) if isinstance(form, LinearSum) else _cage(cells, form, rules.peer_sets), cells)
+        (_sum(form), cells) if isinstance(form, LinearSum) else _cage_of(cells, form, rules)
         for cells, form in sum_forms(rules)
     ]
     props += [(_sum(automaton), automaton.cells) for automaton in rules.automata]
