@@ -436,26 +436,24 @@ def combined_sums(
 
 @lru_cache(maxsize=RULES_KEPT)
 def implied_sums(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
-    """The sums that the houses and the cage totals imply (``derived_sums``: hidden cages, innies and
-    outies of bands of rows, of columns and of regions), from the cages with totals that overlap no
-    cage taken before them; then the unions of neighbouring sums (``combined_sums``) over those cages
-    and the other sums of unit coefficients (little killers...)."""
+    """The sums that the houses and the sums of the rules imply (``derived_sums``: hidden cages, innies
+    and outies of bands of rows, of columns and of regions), from the cages with totals and the other
+    sums of unit coefficients (little killers, region sum segments...) that overlap none taken before
+    them; then the unions of neighbouring sums (``combined_sums``)."""
+    unit = [(cells, total) for cells, weights, total in rules.linear_sums if set(weights) == {1}]
     taken: list[tuple[tuple[int, ...], int]] = []
     seen: set[int] = set()
-    for cage in rules.cages:
-        if cage.total is not None and seen.isdisjoint(cage.cells):
-            taken.append((cage.cells, cage.total))
-            seen.update(cage.cells)
-    unit = [(cells, total) for cells, weights, total in rules.linear_sums if set(weights) == {1}]
-    if not taken and not unit:
+    for cells, total in [(c.cells, c.total) for c in rules.cages if c.total is not None] + unit:
+        if seen.isdisjoint(cells) and len(set(cells)) == len(cells):
+            taken.append((tuple(cells), total))
+            seen.update(cells)
+    if not taken:
         return []
     n = rules.n
-    out = []
-    if taken:
-        rows = [rules.houses[r] for r in range(n)]
-        cols = [rules.houses[n + c] for c in range(n)]
-        bands = [rows, rows[::-1], cols, cols[::-1], list(rules.regions)]
-        out = derived_sums(n, rules.houses, bands, taken)
+    rows = [rules.houses[r] for r in range(n)]
+    cols = [rules.houses[n + c] for c in range(n)]
+    bands = [rows, rows[::-1], cols, cols[::-1], list(rules.regions)]
+    out = derived_sums(n, rules.houses, bands, taken)
     for cells, total in combined_sums(n, taken + unit, rules.peer_sets):
         out.append((cells, (1,) * len(cells), total))
     return out
