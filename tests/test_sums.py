@@ -351,3 +351,15 @@ def test_a_cage_inside_a_house_leaves_the_rest_of_the_house_its_other_digits() -
     assert digits == [[3, 5, 6, 7], [3, 5, 6, 7], [3, 4, 5, 6, 7]]
     solved = make_backend("dfs").enumerate(Puzzle(rules, tuple(givens.get(c, 0) for c in range(81))), limit=1)
     assert solved.solutions and rules.is_valid(solved.solutions[0].cells)
+
+
+def test_sums_that_cover_a_house_bound_their_cells_outside_it() -> None:
+    """Two cages cover row 1 and stick out into row 2 by one cell each (r2c1, r2c9): those two add up to
+    the cages' totals less 45, kept when that is close to a bound of two distinct digits (3 to 17)."""
+    from sudoku_cp.rules.sums import crossing_sums
+
+    nine = Rules.classic(3, 3)
+    left, right = (0, 1, 2, 3, 4, 9), (5, 6, 7, 8, 17)
+    assert crossing_sums(9, nine.houses, [(left, 30), (right, 19)], nine.peer_sets) == [((9, 17), 4)]
+    assert crossing_sums(9, nine.houses, [(left, 30), (right, 25)], nine.peer_sets) == []  # 10: loose
+    assert crossing_sums(9, nine.houses, [(left[:-1], 30)], nine.peer_sets) == []  # the row is not covered

@@ -39,6 +39,7 @@ __all__ = [
     "MAX_SETS",
     "LinearSum",
     "combined_sums",
+    "crossing_sums",
     "derived_sums",
     "digit_sets",
     "exclusion_groups",
@@ -365,8 +366,7 @@ def _record(
     cells scores k * (n - k) - dof (many cells close to a bound: few ways to fill them). None when the
     total is out of the bounds (the sum's own propagator finds that)."""
     groups = exclusion_groups(cells, peers)
-    least = sum(len(g) * (len(g) + 1) // 2 for g in groups)
-    most = sum(len(g) * n - len(g) * (len(g) - 1) // 2 for g in groups)
+    least, most = _group_bounds(groups, n)
     if not least <= total <= most:
         return None
     dof = min(total - least, most - total)
@@ -434,6 +434,64 @@ def combined_sums(
     return [(r.cells, r.total) for r in active.values() if not r.original and r.score > 0]
 
 
+def _group_bounds(groups: Sequence[Sequence[int]], n: int) -> tuple[int, int]:
+    """The least and the most a sum over these exclusion groups can add up to (distinct digits 1..n in
+    each group)."""
+    least = sum(len(g) * (len(g) + 1) // 2 for g in groups)
+    most = sum(len(g) * n - len(g) * (len(g) - 1) // 2 for g in groups)
+    return least, most
+
+
+def crossing_sums(
+    n: int,
+    houses: Sequence[Sequence[int]],
+    sums: Sequence[tuple[Sequence[int], int]],
+    peers: Sequence[Sequence[int]],
+) -> list[tuple[tuple[int, ...], int]]:
+    """Sums across a house: when sums that do not overlap (of ``sums``, in order, each that crosses the
+    house and overlaps none taken before) cover a house of n cells, with any gap filled by other houses
+    that meet it only there, their cells outside the house add up to their totals and those houses'
+    less the house's; houses wholly among those cells come off too. Kept where that is tight: its
+    bounds by exclusion groups span more than four times its distance to the nearer one (the Interactive
+    Sudoku Solver's sum intersections: a diagonal crossed by little killers and cages)."""
+    full = n * (n + 1) // 2
+    whole = [frozenset(h) for h in houses if len(h) == n]
+    pieces = [(frozenset(cells), total) for cells, total in sums]
+    found: dict[tuple[int, ...], int] = {}
+    for house in whole:
+        used: set[int] = set()
+        total = 0
+        for cells, t in pieces:
+            if cells & house and used.isdisjoint(cells):
+                used |= cells
+                total += t
+        if not used:
+            continue
+        for other in whole:
+            uncovered = house - used
+            if not uncovered:
+                break
+            meet = other & house
+            if other is not house and len(meet) > 1 and meet <= uncovered and used.isdisjoint(other):
+                used |= other
+                total += full
+        if not house <= used:
+            continue
+        outside = used - house
+        total -= full
+        for other in sorted(whole, key=len):
+            if other <= outside:
+                outside -= other
+                total -= full
+        if not outside:
+            continue
+        cells = tuple(sorted(outside))
+        least, most = _group_bounds(exclusion_groups(cells, peers), n)
+        if least <= total <= most and most - least > 4 * min(total - least, most - total):
+            found.setdefault(cells, total)
+    return list(found.items())
+
+
 @lru_cache(maxsize=RULES_KEPT)
 def implied_sums(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """The sums that the houses and the sums of the rules imply (``derived_sums``: hidden cages, innies
@@ -455,5 +513,8 @@ def implied_sums(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], i
     bands = [rows, rows[::-1], cols, cols[::-1], list(rules.regions)]
     out = derived_sums(n, rules.houses, bands, taken)
     for cells, total in combined_sums(n, taken + unit, rules.peer_sets):
+        out.append((cells, (1,) * len(cells), total))
+    every = [(c.cells, c.total) for c in rules.cages if c.total is not None] + unit
+    for cells, total in crossing_sums(n, rules.houses, every, rules.peer_sets):
         out.append((cells, (1,) * len(cells), total))
     return out
