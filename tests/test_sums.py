@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from sudoku_cp import Puzzle
 from sudoku_cp.backends import make_backend
-from sudoku_cp.rules import Arrow, Cage, Rules
+from sudoku_cp.rules import Arrow, Cage, Pair, Rules
 from sudoku_cp.rules.sums import MAX_SETS, LinearSum, digit_sets
 
 SIX = Rules.classic(2, 3)
@@ -296,8 +296,9 @@ def test_parallel_little_killers_close_to_their_most_combine() -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), clues=st.integers(2, 8))
 def test_every_implied_sum_holds_on_a_grid_that_keeps_the_sums(seed: int, clues: int) -> None:
-    """Little killers and cages with totals read off a valid grid: every sum ``implied_sums`` adds (the
-    rule of 45 and the combined sums) holds on that grid, so none can cut a solution."""
+    """Little killers, cages and X/V pairs with totals read off a valid grid: every sum ``implied_sums``
+    adds (the rule of 45, the combined sums, the sums across a house) holds on that grid, so none can
+    cut a solution."""
     from cases import full_grid
 
     from sudoku_cp.rules.kinds.outside import LittleKiller
@@ -311,7 +312,12 @@ def test_every_implied_sum_holds_on_a_grid_that_keeps_the_sums(seed: int, clues:
     cages = tuple(
         Cage(cells, sum(grid[c] for c in cells)) for cells in [(0, 1, 2), (30, 31, 39, 40), (70, 71, 79, 80)]
     )
-    rules = nine.with_(variants=killers, cages=cages if seed % 2 else ())
+    xv = tuple(  # X and V pairs where the grid's neighbours add up to 10 or 5
+        Pair(c, c + 1, "sum", grid[c] + grid[c + 1])
+        for c in range(81)
+        if c % 9 < 8 and grid[c] + grid[c + 1] in (5, 10)
+    )
+    rules = nine.with_(variants=killers, cages=cages if seed % 2 else (), dots=xv if seed % 3 else ())
     assert rules.is_valid(grid)
     for cells, weights, total in implied_sums(rules):
         assert sum(w * grid[c] for c, w in zip(cells, weights, strict=True)) == total

@@ -496,9 +496,11 @@ def crossing_sums(
 def implied_sums(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """The sums that the houses and the sums of the rules imply (``derived_sums``: hidden cages, innies
     and outies of bands of rows, of columns and of regions), from the cages with totals and the other
-    sums of unit coefficients (little killers, region sum segments...) that overlap none taken before
-    them; then the unions of neighbouring sums (``combined_sums``)."""
+    sums of unit coefficients (little killers, region sum segments, X and V pairs...) that overlap none
+    taken before them; then the unions of neighbouring sums (``combined_sums``) and the sums across a
+    house (``crossing_sums``)."""
     unit = [(cells, total) for cells, weights, total in rules.linear_sums if set(weights) == {1}]
+    unit += [(p.cells, p.value) for p in rules.pairs if p.relation == "sum" and not p.negated]  # X, V
     taken: list[tuple[tuple[int, ...], int]] = []
     seen: set[int] = set()
     for cells, total in [(c.cells, c.total) for c in rules.cages if c.total is not None] + unit:
