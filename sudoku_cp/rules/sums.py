@@ -346,6 +346,9 @@ def derived_sums(
 
 #: Cells of the smaller of two sums that must see the other for ``combined_sums`` to join them.
 RELATED_CELLS = 6
+#: The most cells a combined sum holds, in houses' worth (four diagonals of a 9x9 make 32): the work of
+#: scoring a union grows with the square of its cells, and 36x36 grids hold sums of hundreds.
+MOST_COMBINED = 4
 
 
 @dataclass(frozen=True)
@@ -365,7 +368,7 @@ def _record(
     bound it to [least, most]; its freedom ``dof`` is its distance to the nearer bound; each group of k
     cells scores k * (n - k) - dof (many cells close to a bound: few ways to fill them). None when the
     total is out of the bounds (the sum's own propagator finds that)."""
-    groups = exclusion_groups(cells, peers)
+    groups = _scoring_groups(cells, peers)
     least, most = _group_bounds(groups, n)
     if not least <= total <= most:
         return None
@@ -387,7 +390,7 @@ def combined_sums(
     active: dict[tuple[int, ...], _Record] = {}
     for cells, total in sums:
         key = tuple(sorted(cells))
-        if len(set(key)) == len(key) and key not in active:
+        if len(set(key)) == len(key) <= n and key not in active:  # a sum longer than a house: left out
             record = _record(key, total, n, peers, True)
             if record is not None:
                 active[key] = record
@@ -405,7 +408,7 @@ def combined_sums(
         if not related(a, b):
             return
         cells = tuple(sorted(a.cells + b.cells))
-        if cells in active:
+        if cells in active or len(cells) > MOST_COMBINED * n:
             return
         union = _record(cells, a.total + b.total, n, peers, False)
         if union is None or (min(a.score, b.score) >= union.score and union.score <= a.score + b.score):
@@ -432,6 +435,32 @@ def combined_sums(
             if other is not union:
                 pair(union, other)
     return [(r.cells, r.total) for r in active.values() if not r.original and r.score > 0]
+
+
+#: The most cells ``_scoring_groups`` splits as ``exclusion_groups`` does (its best of three greedy
+#: orders, cubic in the cells); beyond, one greedy pass (quadratic): 36x36 grids hold sums of hundreds.
+EXACT_GROUPS = 40
+
+
+def _scoring_groups(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> list[list[int]]:
+    """The exclusion groups a derived sum is scored and bounded by: ``exclusion_groups`` up to
+    ``EXACT_GROUPS`` cells, else one greedy pass (each group takes the first cells left that see all
+    of it, in order), the JS solver's estimate."""
+    if len(cells) <= EXACT_GROUPS:
+        return exclusion_groups(cells, peers)
+    left = list(cells)
+    groups = []
+    while left:
+        group = [left[0]]
+        rest = []
+        for cell in left[1:]:
+            if all(cell in peers[g] for g in group):
+                group.append(cell)
+            else:
+                rest.append(cell)
+        groups.append(group)
+        left = rest
+    return groups
 
 
 def _group_bounds(groups: Sequence[Sequence[int]], n: int) -> tuple[int, int]:
@@ -486,7 +515,7 @@ def crossing_sums(
         if not outside:
             continue
         cells = tuple(sorted(outside))
-        least, most = _group_bounds(exclusion_groups(cells, peers), n)
+        least, most = _group_bounds(_scoring_groups(cells, peers), n)
         if least <= total <= most and most - least > 4 * min(total - least, most - total):
             found.setdefault(cells, total)
     return list(found.items())
