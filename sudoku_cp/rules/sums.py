@@ -443,11 +443,15 @@ EXACT_GROUPS = 40
 
 
 def _scoring_groups(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> list[list[int]]:
-    """The exclusion groups a derived sum is scored and bounded by: ``exclusion_groups`` up to
-    ``EXACT_GROUPS`` cells, else one greedy pass (each group takes the first cells left that see all
-    of it, in order), the JS solver's estimate."""
+    """The exclusion groups a combined sum is scored by: ``exclusion_groups`` up to ``EXACT_GROUPS``
+    cells, else one greedy pass (``_greedy_groups``), the JS solver's estimate."""
     if len(cells) <= EXACT_GROUPS:
         return exclusion_groups(cells, peers)
+    return _greedy_groups(cells, peers)
+
+
+def _greedy_groups(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Exclusion groups in one greedy pass: each group takes the first cells left that see all of it."""
     left = list(cells)
     groups = []
     while left:
@@ -515,7 +519,7 @@ def crossing_sums(
         if not outside:
             continue
         cells = tuple(sorted(outside))
-        least, most = _group_bounds(_scoring_groups(cells, peers), n)
+        least, most = _group_bounds(_greedy_groups(cells, peers), n)
         if least <= total <= most and most - least > 4 * min(total - least, most - total):
             found.setdefault(cells, total)
     return list(found.items())
