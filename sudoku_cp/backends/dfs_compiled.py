@@ -98,8 +98,9 @@ else:  # pragma: no cover - platforms without clock_gettime
 
 def heuristic_code(heuristic: str, rules: Rules) -> int:
     """The integer the general kernels take for a heuristic name under ``rules`` (the index in
-    ``HEURISTICS`` of ``dfs_reference.resolved``: ``auto`` is ``mrv`` on the classic rules, ``conflicts``
-    beyond them; see ``takes_bands`` for where the general kernels do not search at all)."""
+    ``HEURISTICS`` of ``dfs_reference.resolved`` for the compiled engine: ``auto`` is ``mrv`` on the
+    classic rules, ``wdeg`` beyond them; see ``takes_bands`` for where the general kernels do not search
+    at all)."""
     return HEURISTICS.index(resolved(heuristic, rules, compiled=True))
 
 
@@ -946,17 +947,7 @@ def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums,
                 return cell
         return -1
     if heuristic == _MRV:
-        best_count = 1 << 30
-        for cell in range(ncells):
-            mask = cands[cell]
-            if mask & (mask - 1) != 0:
-                count = _popcount(mask)
-                if count < best_count:
-                    best = cell
-                    best_count = count
-                    if count == 2:
-                        break
-        return best
+        return _fewest(cands)
     # weighted
     for u in range(units.shape[0]):
         total = 0
@@ -1007,14 +998,24 @@ def _most_conflicted(cands, scores, value_scores):
                 best_score = score
                 best_count = count
     if best_score == 0:  # no score anywhere: the fewest candidates
-        best_count = 1 << 30
-        for cell in range(cands.shape[0]):
-            mask = cands[cell]
-            if mask & (mask - 1) != 0:
-                count = _popcount(mask)
-                if count < best_count:
-                    best = cell
-                    best_count = count
+        return _fewest(cands)
+    return best
+
+
+@njit(cache=True)
+def _fewest(cands):
+    """``mrv``'s cell: the first unsolved cell with the fewest candidates, -1 when all are solved."""
+    best = -1
+    best_count = 1 << 30
+    for cell in range(cands.shape[0]):
+        mask = cands[cell]
+        if mask & (mask - 1) != 0:
+            count = _popcount(mask)
+            if count < best_count:
+                best = cell
+                best_count = count
+                if count == 2:  # after propagation no unsolved cell has fewer
+                    break
     return best
 
 

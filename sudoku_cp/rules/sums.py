@@ -213,26 +213,39 @@ def exclusion_groups(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> li
     of distinct digits): each grown one at a time, taking the first cell left that sees every cell of the
     group so far, in the cells' order, in grid order, or taking the cell that sees the most cells left; the
     split with the largest sum of squared sizes wins (the Interactive Sudoku Solver's heuristic)."""
-    seen = {c: peers[c] if isinstance(peers[c], (set, frozenset)) else set(peers[c]) for c in cells}
+    seen = _seen(cells, peers)
     best: list[list[int]] = []
-    for order in (list(cells), sorted(cells), None):
-        left = list(cells)
-        split = []
-        while left:
-            group: list[int] = []
-            fits = list(left)
-            while fits:
-                if order is None:
-                    cell = max(fits, key=lambda c: (len(seen[c].intersection(fits)), -c))
-                else:
-                    cell = next(c for c in order if c in fits)
-                group.append(cell)
-                fits = [c for c in fits if c != cell and c in seen[cell]]
-            split.append(group)
-            left = [c for c in left if c not in group]
+    for pick in ("given", "grid", "most"):
+        split = _split(cells, seen, pick)
         if sum(len(g) ** 2 for g in split) > sum(len(g) ** 2 for g in best):
             best = split
     return best
+
+
+def _seen(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> dict[int, set[int] | frozenset[int]]:
+    """Each cell's peers as a set, for membership tests."""
+    return {c: peers[c] if isinstance(peers[c], (set, frozenset)) else set(peers[c]) for c in cells}
+
+
+def _split(cells: Sequence[int], seen: dict[int, set[int] | frozenset[int]], pick: str) -> list[list[int]]:
+    """``cells`` split into cliques, each grown one cell at a time from the cells left that see every
+    cell of it so far: the first of them in the cells' order (``given``), the first in grid order
+    (``grid``), or the one that sees most of them (``most``)."""
+    left = list(cells)
+    split = []
+    while left:
+        group: list[int] = []
+        fits = list(left)  # in the cells' order, as ``left`` is
+        while fits:
+            if pick == "most":
+                cell = max(fits, key=lambda c: (len(seen[c].intersection(fits)), -c))
+            else:
+                cell = fits[0] if pick == "given" else min(fits)
+            group.append(cell)
+            fits = [c for c in fits if c != cell and c in seen[cell]]
+        split.append(group)
+        left = [c for c in left if c not in group]
+    return split
 
 
 def _span(union: int, k: int, w: int) -> tuple[int, int] | None:
@@ -444,27 +457,10 @@ EXACT_GROUPS = 40
 
 def _scoring_groups(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> list[list[int]]:
     """The exclusion groups a combined sum is scored by: ``exclusion_groups`` up to ``EXACT_GROUPS``
-    cells, else one greedy pass (``_greedy_groups``), the JS solver's estimate."""
+    cells, else one greedy pass in the cells' order (``_split``), the JS solver's estimate."""
     if len(cells) <= EXACT_GROUPS:
         return exclusion_groups(cells, peers)
-    return _greedy_groups(cells, peers)
-
-
-def _greedy_groups(cells: Sequence[int], peers: Sequence[Sequence[int]]) -> list[list[int]]:
-    """Exclusion groups in one greedy pass: each group takes the first cells left that see all of it."""
-    left = list(cells)
-    groups = []
-    while left:
-        group = [left[0]]
-        rest = []
-        for cell in left[1:]:
-            if all(cell in peers[g] for g in group):
-                group.append(cell)
-            else:
-                rest.append(cell)
-        groups.append(group)
-        left = rest
-    return groups
+    return _split(cells, _seen(cells, peers), "given")
 
 
 def _group_bounds(groups: Sequence[Sequence[int]], n: int) -> tuple[int, int]:
@@ -519,7 +515,7 @@ def crossing_sums(
         if not outside:
             continue
         cells = tuple(sorted(outside))
-        least, most = _group_bounds(_greedy_groups(cells, peers), n)
+        least, most = _group_bounds(_split(cells, _seen(cells, peers), "given"), n)
         if least <= total <= most and most - least > 4 * min(total - least, most - total):
             found.setdefault(cells, total)
     return list(found.items())
