@@ -158,6 +158,46 @@ def test_the_forms_keep_exactly_the_digits_the_check_keeps(key: str, seed: int) 
                 assert v.consistent(blank, rules.n), (key, v, blank)
 
 
+@pytest.mark.parametrize("key", ["sandwichsum", "xsum", "skyscraper"])
+def test_an_automaton_over_a_house_keeps_the_same_permutations_with_distinct_digits(key: str) -> None:
+    """``Automaton.distinct`` (what the dfs engines reason on where the cells all see each other)
+    accepts exactly the lines of distinct digits the automaton accepts, and no line with a repeat."""
+    import itertools
+
+    grid = ALL_SIX_GRID
+    for seed in range(6):
+        for v in variants(key, SIX, grid, seed, 2):
+            for a in v.forms(6).automata:
+                both = a.distinct(6)
+                assert both is not None and both.cells == a.cells
+                for digits in itertools.permutations(range(1, 7)):
+                    assert both.holds(digits) == a.holds(digits), (v, digits)
+                assert not both.holds([1, 1, 2, 3, 4, 5]) and not both.holds([6, 5, 4, 3, 2, 2])
+
+
+def test_a_skyscraper_of_one_over_a_house_puts_n_first_where_the_rule_alone_does_not() -> None:
+    """Seen alone, one visible skyscraper says no later cell is taller than the first (any digit fits
+    there: 1, 1, 1, 1 sees one); with the row's distinct digits it is the tallest, 4: what the dfs
+    reasons on."""
+    [sky] = BY_KEY["skyscraper"].read({"cell": "R1C0", "value": "1"}, FOUR)
+    [alone] = sky.forms(4).automata
+    full = [0b1111] * 4
+    assert alone.narrow(full)[0] == 0b1111
+    rules = FOUR.with_(variants=(sky,))
+    [in_house] = rules.automata_in_houses
+    assert in_house.narrow(full)[0] == 0b1000
+    assert make_backend("dfs").enumerate(Puzzle.empty(rules), limit=1).solutions[0].cells[0] == 4
+
+
+def test_an_automaton_too_large_with_its_houses_digits_is_kept_as_it_is() -> None:
+    """On 16x16 the digits read so far are 2^16 states: the rule alone is reasoned on, not refused."""
+    rules = Rules.classic(4, 4)
+    [sandwich] = BY_KEY["sandwichsum"].read({"cell": "R0C1", "value": "40"}, rules)
+    [a] = sandwich.forms(16).automata
+    assert a.distinct(16) is None
+    assert rules.with_(variants=(sandwich,)).automata_in_houses == (a,)
+
+
 # --- reading and writing -------------------------------------------------------------------------------
 
 

@@ -183,25 +183,29 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
         else:
             rest = complement(cells, rules)
             out.append((_CAGE, cells, [len(rest), *rest, *(sum(1 << (d - 1) for d in s) for s in form)]))
-    out += [(_AUTOMATON, a.cells, _automaton_table(a)) for a in rules.automata]
+    out += [(_AUTOMATON, a.cells, _automaton_table(a)) for a in rules.automata_in_houses]
     return out
 
 
 def _automaton_table(a: Automaton) -> list[int]:
-    """An automaton's graph for ``_automaton_rule``: its node count, then per layer the edge count and
-    each edge as (node, digit, next node), the nodes numbered across layers (the first is 0, the last
-    the accepting one). An impossible automaton is one node and no edge."""
+    """An automaton's graph for ``_automaton_rule``: its node count N, the nodes numbered across layers
+    (the first is 0, the last, N - 1, the accepting one); then N + 1 offsets into the table, where each
+    node's edges start (and where the next's do); then the edges as (digit, next node). An impossible
+    automaton is two nodes and no edge."""
     if a.empty:
-        return [1] + [0] * len(a.cells)
+        return [2, 4, 4, 4]
     first = [0]
     for i in range(len(a.cells)):
         first.append(first[-1] + a.nodes(i))
-    out = [first[-1] + 1]
+    nodes = first[-1] + 1
+    out_of: list[list[int]] = [[] for _ in range(nodes)]
     for i, layer in enumerate(a.edges):
-        out.append(len(layer))
         for u, d, v in layer:
-            out += [first[i] + u, d, first[i + 1] + v]
-    return out
+            out_of[first[i] + u] += [d, first[i + 1] + v]
+    offsets = [nodes + 2]
+    for edges in out_of:
+        offsets.append(offsets[-1] + len(edges))
+    return [nodes, *offsets, *(x for edges in out_of for x in edges)]
 
 
 def _sum_work(rules: Rules) -> tuple[int, int]:
@@ -213,7 +217,7 @@ def _sum_work(rules: Rules) -> tuple[int, int]:
             if form.exact:
                 work = max(work, graph_size(form.coefficients, form.total, rules.n))
             terms = max(terms, len(form.cells) + 1)
-    for a in rules.automata:
+    for a in rules.automata_in_houses:
         work = max(work, sum(a.nodes(i) for i in range(len(a.cells) + 1)))
         terms = max(terms, len(a.cells) + 1)
     return work, terms
@@ -270,7 +274,8 @@ class _Work(NamedTuple):
     stack: np.ndarray  # (propagators,) int64: propagators to run
     changed: np.ndarray  # ((n + 2) * ncells,) int64: what one propagator narrowed: cell * 2 + (1 if now
     #: fixed), a cell at most once per digit it loses (a cage's required digits narrow cells outside it)
-    layers: np.ndarray  # (2, sum_work) int8: a sum's graph, forward and backward
+    layers: np.ndarray  # (5, sum_work) int32: a sum's graph, forward and backward; an automaton's, and
+    #: the nodes its passes reached
     bounds: np.ndarray  # (9, sum_terms) int64: a sum's windows, masks and its groups (``_sum_rule``)
     unit_sums: np.ndarray  # (houses,) int64: the weighted heuristic's sums per house
     scores: np.ndarray  # (ncells,) int64: conflicts' dead ends per branch cell, wdeg's scores
@@ -287,7 +292,7 @@ def _work(t: _Tables, ncells: int) -> _Work:
         np.zeros(nprops, np.bool_),
         np.empty(nprops, np.int64),
         np.empty((t.weights.shape[0] + 1) * ncells, np.int64),
-        np.zeros((2, t.sum_work), np.int8),
+        np.zeros((5, t.sum_work), np.int32),
         np.zeros((9, t.sum_terms), np.int64),
         np.empty(t.units.shape[0], np.int64),
         np.zeros(ncells, np.int64),
@@ -675,41 +680,56 @@ def _keep_all(cands, cells, keep, changed):
 def _automaton_rule(cands, cells, table, changed, layers, bounds):
     """An automaton (``rules.automaton``; ``table`` from ``_automaton_table``): the nodes reachable from
     the first through edges whose digit is a candidate, then, back from the accepting node, each cell
-    keeps the digits of the edges on such a path. ``layers`` holds the two passes' marks, ``bounds[3]``
-    the digits kept and ``bounds[4]`` where each layer's edges start in ``table``."""
+    keeps the digits of the edges on such a path. Each pass follows the edges of the nodes reached only,
+    so a row mostly decided costs a path, not the graph. ``layers`` holds the two passes' marks and the
+    nodes reached (layer after layer) in rows 2 to 4, which it leaves clear (the sums' rows 0 and 1 they
+    clear themselves), ``bounds[3]`` the digits kept and ``bounds[4]`` where each layer starts among the
+    nodes reached."""
     m = cells.shape[0]
-    total = table[0]
-    forward = layers[0]
-    back = layers[1]
-    forward[:total] = 0
-    back[:total] = 0
-    forward[0] = 1
+    nodes = table[0]
+    forward = layers[2]
+    back = layers[3]
+    reached = layers[4]
     starts = bounds[4]
     keep = bounds[3]
-    pos = 1
+    forward[0] = 1
+    reached[0] = 0
+    lo = 0
+    hi = 1
     for i in range(m):
-        starts[i] = pos
-        count = table[pos]
+        starts[i] = lo
         mask = cands[cells[i]]
-        for e in range(pos + 1, pos + 1 + 3 * count, 3):
-            if forward[table[e]] and (mask >> (table[e + 1] - 1)) & 1:
-                forward[table[e + 2]] = 1
-        pos += 1 + 3 * count
-    if forward[total - 1] == 0:
+        top = hi
+        for k in range(lo, hi):
+            u = reached[k]
+            for e in range(table[1 + u], table[2 + u], 2):
+                v = table[e + 1]
+                if forward[v] == 0 and (mask >> (table[e] - 1)) & 1:
+                    forward[v] = 1
+                    reached[top] = v
+                    top += 1
+        lo = hi
+        hi = top
+    starts[m] = lo
+    ok = forward[nodes - 1] != 0
+    if ok:
+        back[nodes - 1] = 1
+        for i in range(m - 1, -1, -1):
+            mask = cands[cells[i]]
+            kept = 0
+            for k in range(starts[i], starts[i + 1]):
+                u = reached[k]
+                for e in range(table[1 + u], table[2 + u], 2):
+                    d = table[e]
+                    if back[table[e + 1]] and (mask >> (d - 1)) & 1:
+                        back[u] = 1
+                        kept |= np.int64(1) << (d - 1)
+            keep[i] = kept
+    for k in range(hi):
+        forward[reached[k]] = 0
+        back[reached[k]] = 0
+    if not ok:
         return -1
-    back[total - 1] = 1
-    for i in range(m - 1, -1, -1):
-        pos = starts[i]
-        count = table[pos]
-        mask = cands[cells[i]]
-        kept = 0
-        for e in range(pos + 1, pos + 1 + 3 * count, 3):
-            u = table[e]
-            d = table[e + 1]
-            if forward[u] and back[table[e + 2]] and (mask >> (d - 1)) & 1:
-                back[u] = 1
-                kept |= np.int64(1) << (d - 1)
-        keep[i] = kept
     return _keep_all(cands, cells, keep, changed)
 
 

@@ -323,7 +323,7 @@ def _plan(rules: Rules) -> _Plan:
         (_sum(form), cells) if isinstance(form, LinearSum) else _cage_of(cells, form, rules)
         for cells, form in sum_forms(rules)
     ]
-    props += [(_sum(automaton), automaton.cells) for automaton in rules.automata]
+    props += [(_sum(automaton), automaton.cells) for automaton in rules.automata_in_houses]
     watch: list[set[int]] = [set() for _ in range(rules.ncells)]
     for i, (_, cells) in enumerate(props):
         for cell in cells:

@@ -17,12 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-__all__ = ["MAX_EDGES", "Automaton"]
+__all__ = ["DISTINCT_EDGES", "MAX_EDGES", "Automaton"]
 
 #: The largest graph a rule may unroll to (its edges): a sandwich of 9x9 has about 800, an X-sum 1,500, a
 #: between line of 9 cells 20,000; beyond it the rule is refused by name rather than reasoned on slowly.
 MAX_EDGES = 400_000
+
+#: The largest graph ``Automaton.distinct`` builds (its edges): a sandwich of 9x9 with its row's distinct
+#: digits has about 3,000, a skyscraper 2,500; the rule alone is kept where the pair would be larger
+#: (every clue of 16x16 or more: the digits used so far are 2^16 states).
+DISTINCT_EDGES = 20_000
 
 #: One layer's edges: (node, digit, next node), the nodes numbered within their layer.
 Edges = tuple[tuple[int, int, int], ...]
@@ -45,10 +51,11 @@ class Automaton:
         step: Callable[[int, Hashable, int], Hashable | None],
         accept: Callable[[Hashable], bool],
         source: str = "",
+        limit: int = MAX_EDGES,
     ) -> Automaton:
         """The graph of the automaton that starts in ``start``, reads digit d of cell i by ``step(i,
         state, d)`` (None: the digit breaks the rule) and accepts the states ``accept`` holds true of.
-        ``ValueError`` naming ``source`` when the graph exceeds ``MAX_EDGES``."""
+        ``ValueError`` naming ``source`` when the graph exceeds ``limit`` edges."""
         m = len(cells)
         layers: list[dict[Hashable, int]] = [{start: 0}]
         arcs: list[list[tuple[Hashable, int, Hashable]]] = []
@@ -63,11 +70,11 @@ class Automaton:
                         continue
                     nxt.setdefault(target, len(nxt))
                     here.append((state, d, target))
+                if size + len(here) > limit:
+                    raise ValueError(
+                        f"the {source or 'rule'} is too large to reason on (over {limit:,} edges)"
+                    )
             size += len(here)
-            if size > MAX_EDGES:
-                raise ValueError(
-                    f"the {source or 'rule'} is too large to reason on (over {MAX_EDGES:,} edges)"
-                )
             layers.append(nxt)
             arcs.append(here)
         alive: set[Hashable] = {s for s in layers[m] if accept(s)}
@@ -87,6 +94,15 @@ class Automaton:
             edges.append(tuple(layer))
             number = ahead
         return cls(tuple(cells), tuple(edges), source)
+
+    def distinct(self, n: int) -> Automaton | None:
+        """This rule and "no digit twice" as one graph, for cells that all see each other (a sandwich's
+        or a skyscraper's row): the state is the rule's node and the digits read so far, so removing the
+        digits on no path is arc consistency on the rule and the row's all-different together, which the
+        two apart do not reach (a sandwich's digits between the ends are distinct, the tallest skyscraper
+        of a full row is n). The same solutions; None where the graph would exceed ``DISTINCT_EDGES``."""
+        edges = _distinct_edges(self.edges, n)
+        return None if edges is None else Automaton(self.cells, edges, self.source)
 
     @property
     def empty(self) -> bool:
@@ -126,3 +142,20 @@ class Automaton:
             keep[i] = kept
             alive = before
         return keep
+
+
+@lru_cache(maxsize=256)
+def _distinct_edges(edges: tuple[Edges, ...], n: int) -> tuple[Edges, ...] | None:
+    """The edges of ``Automaton.distinct`` (the cells do not matter, so clues alike share one graph)."""
+    out = [{(u, d): v for u, d, v in layer} for layer in edges]
+
+    def step(i: int, state: Hashable, d: int) -> Hashable | None:
+        node, used = state  # type: ignore[misc]
+        v = out[i].get((node, d))
+        return None if v is None or used >> d & 1 else (v, used | 1 << d)
+
+    try:
+        graph = Automaton.unroll(range(len(edges)), n, (0, 0), step, lambda s: True, limit=DISTINCT_EDGES)
+    except ValueError:
+        return None
+    return graph.edges

@@ -302,6 +302,21 @@ class Rules:
         """The variants' automata (``rules.automaton``): sandwiches, X-sums, between lines..."""
         return self.forms.automata
 
+    @cached_property
+    def automata_in_houses(self) -> tuple[Automaton, ...]:
+        """The automata as the dfs engines reason on them: one whose cells all see each other (a
+        sandwich's row) also knows they hold distinct digits (``Automaton.distinct``), where that graph
+        stays small; the others as they are."""
+        peers = self.peer_sets
+        out = []
+        for a in self.automata:
+            cells = a.cells
+            seen = len(set(cells)) == len(cells) and all(
+                cells[j] in peers[cells[i]] for i in range(len(cells)) for j in range(i + 1, len(cells))
+            )
+            out.append((a.distinct(self.n) if seen else None) or a)
+        return tuple(out)
+
     @property
     def has_sums(self) -> bool:
         """Whether some constraint adds digits (a cage with a total, an arrow, a little killer...): what
