@@ -714,3 +714,16 @@ def test_a_walk_says_which_rules_only_the_nets_read() -> None:
     w = walk(puzzle)
     assert w.note.startswith("renban: read by the forcing nets alone") and w.to_dict()["note"] == w.note
     assert walk(Puzzle.from_string("12343412214343..")).note == ""
+
+
+def test_the_kinds_every_technique_reads_are_the_house_and_peer_rules() -> None:
+    """``Rules.house_kinds``: boxes, the named rules that are houses or cells that must differ, and the
+    kinds that say so (extra regions); non-consecutive (a relation, not a difference) and lines are not."""
+    from sudoku_cp.human.engine import nets_only
+    from sudoku_cp.rules import Rules
+    from sudoku_cp.rules.kinds import BY_KEY
+
+    rules = Rules.classic(3, 3).with_named("anti-knight,non-consecutive,x")
+    rules = rules.with_(extra_regions=[(0, 10, 20)], variants=[BY_KEY["renban"]((30, 31))])
+    assert rules.house_kinds == ("boxes", "diagonal-", "diagonal+", "anti-knight", "extra region")
+    assert nets_only(rules) == ("non-consecutive", "renban")

@@ -261,6 +261,17 @@ def test_generated_puzzles_of_each_drawn_kind_are_unique(key: str) -> None:
             assert [s.cells for s in found.solutions] == [made.solution.cells], (key, spec)
 
 
+def test_killer_puzzles_are_the_cage_kind_drawn() -> None:
+    """``generate --killer`` draws its cages as the kind does (``Cage.drawn``): the same seed gives the
+    same puzzles through either door."""
+    from sudoku_cp.generate import generate_killer
+    from sudoku_cp.generate.drawn import generate_clued
+
+    by_kind = [g.puzzle for g in generate_clued(2, ["killercage"], FOUR, seed=11)]
+    assert by_kind == [g.puzzle for g in generate_killer(2, FOUR, seed=11)]
+    assert all(p.rules.cages and not p.rules.variants for p in by_kind)
+
+
 def test_a_kind_that_draws_no_clues_is_refused_by_name() -> None:
     from sudoku_cp.errors import UnsupportedRuleError
     from sudoku_cp.generate.drawn import generate_clued

@@ -2,8 +2,9 @@
 cages alone leave a choice.
 
 For each puzzle: a random full grid; random cages grown over orthogonal neighbours (no digit twice in a
-cage, sizes up to ``max_cage``), each given the sum of its digits; the givens then as for every puzzle
-whose rules are drawn from its solution (``drawn.generate_drawn``).
+cage, sizes up to ``max_cage``: ``kinds.cages.random_cages``, what ``Cage.drawn`` draws for ``generate
+--constraints killercage``), each given the sum of its digits; the givens then as for every puzzle whose
+rules are drawn from its solution (``drawn.generate_drawn``).
 """
 
 from __future__ import annotations
@@ -13,53 +14,12 @@ from collections.abc import Iterator
 
 from ..errors import UsageError
 from ..rules import Cage, Rules
+from ..rules.kinds.cages import MAX_CAGE, random_cages
 from .drawn import generate_drawn
 from .generator import Generated
 from .oracle import DEFAULT_SOLVER
 
 __all__ = ["MAX_CAGE", "generate_killer", "random_cages"]
-
-#: The largest cage drawn by default (setters' cages are mostly 2 to 5 cells).
-MAX_CAGE = 5
-
-
-def random_cages(
-    grid: tuple[int, ...], rules: Rules, rng: random.Random, max_cage: int = MAX_CAGE
-) -> list[tuple[int, ...]]:
-    """Cages covering every cell, each grown from a random cell over orthogonal neighbours to a random size
-    of 2 to ``max_cage`` (smaller where no neighbour fits), with no digit of ``grid`` twice in one cage."""
-    n = rules.n
-    free = set(range(rules.ncells))
-    order = list(free)
-    rng.shuffle(order)
-    cages = []
-    for start in order:
-        if start not in free:
-            continue
-        cage, digits = [start], {grid[start]}
-        free.discard(start)
-        size = rng.randint(2, max(2, max_cage))
-        while len(cage) < size:
-            options = sorted(
-                {nb for cell in cage for nb in _neighbours(cell, n) if nb in free and grid[nb] not in digits}
-            )
-            if not options:
-                break
-            pick = rng.choice(options)
-            cage.append(pick)
-            digits.add(grid[pick])
-            free.discard(pick)
-        cages.append(tuple(sorted(cage)))
-    return cages
-
-
-def _neighbours(cell: int, n: int) -> list[int]:
-    r, c = divmod(cell, n)
-    return [
-        rr * n + cc
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-        if 0 <= rr < n and 0 <= cc < n
-    ]
 
 
 def generate_killer(
@@ -80,7 +40,6 @@ def generate_killer(
     rules = rules or Rules.classic(3, 3)
     if max_cage < 2:
         raise UsageError(f"cages hold at least 2 cells, not up to {max_cage}")
-    max_cage = min(max_cage, rules.n)  # a cage of distinct digits holds n cells at most
     if rules.cages:
         raise UsageError("the rules already have killer cages: give rules without them")
 

@@ -229,15 +229,10 @@ class Walkthrough:
         return out
 
 
-#: The rule kinds the techniques read as houses and peers: every technique knows them.
-HOUSE_KINDS = frozenset({"boxes", "jigsaw", "extra region", "diagonal+", "diagonal-", "windoku", "disjoint",
-                         "anti-knight", "anti-king"})  # fmt: skip
-
-
 def nets_only(rules: Rules) -> tuple[str, ...]:
     """The kinds of ``rules`` that no technique but the forcing and contradiction nets reads (they
     propagate every rule through its clauses): sums, orders, marks, lines, outside clues."""
-    return tuple(kind for kind in rules.kinds if kind not in HOUSE_KINDS)
+    return tuple(kind for kind in rules.kinds if kind not in rules.house_kinds)
 
 
 def solve_steps(

@@ -372,26 +372,35 @@ class Rules:
         found += dict.fromkeys(c.kind for c in self.declared)
         return tuple(found)
 
+    @cached_property
+    def house_kinds(self) -> tuple[str, ...]:
+        """The kinds of ``kinds`` whose whole rule is houses and cells that see each other (boxes or a
+        jigsaw, the diagonals, windoku, anti-knight, extra regions...), which every human technique reads;
+        the others only the forcing nets read."""
+        n, box = self.n, self.box
+        named = [
+            k
+            for k in self.named
+            if all(p.relation == "differ" and not p.negated for p in NAMED[k](n, box)[1])
+        ]
+        found = ["boxes" if box is not None else "jigsaw", *named]
+        found += dict.fromkeys(c.kind for c in self.declared if c.as_houses)
+        return tuple(found)
+
     def name(self, cell: int) -> str:
         """The user-facing name of a cell, ``r1c1`` for cell 0."""
         return cell_name(cell, self.n)
 
     def __str__(self) -> str:
         text = f"{self.box[0]}x{self.box[1]}" if self.box is not None else f"{self.n}x{self.n} jigsaw"
-        extras = [*self.named]
-        for items, what in ((self.cages, "killer"), (self.thermos, "thermo"), (self.arrows, "arrow")):
-            if items:
-                extras.append(f"{what}({len(items)})")
-        if self.extra_regions:
-            extras.append(f"extra-regions({len(self.extra_regions)})")
-        if self.dots:
-            extras.append(f"dots({len(self.dots)})")
-        extras += [f"negative-{k}" for k in self.negative]
         counts: dict[str, int] = {}
-        for v in self.variants:
-            counts[v.kind] = counts.get(v.kind, 0) + 1
-        extras += [f"{kind.replace(' ', '-')}({count})" for kind, count in counts.items()]
-        return " ".join([text, *extras])
+        uncounted = set()
+        for c in self.declared:  # each constraint by its kind's label (``Variant.tag``), counted
+            counts[c.tag] = counts.get(c.tag, 0) + 1
+            if not c.counted:
+                uncounted.add(c.tag)
+        extras = [tag if tag in uncounted else f"{tag}({count})" for tag, count in counts.items()]
+        return " ".join([text, *self.named, *extras])
 
     def __repr__(self) -> str:
         if self.is_classic:

@@ -95,12 +95,24 @@ class Variant(ABC):
     field: ClassVar[str] = "variants"
     #: Stated in words, with no mark on the picture (the negative rules).
     worded: ClassVar[bool] = False
+    #: Its whole rule is houses (an extra region): every human technique reads it, not the nets alone.
+    as_houses: ClassVar[bool] = False
+    #: What ``str(Rules)`` counts its constraints as (``renban(2)``): the kind's name with hyphens where
+    #: this is empty; kinds with one label are counted together (kropki dots and XV marks are ``dots``).
+    label: ClassVar[str] = ""
+    #: Whether ``str(Rules)`` gives the count (a negative rule is one of its name, never more).
+    counted: ClassVar[bool] = True
     cells: tuple[int, ...]
 
     @property
     def all_cells(self) -> tuple[int, ...]:
         """The cells the check reads, in the order ``holds`` takes their digits."""
         return self.cells
+
+    @property
+    def tag(self) -> str:
+        """The constraint in ``str(Rules)``: its ``label``, counted with the others of that label."""
+        return self.label or self.kind.replace(" ", "-")
 
     @property
     def checked(self) -> bool:

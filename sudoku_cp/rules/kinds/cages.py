@@ -7,6 +7,7 @@ digit sets and the sums the houses imply (``rules.sums``), the compiled cage ker
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -19,10 +20,12 @@ from .base import Forms, Mark, Variant
 if TYPE_CHECKING:
     from ..model import Rules
 
-__all__ = ["Cage"]
+__all__ = ["MAX_CAGE", "Cage", "random_cages"]
 
 #: The colour of a cage's outline and sum.
 INK = "#303030"
+#: The largest cage drawn by default (setters' cages are mostly 2 to 5 cells).
+MAX_CAGE = 5
 
 
 def _top(n: int) -> int:
@@ -39,6 +42,7 @@ class Cage(Variant):
     kind: ClassVar[str] = "killer cage"
     key: ClassVar[str] = "killercage"
     field: ClassVar[str] = "cages"
+    label: ClassVar[str] = "killer"
 
     @property
     def checked(self) -> bool:
@@ -81,9 +85,55 @@ class Cage(Variant):
         value = {"value": str(self.total)} if self.total is not None else {}
         return {"cells": [entries.name(c, n) for c in self.cells], **value}
 
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Cages covering the grid (``random_cages``), each with the sum of its digits."""
+        return [cls(cage, sum(grid[c] for c in cage)) for cage in random_cages(grid, rules, rng)]
+
     def marks(self, n: int) -> tuple[Mark, ...]:
         return (Mark("cage", self.cells, INK, text="" if self.total is None else str(self.total)),)
 
     def describe(self, n: int) -> str:
         where = cell_name(self.cells[0], n)
         return f"killer cage at {where}" + (f" (sum {self.total})" if self.total is not None else "")
+
+
+def random_cages(
+    grid: Sequence[int], rules: Rules, rng: random.Random, max_cage: int = MAX_CAGE
+) -> list[tuple[int, ...]]:
+    """Cages covering every cell, each grown from a random cell over orthogonal neighbours to a random size
+    of 2 to ``max_cage`` or n (smaller where no neighbour fits), with no digit of ``grid`` twice in one
+    cage."""
+    n = rules.n
+    max_cage = min(max_cage, n)  # a cage of distinct digits holds n cells at most
+    free = set(range(rules.ncells))
+    order = list(free)
+    rng.shuffle(order)
+    cages = []
+    for start in order:
+        if start not in free:
+            continue
+        cage, digits = [start], {grid[start]}
+        free.discard(start)
+        size = rng.randint(2, max(2, max_cage))
+        while len(cage) < size:
+            options = sorted(
+                {nb for cell in cage for nb in _neighbours(cell, n) if nb in free and grid[nb] not in digits}
+            )
+            if not options:
+                break
+            pick = rng.choice(options)
+            cage.append(pick)
+            digits.add(grid[pick])
+            free.discard(pick)
+        cages.append(tuple(sorted(cage)))
+    return cages
+
+
+def _neighbours(cell: int, n: int) -> list[int]:
+    r, c = divmod(cell, n)
+    return [
+        rr * n + cc
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        if 0 <= rr < n and 0 <= cc < n
+    ]

@@ -95,6 +95,7 @@ class WhiteDot(_Kropki):
     cells: tuple[int, ...]
     value: int = 1
     kind: ClassVar[str] = "kropki white dot"
+    label: ClassVar[str] = "dots"
     key: ClassVar[str] = "difference"
     relation: ClassVar[str] = "difference"
     default: ClassVar[int] = 1
@@ -110,6 +111,7 @@ class BlackDot(_Kropki):
     cells: tuple[int, ...]
     value: int = 2
     kind: ClassVar[str] = "kropki black dot"
+    label: ClassVar[str] = "dots"
     key: ClassVar[str] = "ratio"
     relation: ClassVar[str] = "ratio"
     default: ClassVar[int] = 2
@@ -127,6 +129,7 @@ class XVMark(_Dot):
     cells: tuple[int, ...]
     value: int = 10
     kind: ClassVar[str] = "XV"
+    label: ClassVar[str] = "dots"
     key: ClassVar[str] = "xv"
     relation: ClassVar[str] = "sum"
 
@@ -162,6 +165,11 @@ class Negative(Variant):
     key: ClassVar[str] = "negative"
     field: ClassVar[str] = "negative"
     worded: ClassVar[bool] = True
+    counted: ClassVar[bool] = False
+
+    @property
+    def tag(self) -> str:
+        return f"negative-{self.name}"
 
     def __post_init__(self) -> None:
         if self.name not in NEGATIVE:

@@ -31,6 +31,8 @@ class ExtraRegion(Variant):
     kind: ClassVar[str] = "extra region"
     key: ClassVar[str] = "extraregion"
     field: ClassVar[str] = "extra_regions"
+    as_houses: ClassVar[bool] = True
+    label: ClassVar[str] = "extra-regions"
 
     @property
     def checked(self) -> bool:

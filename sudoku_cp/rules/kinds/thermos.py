@@ -31,6 +31,7 @@ class Thermo(Variant):
 
     cells: tuple[int, ...]
     kind: ClassVar[str] = "thermometer"
+    label: ClassVar[str] = "thermo"
     key: ClassVar[str] = "thermometer"
     field: ClassVar[str] = "thermos"
 
