@@ -344,7 +344,8 @@ def test_a_cage_inside_a_house_leaves_the_rest_of_the_house_its_other_digits() -
     """Row 1 holds cages of 12 (r1c1-r1c2), 14 (r1c3-r1c4) and 16 (r1c5-r1c7); with 7 and 4 given in
     r3c3 and r3c4 and 9 in r4c3, the middle cage is 6 and 8 or 5 and 9, and each set of a cage fits only
     if the rest of the row can hold the digits it leaves: r1c5-r1c7 lose 8 and 9 before any guess (the
-    Interactive Sudoku Solver's complement cells)."""
+    Interactive Sudoku Solver's complement cells); and r1c7 loses 5, which would leave 11 to r1c5 and
+    r1c6 and no digits of theirs to make it (the cage's placements, ``MATCHED_CELLS``)."""
     from sudoku_cp.backends.dfs_rules import _plan, propagate
 
     cages = (Cage((0, 1), 12), Cage((2, 3), 14), Cage((4, 5, 6), 16))
@@ -354,9 +355,28 @@ def test_a_cage_inside_a_house_leaves_the_rest_of_the_house_its_other_digits() -
     cands = [1 << (givens[c] - 1) if c in givens else plan.full for c in range(81)]
     assert propagate(cands, list(givens), plan, set(range(len(plan.propagators))))
     digits = [[d for d in range(1, 10) if cands[c] >> (d - 1) & 1] for c in (4, 5, 6)]
-    assert digits == [[3, 5, 6, 7], [3, 5, 6, 7], [3, 4, 5, 6, 7]]
+    assert digits == [[3, 5, 6, 7], [3, 5, 6, 7], [3, 4, 6, 7]]
     solved = make_backend("dfs").enumerate(Puzzle(rules, tuple(givens.get(c, 0) for c in range(81))), limit=1)
     assert solved.solutions and rules.is_valid(solved.solutions[0].cells)
+
+
+def test_a_cage_with_few_open_cells_keeps_the_digits_of_a_placement() -> None:
+    """A cage of 10 on r1c1 and r2c1 with 1 given in r1c7: r1c1 cannot be 1, so r2c1 cannot be 9 (the
+    set 1 and 9 would need the 1 in r1c1), though 9 is in a set that fits the cage's candidates; the
+    cage's last few cells are placed exactly (``MATCHED_CELLS``) before any guess, on both engines (their
+    trees are compared on cages elsewhere), here the python one's propagation."""
+    from sudoku_cp.backends.dfs_rules import _plan, propagate
+
+    rules = Rules.classic(3, 3).with_(cages=(Cage((0, 9), 10),))
+    plan = _plan(rules)
+    cands = [1 if c == 6 else plan.full for c in range(81)]
+    assert propagate(cands, [6], plan, set(range(len(plan.propagators))))
+    digits = [[d for d in range(1, 10) if cands[c] >> (d - 1) & 1] for c in (0, 9)]
+    assert digits == [[2, 3, 4, 6, 7, 8, 9], [1, 2, 3, 4, 6, 7, 8]]
+    puzzle = Puzzle(rules, tuple(1 if c == 6 else 0 for c in range(81)))
+    for engine in ("python", "compiled"):
+        found = make_backend(f"dfs:{engine}").enumerate(puzzle, limit=1).solutions[0].cells
+        assert found[0] + found[9] == 10 and rules.is_valid(found)
 
 
 def test_sums_that_cover_a_house_bound_their_cells_outside_it() -> None:

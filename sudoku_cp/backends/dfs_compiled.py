@@ -40,7 +40,7 @@ from ..rules.automaton import Automaton
 from ..rules.sums import LinearSum, graph_size
 from ..signals import compiling
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, resolved, weight_table
-from .dfs_rules import complement, intersections, sum_forms
+from .dfs_rules import MATCHED_CELLS, complement, intersections, sum_forms
 
 __all__ = [
     "EXHAUSTED",
@@ -210,13 +210,13 @@ def _automaton_table(a: Automaton) -> list[int]:
 
 def _sum_work(rules: Rules) -> tuple[int, int]:
     """The scratch a sum needs at most: the cells of its graph's layers (with every digit possible, the
-    widest they get) and its terms plus one."""
-    work, terms = 1, 1
-    for _, form in sum_forms(rules):
-        if isinstance(form, LinearSum):
-            if form.exact:
-                work = max(work, graph_size(form.coefficients, form.total, rules.n))
-            terms = max(terms, len(form.cells) + 1)
+    widest they get), and the most terms of a sum or cells of a cage plus one (a cage's placements need
+    ``MATCHED_CELLS`` + 1)."""
+    work, terms = 1, MATCHED_CELLS + 1
+    for cells, form in sum_forms(rules):
+        if isinstance(form, LinearSum) and form.exact:
+            work = max(work, graph_size(form.coefficients, form.total, rules.n))
+        terms = max(terms, len(cells) + 1)
     for a in rules.automata_in_houses:
         work = max(work, sum(a.nodes(i) for i in range(len(a.cells) + 1)))
         terms = max(terms, len(a.cells) + 1)
@@ -390,18 +390,30 @@ def _thermo_rule(cands, cells, n, full, changed):
 
 
 @njit(cache=True)
-def _cage_rule(cands, cells, table, changed, peer_start, peers, full):
+def _cage_rule(cands, cells, table, changed, peer_start, peers, full, scratch):
     """A cage's digit sets (``table``: the rest of a house that holds it, counted, then the sets): each
     cell keeps the digits of the sets that still fit the cage and leave the rest of the house its other
-    digits, the rest keeps what they leave it, and a digit in every set that fits goes to the one cell
-    that can hold it, or leaves the cells outside the cage that see every cell that can
-    (``dfs_rules._cage``)."""
+    digits (with at most ``MATCHED_CELLS`` open cells, those it holds in a placement of the set:
+    ``_placed``), the rest keeps what they leave it, and a digit in every set that fits goes to the one
+    cell that can hold it, or leaves the cells outside the cage that see every cell that can
+    (``dfs_rules._cage``). ``scratch`` (4, cells + 1): what each cell keeps, and ``_placed``'s."""
     nrest = table[0]
     rest = table[1 : 1 + nrest]
     sets = table[1 + nrest :]
+    m = cells.shape[0]
+    keep = scratch[0]
     union = 0
-    for cell in cells:
-        union |= cands[cell]
+    placed = 0
+    nopen = 0
+    for i in range(m):
+        c = cands[cells[i]]
+        union |= c
+        keep[i] = 0
+        if c & (c - 1) == 0:
+            placed |= c
+        else:
+            nopen += 1
+    exact = nopen <= MATCHED_CELLS
     others = 0
     for k in range(nrest):
         others |= cands[rest[k]]
@@ -415,13 +427,19 @@ def _cage_rule(cands, cells, table, changed, peer_start, peers, full):
                 if cands[cell] & s == 0:
                     every = False
                     break
+            if every and exact:
+                every = _placed(cands, cells, s & ~placed, nopen, keep, scratch)
+            elif every:
+                for i in range(m):
+                    keep[i] |= cands[cells[i]] & s
             if every:
                 fits |= s
                 left |= full & ~s
                 required &= s
     nch = 0
-    for cell in cells:
-        narrowed = cands[cell] & fits
+    for i in range(m):
+        cell = cells[i]
+        narrowed = cands[cell] & keep[i]
         if narrowed == 0:
             return -1
         if narrowed != cands[cell]:
@@ -452,6 +470,95 @@ def _cage_rule(cands, cells, table, changed, peer_start, peers, full):
             if nch < 0:
                 return -1
     return nch
+
+
+@njit(cache=True)
+def _placed(cands, cells, digits, nopen, keep, scratch):
+    """Whether ``digits`` can go one to each of the ``nopen`` open cells of ``cells``; where so, each
+    cell's ``keep`` gains the digits it holds in some such placement (a fixed cell its own). A pass over
+    the subsets of the digits placed so far (at most 2^MATCHED_CELLS), forward then back, as bitmasks:
+    ``scratch[1]`` the subsets reachable after each open cell, ``scratch[2]`` the open cells' candidates
+    among the digits (bit p for the p-th digit), ``scratch[3]`` their places in ``cells``."""
+    if _popcount(digits) != nopen:
+        return False
+    reach = scratch[1]
+    local = scratch[2]
+    where = scratch[3]
+    j = 0
+    for i in range(cells.shape[0]):
+        c = cands[cells[i]]
+        if c & (c - 1) != 0:
+            mask = 0
+            p = 0
+            rest = digits
+            while rest != 0:
+                bit = rest & -rest
+                rest ^= bit
+                if c & bit:
+                    mask |= np.int64(1) << p
+                p += 1
+            local[j] = mask
+            where[j] = i
+            j += 1
+    whole = (np.int64(1) << nopen) - 1
+    narrow = False
+    for j in range(nopen):
+        if local[j] != whole:
+            narrow = True
+            break
+    if not narrow:  # every open cell can hold every digit: each holds each in some placement
+        for i in range(cells.shape[0]):
+            c = cands[cells[i]]
+            keep[i] |= c & digits if c & (c - 1) != 0 else c
+        return True
+    reach[0] = 1  # the empty subset
+    for j in range(nopen):
+        nxt = np.int64(0)
+        subsets = reach[j]
+        while subsets != 0:
+            low = subsets & -subsets
+            subsets ^= low
+            s = _popcount(low - 1)  # the subset's index
+            free = local[j] & ~s
+            while free != 0:
+                p = free & -free
+                free ^= p
+                nxt |= np.int64(1) << (s | p)
+        reach[j + 1] = nxt
+    if (reach[nopen] >> whole) & 1 == 0:
+        return False
+    back = np.int64(1) << whole
+    for j in range(nopen - 1, -1, -1):
+        before = np.int64(0)
+        held = np.int64(0)
+        subsets = reach[j]
+        while subsets != 0:
+            low = subsets & -subsets
+            subsets ^= low
+            s = _popcount(low - 1)
+            free = local[j] & ~s
+            while free != 0:
+                p = free & -free
+                free ^= p
+                if (back >> (s | p)) & 1:
+                    before |= low
+                    held |= p
+        back = before
+        digit = np.int64(0)
+        p = 0
+        rest = digits
+        while rest != 0:
+            bit = rest & -rest
+            rest ^= bit
+            if (held >> p) & 1:
+                digit |= bit
+            p += 1
+        keep[where[j]] |= digit
+    for i in range(cells.shape[0]):
+        c = cands[cells[i]]
+        if c & (c - 1) == 0:
+            keep[i] |= c
+    return True
 
 
 @njit(cache=True)
@@ -776,7 +883,7 @@ def _apply(p, cands, t, w):
     if kind == _THERMO:
         return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
     if kind == _CAGE:
-        return _cage_rule(cands, cells, table, w.changed, t.peer_start, t.peers, t.full)
+        return _cage_rule(cands, cells, table, w.changed, t.peer_start, t.peers, t.full, w.bounds)
     if kind == _AUTOMATON:
         return _automaton_rule(cands, cells, table, w.changed, w.layers, w.bounds)
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)

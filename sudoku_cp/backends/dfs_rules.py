@@ -30,11 +30,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import permutations
 
 from ..rules import RULES_KEPT, Pair, Rules, Thermo
 from ..rules.automaton import Automaton
 from ..rules.sums import LinearSum, digit_sets, implied_sums
 from .dfs_reference import AUTO, SearchOutcome, depth_first, fewest_then_conflicts, resolved, scores_failed
+
+#: A cage with at most this many open cells is reasoned on exactly: each set's digits placed one to a
+#: cell (at most 4! ways), as the Interactive Sudoku Solver does its sums' last two or three cells.
+MATCHED_CELLS = 4
 
 __all__ = ["search"]
 
@@ -154,7 +159,11 @@ def _cage(
     cell's peers), as the Interactive Sudoku Solver's required-value exclusions do. With ``rest``, the
     rest of a house that holds the cage (``complement``; ``full`` the house's digits), a set fits only
     if the rest can still hold every other digit, and the rest keeps only the digits some fitting set
-    leaves to it."""
+    leaves to it.
+
+    Where at most ``MATCHED_CELLS`` cells are open, a set fits only if its digits can go one to each cell,
+    and a cell keeps only the digits it holds in some such placement (``_placed``): the exact reasoning
+    on a cage's last few cells (a 10 of two cells whose first lacks 1 cannot put 9 in the second)."""
     masks = [sum(1 << (d - 1) for d in s) for s in sets]
     inside = frozenset(cells)
 
@@ -165,17 +174,36 @@ def _cage(
         others = 0
         for cell in rest:
             others |= cands[cell]
-        fits = 0
+        open_cells = [cell for cell in cells if not _single(cands[cell])]
+        placed = 0
+        for cell in cells:
+            if _single(cands[cell]):
+                placed |= cands[cell]
+        exact = len(open_cells) <= MATCHED_CELLS
+        keep = dict.fromkeys(cells, 0)
         left = 0  # the digits the fitting sets leave to the rest
         required = -1
+        fits = 0
         for s in masks:
             if s & union == s and all(cands[cell] & s for cell in cells) and not full & ~s & ~others:
+                if exact:
+                    held = _placed([cands[cell] for cell in open_cells], s & ~placed)
+                    if held is None:
+                        continue
+                    for cell, digits in zip(open_cells, held, strict=True):
+                        keep[cell] |= digits
+                    for cell in cells:
+                        if _single(cands[cell]):
+                            keep[cell] |= cands[cell]
+                else:
+                    for cell in cells:
+                        keep[cell] |= cands[cell] & s
                 fits |= s
                 left |= full & ~s
                 required &= s
         changed: list[int] = []
         for cell in cells:
-            if not _narrow(cands, cell, fits, changed):
+            if not _narrow(cands, cell, keep[cell], changed):
                 return None
         for cell in rest:
             if not _narrow(cands, cell, left, changed):
@@ -194,6 +222,22 @@ def _cage(
         return changed
 
     return revise
+
+
+def _placed(masks: list[int], digits: int) -> list[int] | None:
+    """The digits each of the cells (``masks``, their candidates) holds in some placement of ``digits``,
+    one to each cell; None where there is none."""
+    bits = list(_bits(digits))
+    if len(bits) != len(masks):
+        return None
+    held = [0] * len(masks)
+    found = False
+    for order in permutations(bits):
+        if all(mask & bit for mask, bit in zip(masks, order, strict=True)):
+            found = True
+            for i, bit in enumerate(order):
+                held[i] |= bit
+    return held if found else None
 
 
 def _sum(form: LinearSum | Automaton) -> Propagator:
