@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from cases import assert_same_tree
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sudoku_cp import Puzzle
@@ -217,6 +217,43 @@ def test_the_reasoning_with_exclusion_groups_keeps_every_digit_of_some_solution(
     assert kept is not None
     for term, cell in enumerate(form.cells):
         assert kept[term] & ~masks[cell] == 0 and needed[cell] & ~kept[term] == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=grouped_sums())
+def test_a_sum_with_few_open_terms_keeps_exactly_the_digits_of_some_solution(case) -> None:
+    """With at most ``FEW_OPEN`` terms of more than one digit, a digit stays exactly where an assignment
+    keeps the sum with distinct digits among the terms of a group (an arrow's last cells in one row)."""
+    from sudoku_cp.rules.sums import FEW_OPEN
+
+    form, masks, clique = case
+    assume(sum(1 for mask in masks if mask & (mask - 1)) <= FEW_OPEN)
+    groups = {cell: form.groups[term] for term, cell in enumerate(form.cells)}
+    options = [[d for d in range(1, 10) if mask >> (d - 1) & 1] for mask in masks]
+    needed = [0] * len(masks)
+    for digits in itertools.product(*options):
+        distinct = all(
+            digits[i] != digits[j] or groups[i] != groups[j] for i in range(len(digits)) for j in range(i)
+        )
+        if distinct and form.holds([digits[c] for c in form.cells]):
+            for i, d in enumerate(digits):
+                needed[i] |= 1 << (d - 1)
+    kept = form.narrow([masks[c] for c in form.cells])
+    assert (kept is None) == (not any(needed))
+    if kept is not None:
+        assert [kept[term] for term in range(len(form.cells))] == [needed[c] for c in form.cells]
+
+
+def test_an_arrow_whose_line_is_in_one_house_does_not_repeat_a_digit() -> None:
+    """A circle of 8 over two cells of one row: 4 + 4 is no answer, so both cells lose 4, on both engines
+    alike (the python one's propagation here; their trees are compared on sums elsewhere)."""
+    from sudoku_cp.backends.dfs_rules import _plan, propagate
+
+    rules = Rules.classic(3, 3).with_(arrows=(Arrow((20,), (0, 1)),))
+    plan = _plan(rules)
+    cands = [1 << 7 if c == 20 else plan.full for c in range(81)]
+    assert propagate(cands, [20], plan, set(range(len(plan.propagators))))
+    assert cands[0] == cands[1] == 0b1110111  # 1, 2, 3, 5, 6, 7
 
 
 def test_an_exclusion_group_bounds_the_sum_by_distinct_digits() -> None:

@@ -37,7 +37,7 @@ from numba import njit, types
 
 from ..rules import RULES_KEPT, Rules
 from ..rules.automaton import Automaton
-from ..rules.sums import LinearSum, graph_size
+from ..rules.sums import FEW_OPEN, LinearSum, graph_size
 from ..signals import compiling
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, resolved, weight_table
 from .dfs_rules import MATCHED_CELLS, complement, intersections, sum_forms
@@ -211,8 +211,8 @@ def _automaton_table(a: Automaton) -> list[int]:
 def _sum_work(rules: Rules) -> tuple[int, int]:
     """The scratch a sum needs at most: the cells of its graph's layers (with every digit possible, the
     widest they get), and the most terms of a sum or cells of a cage plus one (a cage's placements need
-    ``MATCHED_CELLS`` + 1)."""
-    work, terms = 1, MATCHED_CELLS + 1
+    ``MATCHED_CELLS`` + 1, a sum's few open terms ``2 * FEW_OPEN``)."""
+    work, terms = 1, max(MATCHED_CELLS + 1, 2 * FEW_OPEN)
     for cells, form in sum_forms(rules):
         if isinstance(form, LinearSum) and form.exact:
             work = max(work, graph_size(form.coefficients, form.total, rules.n))
@@ -696,7 +696,14 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
         return -1
     masks = bounds[2]
     keep = bounds[3]
-    if table[0] == 0:
+    nopen = 0
+    for i in range(m):
+        if masks[i] & (masks[i] - 1) != 0:
+            nopen += 1
+    if nopen <= FEW_OPEN:
+        if not _sum_placed(masks, table, m, nopen, keep, bounds[4]):
+            return -1
+    elif table[0] == 0:
         keep[:m] = masks[:m]
     else:
         total = table[1]
@@ -768,6 +775,65 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
                         d += 1
             base = start
     return _keep_all(cands, cells, keep, changed)
+
+
+@njit(cache=True)
+def _sum_placed(masks, table, m, nopen, keep, scratch):
+    """A sum with at most ``FEW_OPEN`` open terms (``LinearSum._placed``): each digit of the open terms
+    but the last tried, the last's following from the rest of the total, the terms of a group on
+    distinct digits and off the digits its fixed terms hold; ``keep`` the digits of such assignments.
+    ``scratch`` holds the open terms' places, then what each may hold."""
+    rest = table[1]
+    j = 0
+    for i in range(m):
+        mask = masks[i]
+        if mask & (mask - 1) != 0:
+            scratch[j] = i
+            j += 1
+            keep[i] = 0
+        else:
+            rest -= table[2 + i] * _highest(mask)
+            keep[i] = mask
+    if nopen == 0:
+        return rest == 0
+    for k in range(nopen):  # what each open term may hold: none of its group's fixed digits
+        g = table[2 + m + scratch[k]]
+        taken = 0
+        for x in range(m):
+            if table[2 + m + x] == g and masks[x] & (masks[x] - 1) == 0:
+                taken |= masks[x]
+        scratch[FEW_OPEN + k] = masks[scratch[k]] & ~taken
+    last = scratch[nopen - 1]
+    a = scratch[0]  # the terms tried before the last (digit 0 where there is none)
+    b = scratch[1] if nopen > 2 else a
+    found = False
+    tries_a = scratch[FEW_OPEN] if nopen > 1 else np.int64(1)
+    while tries_a != 0:
+        d0 = _lowest(tries_a) if nopen > 1 else 0
+        tries_a &= tries_a - 1
+        tries_b = scratch[FEW_OPEN + 1] if nopen > 2 else np.int64(1)
+        while tries_b != 0:
+            d1 = _lowest(tries_b) if nopen > 2 else 0
+            tries_b &= tries_b - 1
+            if d1 != 0 and d0 == d1 and table[2 + m + a] == table[2 + m + b]:
+                continue
+            left = rest - table[2 + a] * d0 - table[2 + b] * d1
+            w = table[2 + last]
+            if left % w != 0:
+                continue
+            d = left // w
+            if d < 1 or d > 63 or (scratch[FEW_OPEN + nopen - 1] >> (d - 1)) & 1 == 0:
+                continue
+            g = table[2 + m + last]
+            if (d0 == d and table[2 + m + a] == g) or (d1 == d and table[2 + m + b] == g):
+                continue
+            found = True
+            keep[last] |= np.int64(1) << (d - 1)
+            if d0 != 0:
+                keep[a] |= np.int64(1) << (d0 - 1)
+            if d1 != 0:
+                keep[b] |= np.int64(1) << (d1 - 1)
+    return found
 
 
 @njit(cache=True, inline="always")
