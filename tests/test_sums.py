@@ -226,7 +226,7 @@ def test_a_sum_with_few_open_terms_keeps_exactly_the_digits_of_some_solution(cas
     keeps the sum with distinct digits among the terms of a group (an arrow's last cells in one row)."""
     from sudoku_cp.rules.sums import FEW_OPEN
 
-    form, masks, clique = case
+    form, masks, _ = case
     assume(sum(1 for mask in masks if mask & (mask - 1)) <= FEW_OPEN)
     groups = {cell: form.groups[term] for term, cell in enumerate(form.cells)}
     options = [[d for d in range(1, 10) if mask >> (d - 1) & 1] for mask in masks]
