@@ -256,6 +256,40 @@ def test_an_arrow_whose_line_is_in_one_house_does_not_repeat_a_digit() -> None:
     assert cands[0] == cands[1] == 0b1110111  # 1, 2, 3, 5, 6, 7
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000))
+def test_a_sum_without_its_houses_differs_from_it_by_a_constant_on_every_grid(seed: int) -> None:
+    """``without_houses`` rewrites the terms that weigh most of a house alike by the house's total: on a
+    grid whose houses hold every digit, the two sums less their totals are equal, with fewer terms."""
+    from cases import full_grid
+
+    from sudoku_cp.rules.sums import without_houses
+
+    rng = random.Random(seed)
+    nine = Rules.classic(3, 3)
+    houses = rng.sample(nine.houses, rng.randint(0, 4))
+    cells = sorted({c for h in houses for c in h} | set(rng.sample(range(81), rng.randint(1, 12))))
+    weights = [rng.choice([1, 1, -1, 10]) for _ in cells]
+    total = rng.randint(-50, 200)
+    short = without_houses(cells, weights, total, nine)
+    assert 0 < len(short[0]) <= len(cells) and len(short[0]) == len(short[1])
+    for k in range(3):
+        grid = full_grid(nine, seed + k).cells
+        value = sum(w * grid[c] for c, w in zip(cells, weights, strict=True)) - total
+        assert value == sum(w * grid[c] for c, w in zip(*short[:2], strict=True)) - short[2]
+
+
+def test_a_pill_over_the_rest_of_the_grid_is_a_sum_of_three_cells() -> None:
+    """A three-digit pill in r1c1-r1c3 whose line runs through every other cell (a published puzzle's):
+    100a + 10b + c = 405 - a - b - c, that is 101a + 11b + 2c = 405."""
+    from sudoku_cp.rules.sums import without_houses
+
+    nine = Rules.classic(3, 3)
+    line = tuple(range(3, 81))
+    short = without_houses((0, 1, 2, *line), (100, 10, 1, *[-1] * 78), 0, nine)
+    assert short == ((0, 1, 2), (101, 11, 2), 405)
+
+
 def test_an_exclusion_group_bounds_the_sum_by_distinct_digits() -> None:
     """Three cells of a row adding up to 6 are 1, 2 and 3; with digits free to repeat 4 would fit."""
     row = [[1, 2], [0, 2], [0, 1]]

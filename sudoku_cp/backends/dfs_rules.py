@@ -34,7 +34,7 @@ from itertools import permutations
 
 from ..rules import RULES_KEPT, Pair, Rules, Thermo
 from ..rules.automaton import Automaton
-from ..rules.sums import LinearSum, digit_sets, implied_sums
+from ..rules.sums import LinearSum, digit_sets, implied_sums, without_houses
 from .dfs_reference import AUTO, SearchOutcome, depth_first, fewest_then_conflicts, resolved, scores_failed
 
 #: A cage with at most this many open cells is reasoned on exactly: each set's digits placed one to a
@@ -269,7 +269,9 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
             form = sets if sets is not None else LinearSum.of(*cage.linear(), n, rules.peer_sets)
             out.append((cage.cells, form))
     out += list(rules.forms.sets)  # the variants' digit sets (a renban's runs), reasoned on as a cage's
-    out += [(form[0], LinearSum.of(*form, n, rules.peer_sets)) for form in rules.linear_sums]
+    for form in rules.linear_sums:  # on the houses' totals where it covers most of a house
+        cells, weights, total = without_houses(*form, rules)
+        out.append((cells, LinearSum.of(cells, weights, total, n, rules.peer_sets)))
     for cells, weights, total in implied_sums(rules):
         sets = digit_sets(len(cells), total, n) if _distinct(cells, weights, rules) else None
         if sets is not None:
