@@ -472,88 +472,94 @@ def _cage_rule(cands, cells, table, changed, peer_start, peers, full, scratch):
     return nch
 
 
+@njit(cache=True, inline="always")
+def _positions(mask, digits):
+    """The digits of ``mask`` among ``digits``, as positions: bit p for the p-th digit of ``digits``."""
+    out = np.int64(0)
+    p = 0
+    while digits != 0:
+        bit = digits & -digits
+        digits ^= bit
+        if mask & bit:
+            out |= np.int64(1) << p
+        p += 1
+    return out
+
+
+@njit(cache=True, inline="always")
+def _at_positions(positions, digits):
+    """The inverse of ``_positions``: the digits of ``digits`` at the positions set in ``positions``."""
+    out = np.int64(0)
+    p = 0
+    while digits != 0:
+        bit = digits & -digits
+        digits ^= bit
+        if (positions >> p) & 1:
+            out |= bit
+        p += 1
+    return out
+
+
 @njit(cache=True)
 def _placed(cands, cells, digits, nopen, keep, scratch):
     """Whether ``digits`` can go one to each of the ``nopen`` open cells of ``cells``; where so, each
     cell's ``keep`` gains the digits it holds in some such placement (a fixed cell its own). A pass over
     the subsets of the digits placed so far (at most 2^MATCHED_CELLS), forward then back, as bitmasks:
     ``scratch[1]`` the subsets reachable after each open cell, ``scratch[2]`` the open cells' candidates
-    among the digits (bit p for the p-th digit), ``scratch[3]`` their places in ``cells``."""
+    among the digits (``_positions``), ``scratch[3]`` their places in ``cells``."""
     if _popcount(digits) != nopen:
         return False
     reach = scratch[1]
     local = scratch[2]
     where = scratch[3]
+    whole = (np.int64(1) << nopen) - 1
+    narrow = False
     j = 0
     for i in range(cells.shape[0]):
         c = cands[cells[i]]
         if c & (c - 1) != 0:
-            mask = 0
-            p = 0
-            rest = digits
-            while rest != 0:
-                bit = rest & -rest
-                rest ^= bit
-                if c & bit:
-                    mask |= np.int64(1) << p
-                p += 1
-            local[j] = mask
+            local[j] = _positions(c, digits)
             where[j] = i
+            narrow = narrow or local[j] != whole
             j += 1
-    whole = (np.int64(1) << nopen) - 1
-    narrow = False
-    for j in range(nopen):
-        if local[j] != whole:
-            narrow = True
-            break
     if not narrow:  # every open cell can hold every digit: each holds each in some placement
-        for i in range(cells.shape[0]):
-            c = cands[cells[i]]
-            keep[i] |= c & digits if c & (c - 1) != 0 else c
-        return True
-    reach[0] = 1  # the empty subset
-    for j in range(nopen):
-        nxt = np.int64(0)
-        subsets = reach[j]
-        while subsets != 0:
-            low = subsets & -subsets
-            subsets ^= low
-            s = _popcount(low - 1)  # the subset's index
-            free = local[j] & ~s
-            while free != 0:
-                p = free & -free
-                free ^= p
-                nxt |= np.int64(1) << (s | p)
-        reach[j + 1] = nxt
-    if (reach[nopen] >> whole) & 1 == 0:
-        return False
-    back = np.int64(1) << whole
-    for j in range(nopen - 1, -1, -1):
-        before = np.int64(0)
-        held = np.int64(0)
-        subsets = reach[j]
-        while subsets != 0:
-            low = subsets & -subsets
-            subsets ^= low
-            s = _popcount(low - 1)
-            free = local[j] & ~s
-            while free != 0:
-                p = free & -free
-                free ^= p
-                if (back >> (s | p)) & 1:
-                    before |= low
-                    held |= p
-        back = before
-        digit = np.int64(0)
-        p = 0
-        rest = digits
-        while rest != 0:
-            bit = rest & -rest
-            rest ^= bit
-            if (held >> p) & 1:
-                digit |= bit
-            p += 1
-        keep[where[j]] |= digit
+        for j in range(nopen):
+            keep[where[j]] |= digits
+    else:
+        reach[0] = 1  # the empty subset
+        for j in range(nopen):
+            nxt = np.int64(0)
+            subsets = reach[j]
+            while subsets != 0:
+                low = subsets & -subsets
+                subsets ^= low
+                s = _popcount(low - 1)  # the subset's index
+                free = local[j] & ~s
+                while free != 0:
+                    p = free & -free
+                    free ^= p
+                    nxt |= np.int64(1) << (s | p)
+            reach[j + 1] = nxt
+        if (reach[nopen] >> whole) & 1 == 0:
+            return False
+        back = np.int64(1) << whole
+        for j in range(nopen - 1, -1, -1):
+            before = np.int64(0)
+            held = np.int64(0)
+            subsets = reach[j]
+            while subsets != 0:
+                low = subsets & -subsets
+                subsets ^= low
+                s = _popcount(low - 1)
+                free = local[j] & ~s
+                while free != 0:
+                    p = free & -free
+                    free ^= p
+                    if (back >> (s | p)) & 1:
+                        before |= low
+                        held |= p
+            back = before
+            keep[where[j]] |= _at_positions(held, digits)
     for i in range(cells.shape[0]):
         c = cands[cells[i]]
         if c & (c - 1) == 0:

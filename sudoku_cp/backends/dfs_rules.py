@@ -283,10 +283,7 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
 
 def _distinct(cells: tuple[int, ...], weights: tuple[int, ...], rules: Rules) -> bool:
     """Whether a sum is a cage in all but name: every coefficient 1, every two cells peers."""
-    if any(w != 1 for w in weights):
-        return False
-    peers = rules.peer_sets
-    return all(peers[a].issuperset(cells[i + 1 :]) for i, a in enumerate(cells))
+    return all(w == 1 for w in weights) and rules.see_each_other(cells)
 
 
 #: The smallest grid the search sweeps locked candidates on. Below it the singles alone are faster: 9x9

@@ -307,15 +307,9 @@ class Rules:
         """The automata as the dfs engines reason on them: one whose cells all see each other (a
         sandwich's row) also knows they hold distinct digits (``Automaton.distinct``), where that graph
         stays small; the others as they are."""
-        peers = self.peer_sets
-        out = []
-        for a in self.automata:
-            cells = a.cells
-            seen = len(set(cells)) == len(cells) and all(
-                cells[j] in peers[cells[i]] for i in range(len(cells)) for j in range(i + 1, len(cells))
-            )
-            out.append((a.distinct(self.n) if seen else None) or a)
-        return tuple(out)
+        return tuple(
+            (a.distinct(self.n) if self.see_each_other(a.cells) else None) or a for a in self.automata
+        )
 
     @property
     def has_sums(self) -> bool:
@@ -340,6 +334,12 @@ class Rules:
     def peer_sets(self) -> tuple[frozenset[int], ...]:
         """``peers`` as sets, for membership tests."""
         return tuple(map(frozenset, self.peers))
+
+    def see_each_other(self, cells: Sequence[int]) -> bool:
+        """Whether every two of ``cells`` are peers, so their digits differ (a cell named twice is not
+        its own peer: False)."""
+        peers = self.peer_sets
+        return all(peers[a].issuperset(cells[i + 1 :]) for i, a in enumerate(cells))
 
     @cached_property
     def houses_of(self) -> tuple[tuple[int, ...], ...]:
