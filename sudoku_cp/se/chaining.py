@@ -221,7 +221,7 @@ class Chaining:
             self.base = 8.0  # multiple; the unary producer's hints price themselves
         self._inner: list[Callable[[Grid], Iterable[Hint]]] | None = None
         self._last: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        self._last_hints: list[ChainHint] = []
+        self._last_hints: Iterable[ChainHint] = ()
         #: The candidates of the grid being searched, as the propagations read them.
         self._source = np.zeros(0, dtype=np.int64)
         #: The "on" branches of one call (``_on_branch``).
@@ -235,18 +235,13 @@ class Chaining:
         if state != self._last:
             self._source = np.array(grid.cands, dtype=np.int64)
             self._branches = {}
-            found = self._multiple_hints(grid) if self.multiple or self.dynamic else self._unary_hints(grid)
-            for hint in found:
-                hint.finish()
-            found.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
-            seen: set[tuple[tuple[int, int], ...]] = set()
-            kept = []
-            for hint in found:
-                ident = tuple(sorted(hint.removable.items()))
-                if ident not in seen:
-                    seen.add(ident)
-                    kept.append(hint)
-            self._last, self._last_hints = state, kept
+            if not (self.multiple or self.dynamic):
+                self._last_hints = _in_order(self._unary_hints(grid))
+            elif self.level == 0:
+                self._last_hints = self._compiled_hints(grid)
+            else:
+                self._last_hints = _in_order(self._multiple_hints(grid))
+            self._last = state
         return iter(self._last_hints)
 
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
@@ -376,8 +371,10 @@ class Chaining:
             added |= store.add_off(c, d, rows, ADVANCED, nested)
         return added
 
-    def _compiled_hints(self, grid: Grid) -> list[ChainHint]:
-        """``_multiple_hints`` at level 0, where no inner technique runs: searched by one kernel call."""
+    def _compiled_hints(self, grid: Grid) -> _Made:
+        """``_multiple_hints`` at level 0, where no inner technique runs: searched by one kernel call, put
+        in SE's order (``_in_order``) on the kernel's rows, and made into hints only when read (most calls
+        read the first alone). Without nesting, a hint's complexity is its row's ``FLAT``."""
         geo = grid.geo
         regions, block_of = tables(geo.box_rows, geo.box_cols)
         found, refs, arena, par = multiple.search(
@@ -390,8 +387,14 @@ class Chaining:
             multiple.CELL: "Cell Forcing",
             multiple.REGION: "Region Forcing",
         }
-        result: list[ChainHint] = []
-        for f in found.tolist():
+        flat = found[:, multiple.FLAT]
+        bonus = np.array([length_difficulty(c) for c in range(int(flat.max(initial=0)) + 1)])
+        order = np.lexsort((found[:, multiple.SORT_KEY], flat, self.base + bonus[flat]))
+        ident = found[order, multiple.REMOVE_CELL] << 32 | found[order, multiple.REMOVE_MASK]
+        kept = order[np.sort(np.unique(ident, return_index=True)[1])].tolist()
+
+        def make(i: int) -> ChainHint:
+            f = found[kept[i]].tolist()
             first, kind = f[multiple.FIRST], f[multiple.KIND]
             ends = tuple((rows, r) for r in refs[first : first + f[multiple.COUNT]].tolist())
             cell = f[multiple.VALUE_CELL] if f[multiple.VALUE_CELL] >= 0 else None
@@ -403,26 +406,26 @@ class Chaining:
                 cause = f[multiple.WHERE_TYPE]
                 index = geo.region_of[cause][f[multiple.WHERE]]
                 detail = f"{f[multiple.DIGIT]} in {geo.region_name(cause, index)}"
-            result.append(
-                ChainHint(
-                    f"{self.prefix}{names[kind]}{self.suffix}",
-                    0.0,
-                    {f[multiple.REMOVE_CELL]: f[multiple.REMOVE_MASK]},
-                    cell,
-                    f[multiple.VALUE],
-                    rows=ends,
-                    sort_key=f[multiple.SORT_KEY],
-                    base=self.base,
-                    flat=f[multiple.FLAT],
-                    initial_cause=cause,
-                    detail=detail,
-                )
+            hint = ChainHint(
+                f"{self.prefix}{names[kind]}{self.suffix}",
+                0.0,
+                {f[multiple.REMOVE_CELL]: f[multiple.REMOVE_MASK]},
+                cell,
+                f[multiple.VALUE],
+                rows=ends,
+                sort_key=f[multiple.SORT_KEY],
+                base=self.base,
+                flat=f[multiple.FLAT],
+                initial_cause=cause,
+                detail=detail,
             )
-        return result
+            return hint.finish()
+
+        return _Made(len(kept), make)
 
     def _multiple_hints(self, grid: Grid) -> list[ChainHint]:
-        if self.level == 0:
-            return self._compiled_hints(grid)
+        """The hints of a nested level (1 and up): each assumption propagated in Python, the inner
+        techniques run between its passes."""
         result: list[ChainHint] = []
         geo = grid.geo
         for cell in range(geo.ncells):
@@ -588,3 +591,33 @@ def _reversed(end: Potential) -> Potential:
     for prev, nxt in pairwise(line):
         prev.parents.append(nxt)
     return line[0]
+
+
+def _in_order(found: list[ChainHint]) -> list[ChainHint]:
+    """A producer's hints in SE's order: by difficulty, complexity and kind (a stable sort: the search's
+    order breaks ties), the first of those that remove the same candidates kept."""
+    for hint in found:
+        hint.finish()
+    found.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    kept = []
+    for hint in found:
+        ident = tuple(sorted(hint.removable.items()))
+        if ident not in seen:
+            seen.add(ident)
+            kept.append(hint)
+    return kept
+
+
+class _Made:
+    """``count`` hints made by ``make(i)`` the first time the i-th is read, then kept."""
+
+    def __init__(self, count: int, make: Callable[[int], ChainHint]) -> None:
+        self._count, self._make = count, make
+        self._made: list[ChainHint] = []
+
+    def __iter__(self) -> Iterator[ChainHint]:
+        for i in range(self._count):
+            if i == len(self._made):
+                self._made.append(self._make(i))
+            yield self._made[i]

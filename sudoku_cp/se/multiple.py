@@ -41,6 +41,8 @@ ABSURD, DOUBLE, CELL, REGION = 0, 1, 2, 3
 KIND, SORT_KEY, REMOVE_CELL, REMOVE_MASK, VALUE_CELL, VALUE, WHERE_TYPE, WHERE, DIGIT, FLAT, FIRST, COUNT = (
     range(12)
 )
+#: Per count of keys, the "on" branches' and the "off" branch's key indexes, -1 everywhere (``search``).
+_UNSET: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 # the span of an "on" branch: its first row, the row after its last, its contradiction's rows (or -1)
 _FIRST, _END, _ABSURD0, _ABSURD1 = range(4)
 
@@ -65,14 +67,30 @@ def _wider(rows):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _unset(index_of, keys, first, end):  # type: ignore[no-untyped-def]
+    """``index_of`` back to -1 at the keys of rows ``first`` to ``end``: one branch's sets undone, in the
+    time of its rows rather than of every key (a call makes hundreds of branches of twenty rows)."""
+    for r in range(first, end):
+        index_of[keys[r]] = -1
+
+
+@njit(cache=True)
+def _grown_unset(a):  # type: ignore[no-untyped-def]
+    """``a`` (two axes) with twice the room along its first axis, the new rows -1."""
+    out = np.full((2 * a.shape[0], a.shape[1]), -1, dtype=a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
+@njit(cache=True)
 def _branch(arena, index_of, cell, digit, on, grid, work):  # type: ignore[no-untyped-def]
     """One propagation from ``cell`` being (``on``) or not being ``digit``: its rows appended to the
-    arena (grown as needed), its sets in ``index_of``; the arena and the contradiction's rows (or -1)."""
+    arena (grown as needed), its sets in ``index_of`` (-1 at every key before: ``_unset`` clears it
+    after); the arena and the contradiction's rows (or -1)."""
     rows, par = arena
     source, regions, block_of, n, cell_rule, dynamic = grid
     qon, qoff, cnt = work
     cands = source.copy() if dynamic else source
-    index_of[:] = -1
     cnt[ON_HEAD] = cnt[ON_TAIL] = cnt[OFF_HEAD] = cnt[OFF_TAIL] = 0
     if cnt[NPOT] == rows.shape[1]:
         rows = _wider(rows)
@@ -106,7 +124,7 @@ def _on_branch(arena, branches, cell, digit, grid, work):  # type: ignore[no-unt
         return arena, branches, slot
     slot = count[0]
     if slot == index_on.shape[0]:
-        index_on, span = _grown(index_on), _grown(span)
+        index_on, span = _grown_unset(index_on), _grown(span)
     span[slot, _FIRST] = work[2][NPOT]
     arena, first, second = _branch(arena, index_on[slot], cell, digit, True, grid, work)
     span[slot, _ABSURD0], span[slot, _ABSURD1] = first, second
@@ -200,11 +218,13 @@ def _reductions(out, keys, m, kind, where, digit, slots, nslots, index_on, arena
 
 
 @njit(cache=True)
-def _search(source, regions, block_of, n, nishio, multiple, dynamic):  # type: ignore[no-untyped-def]
+def _search(source, regions, block_of, n, nishio, multiple, dynamic, index_on, index_off):  # type: ignore[no-untyped-def]
     """SE's ``getMultipleChainsHintList`` at level 0, in its order: for each cell (row-major) with three
     candidates or more (two for dynamic chains), for each of its digits, the contradictions of the digit
     on and off, the double chains, the region chains that start at this cell; then the cell's own chains.
-    Each "on" branch is propagated once and kept for the region chains through it."""
+    Each "on" branch is propagated once and kept for the region chains through it. ``index_on`` (a row
+    per "on" branch) and ``index_off`` are -1 at every key, and are again when it returns (``_unset``);
+    the arrays it returns last ``index_on``, grown if it had to."""
     ncells = source.shape[0]
     nkeys = ncells << 6
     contradiction = dynamic or nishio
@@ -212,9 +232,8 @@ def _search(source, regions, block_of, n, nishio, multiple, dynamic):  # type: i
     qcap = 2 * ncells * n + 4 * n + 8  # the rows of one propagation, at most
     arena = (np.empty((4, 4096), dtype=np.int32), np.empty(16384, dtype=np.int32))
     work = (np.empty(qcap, dtype=np.int32), np.empty(qcap, dtype=np.int32), np.zeros(9, dtype=np.int64))
-    branches = (np.empty((16, nkeys), dtype=np.int32), np.empty((16, 4), dtype=np.int64),
+    branches = (index_on, np.empty((index_on.shape[0], 4), dtype=np.int64),
                 np.full(ncells * n, -1, dtype=np.int32), np.zeros(1, dtype=np.int64))  # fmt: skip
-    index_off = np.empty(nkeys, dtype=np.int32)
     out = (np.empty((64, 12), dtype=np.int64), np.empty(256, dtype=np.int32), np.zeros(3, dtype=np.int64))
     scratch = (np.zeros(nkeys, dtype=np.int32), np.empty(nkeys, dtype=np.int32))
     keys = np.empty(qcap, dtype=np.int32)
@@ -239,7 +258,9 @@ def _search(source, regions, block_of, n, nishio, multiple, dynamic):  # type: i
             arena, branches, s = _on_branch(arena, branches, cell, digit, grid, work)
             cell_slots[ndigits] = s
             ndigits += 1
+            off_first = work[2][NPOT]
             arena, b0, b1 = _branch(arena, index_off, cell, digit, False, grid, work)
+            off_end = work[2][NPOT]
             index_on, span = branches[0], branches[1]
             # in SE's order: the contradictions of "on" and of "off", the doubles, the region chains
             if contradiction and span[s, _ABSURD0] >= 0:
@@ -258,6 +279,7 @@ def _search(source, regions, block_of, n, nishio, multiple, dynamic):  # type: i
                             ends[0], ends[1] = index_on[s, k], index_off[k]
                             head = (DOUBLE, 1, rcell, rmask, vcell, value, -1, cell, digit)
                             out = _emit(out, head, ends, 2, arena, scratch)
+            _unset(index_off, arena[0][0], off_first, off_end)
             if not nishio:
                 for t in range(3):  # each region from its first place of the digit
                     nplaces = 0
@@ -286,8 +308,11 @@ def _search(source, regions, block_of, n, nishio, multiple, dynamic):  # type: i
                 out = _reductions(out, common[on], ncommon[on], CELL, (-1, cell), 0, cell_slots, ndigits,
                                   branches[0], arena, grid, scratch)  # fmt: skip
     (rows, par), (found, refs, counts) = arena, out
+    index_on, span = branches[0], branches[1]
+    for slot in range(branches[3][0]):
+        _unset(index_on[slot], rows[0], span[slot, _FIRST], span[slot, _END])
     npot = work[2][NPOT]
-    return found[: counts[0]], refs[: counts[1]], rows[:, :npot], par[: work[2][NPAR]]
+    return found[: counts[0]], refs[: counts[1]], rows[:, :npot], par[: work[2][NPAR]], index_on
 
 
 def search(
@@ -300,5 +325,18 @@ def search(
     dynamic: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """What one call of a level-0 producer finds on ``source``: the found rows, the rows they end in, and
-    the arena (rows of key, cause, parents' start and count; the parents)."""
-    return _search(source, regions, block_of, n, nishio, multiple, dynamic)
+    the arena (rows of key, cause, parents' start and count; the parents).
+
+    The branches' key indexes are kept between calls (``_UNSET``, per grid size), all -1: a call unsets
+    what it set instead of filling hundreds of indexes of every key. Taken out for the call, they go
+    back only when it returns."""
+    nkeys = source.shape[0] << 6
+    index_on, index_off = _UNSET.pop(nkeys, None) or (
+        np.full((16, nkeys), -1, dtype=np.int32),
+        np.full(nkeys, -1, dtype=np.int32),
+    )
+    found, refs, rows, par, index_on = _search(
+        source, regions, block_of, n, nishio, multiple, dynamic, index_on, index_off
+    )
+    _UNSET[nkeys] = (index_on, index_off)
+    return found, refs, rows, par
