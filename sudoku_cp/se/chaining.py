@@ -236,7 +236,7 @@ class Chaining:
             self._source = np.array(grid.cands, dtype=np.int64)
             self._branches = {}
             if not (self.multiple or self.dynamic):
-                self._last_hints = _in_order(self._unary_hints(grid))
+                self._last_hints = self._unary_hints(grid)
             elif self.level == 0:
                 self._last_hints = self._compiled_hints(grid)
             else:
@@ -246,44 +246,56 @@ class Chaining:
 
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
 
-    def _unary_hints(self, grid: Grid) -> list[ChainHint]:
+    def _unary_hints(self, grid: Grid) -> _Made:
+        """X-cycles, Y-cycles and forcing chains (6.5+), searched by one kernel call and put in SE's order
+        (as ``_in_order``) on their paths' keys; made into hints only when read. A path is one-parent
+        links, so its complexity is its count of distinct keys; a cycle that removes nothing is no hint."""
         regions, block_of = tables(grid.geo.box_rows, grid.geo.box_cols)
         found, (keys, causes) = unary.search(self._source, regions, block_of, grid.geo.n)
-        result: list[ChainHint] = []
+        rows: list[tuple[float, int, int, tuple[tuple[int, int], ...], int, int, int, int]] = []
         for kind, mode, start, length in found.tolist():
+            y_links, x_links = unary.MODES[mode]
+            both = y_links and x_links
+            path = keys[start : start + length].tolist()  # from the end back to the start
+            flat = len(set(path))
+            if kind == unary.FORCING:
+                target = path[0]
+                cell, bit = target >> 6, 1 << ((target >> 1 & 31) - 1)
+                removable = ((cell, grid.cands[cell] & ~bit if target & 1 else bit),)
+                base = 7.0 if both else 6.6
+            else:
+                removable = tuple(sorted(_cycle_removable(grid, path[:-1]).items()))
+                if not removable:
+                    continue
+                base = 7.0 if both else 6.5
+            sort_key = 4 if both else 3 if y_links else 2
+            difficulty = base + length_difficulty(flat)
+            rows.append((difficulty, flat, sort_key, removable, kind, mode, start, length))
+        rows.sort(key=lambda r: r[:3])
+        seen: set[tuple[tuple[int, int], ...]] = set()
+        kept = []
+        for row in rows:
+            if row[3] not in seen:
+                seen.add(row[3])
+                kept.append(row[4:])
+
+        def make(i: int) -> ChainHint:
+            kind, mode, start, length = kept[i]
             y_links, x_links = unary.MODES[mode]
             end = _path(keys[start : start + length].tolist(), causes[start : start + length].tolist())
             if kind == unary.FORCING:
-                result.append(self._forcing_hint(grid, end, y_links, x_links))
-            else:
-                hint = self._cycle_hint(grid, end, y_links, x_links)
-                if hint.removable:
-                    result.append(hint)
-        return result
+                return self._forcing_hint(grid, end, y_links, x_links).finish()
+            return self._cycle_hint(grid, end, y_links, x_links).finish()
+
+        return _Made(len(kept), make)
 
     def _cycle_hint(self, grid: Grid, end: Potential, y_links: bool, x_links: bool) -> ChainHint:
-        geo = grid.geo
         walked = []
         p = end
         while p.parents:
-            walked.append(p)
+            walked.append(p.key)
             p = p.parents[0]
-        cells = {q.cell for q in walked}
-        forward: dict[int, tuple[int, int]] = {}
-        backward: set[int] = set()
-        for q in walked:
-            bit = 1 << (q.digit - 1)
-            for c in geo.house_cells[q.cell]:
-                if c not in cells and grid.cands[c] & bit:
-                    k = key(c, q.digit, False)
-                    if q.on:
-                        forward.setdefault(k, (c, q.digit))
-                    else:
-                        backward.add(k)
-        removable: dict[int, int] = {}
-        for k, (c, d) in forward.items():
-            if k in backward:
-                removable[c] = removable.get(c, 0) | 1 << (d - 1)
+        removable = _cycle_removable(grid, walked)
         both = y_links and x_links
         name = (
             "Bidirectional Cycle" if both else "Bidirectional Y-Cycle" if y_links else "Bidirectional X-Cycle"
@@ -566,6 +578,30 @@ def _common(branch: Store, on: np.ndarray | None, off: np.ndarray | None) -> tup
     if on is None or off is None:
         return branch.keys(True), branch.keys(False)
     return on[branch.index_of[on] >= 0], off[branch.index_of[off] >= 0]
+
+
+def _cycle_removable(grid: Grid, walked: list[int]) -> dict[int, int]:
+    """What a cycle removes (cell -> mask, in SE's order): each candidate outside the cycle that sees one
+    of its "on" potentials and one of its "off" potentials of the same digit. ``walked``: the keys of the
+    cycle's potentials, its start left out."""
+    cells = {k >> 6 for k in walked}
+    forward: dict[int, tuple[int, int]] = {}
+    backward: set[int] = set()
+    for q in walked:
+        digit = q >> 1 & 31
+        bit = 1 << (digit - 1)
+        for c in grid.geo.house_cells[q >> 6]:
+            if c not in cells and grid.cands[c] & bit:
+                k = key(c, digit, False)
+                if q & 1:
+                    forward.setdefault(k, (c, digit))
+                else:
+                    backward.add(k)
+    removable: dict[int, int] = {}
+    for k, (c, d) in forward.items():
+        if k in backward:
+            removable[c] = removable.get(c, 0) | 1 << (d - 1)
+    return removable
 
 
 def _path(keys: list[int], causes: list[int]) -> Potential:
