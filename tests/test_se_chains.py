@@ -85,6 +85,22 @@ def test_every_step_keeps_the_solution() -> None:
                 assert solution.cells[cell] != digit, step.text
 
 
+# a top1465 puzzle whose walk takes an aligned triplet exclusion (7.5) at its 37th hint; serate 1.2.1.3
+TRIPLET = "9..3....41...2...5..2...3.12..6.9..36.9.5.............48.9...7........4....81...."
+
+
+def test_an_aligned_triplet_exclusion_keeps_the_solution_and_the_rating() -> None:
+    hints, stuck = se_walk(Puzzle.from_string(TRIPLET))
+    assert not stuck and str(rate_se(TRIPLET)) == "8.3/1.2/1.2"
+    solution = solve(TRIPLET, backend="dfs").solution
+    assert solution is not None
+    used = [h for h in hints if h.name == "Aligned Triplet Exclusion"]
+    assert [hints.index(h) for h in used] == [36]
+    # R4C7, R5C4 and R4C8: R4C8 cannot be 8
+    assert (used[0].difficulty, used[0].cells, used[0].eliminations()) == (7.5, (33, 39, 34), [(34, 8)])
+    assert solution.cells[34] != 8
+
+
 def test_steps_and_hint_are_ses_walk_on_classic_puzzles() -> None:
     puzzle = Puzzle.from_string(TRACED)
     assert se_walks(puzzle)

@@ -113,17 +113,44 @@ def _pairs(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
                     if not _empties(common, nc, pb | qb):
                         allowed_a |= pb
                         allowed_b |= qb
+                if allowed_a == ma and allowed_b == mb:
+                    break  # every digit allowed: nothing to exclude (the usual case)
             if ma & ~allowed_a or mb & ~allowed_b:
                 row[0], row[1], row[2], row[3] = a, b, allowed_a, allowed_b
                 out, found = append_row(out, found, row)
     return out[:found]
 
 
+@njit(cache=True, inline="always")
+def _bits(x):  # type: ignore[no-untyped-def]
+    """The number of bits set in ``x`` (a uint64), by halves, nibbles and bytes."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True)
+def _shared(sets, i, j, k):  # type: ignore[no-untyped-def]
+    """The cells rows ``i``, ``j`` and ``k`` of ``sets`` (cells as bits, 64 a word) have in common."""
+    count = 0
+    for w in range(sets.shape[1]):
+        count += _bits(sets[i, w] & sets[j, w] & sets[k, w])
+    return count
+
+
 @njit(cache=True)
 def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
-    """Every aligned triplet exclusion, in SE's order: rows (a, b, t, and the digits each keeps)."""
+    """Every aligned triplet exclusion, in SE's order: rows (a, b, t, and the digits each keeps).
+
+    Most pairs and tails share fewer than two excluders: that is counted on the excluders as bits
+    (``_shared``) before the common excluders are listed."""
     nb = base.shape[0]
     is_ex, pos = _membership(cands.shape[0], base, ex, nex)
+    sets = np.zeros((nb, (cands.shape[0] + 63) // 64), dtype=np.uint64)
+    for i in range(nb):
+        for x in range(nex[i]):
+            sets[i, ex[i, x] >> 6] |= np.uint64(1) << np.uint64(ex[i, x] & 63)
     out = np.empty((16, 6), dtype=np.int64)
     row3 = np.empty(6, dtype=np.int64)
     found = 0
@@ -133,13 +160,13 @@ def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
     for j in range(1, nb):  # pairs of base cells in co-lexicographic order
         for i in range(j):
             a, b = base[i], base[j]
+            if _shared(sets, i, j, j) < 2:
+                continue  # the triplet's common excluders are among those of a and b
             nab = 0
             for x in range(nex[i]):
                 if is_ex[j, ex[i, x]]:
                     ab[nab] = ex[i, x]
                     nab += 1
-            if nab < 2:
-                continue  # the triplet's common excluders are among these
             ntails = 0
             for x in range(nex[i] + nex[j]):
                 t = ex[i, x] if x < nex[i] else ex[j, x - nex[i]]
@@ -150,6 +177,8 @@ def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
             ma, mb = cands[a], cands[b]
             for y in range(ntails):
                 t = tails[y]
+                if _shared(sets, i, j, pos[t]) < 2:
+                    continue
                 nc = 0
                 for x in range(nab):
                     if is_ex[pos[t], ab[x]]:
@@ -160,22 +189,30 @@ def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
                 mt = cands[t]
                 see_ab, see_at, see_bt = sees[a, b], sees[a, t], sees[b, t]
                 allowed_a = allowed_b = allowed_t = 0
-                for p in range(n):
-                    pb = 1 << p
-                    if not ma & pb:
-                        continue
-                    for q in range(n):
-                        qb = 1 << q
-                        if not mb & qb or (pb == qb and see_ab):
+                pm = ma
+                while pm:  # the digits of a, b and t, lowest first
+                    pb = pm & -pm
+                    pm ^= pb
+                    qm = mb
+                    while qm:
+                        qb = qm & -qm
+                        qm ^= qb
+                        if pb == qb and see_ab:
                             continue
-                        for r in range(n):
-                            rb = 1 << r
-                            if not mt & rb or (rb == pb and see_at) or (rb == qb and see_bt):
+                        rm = mt
+                        while rm:
+                            rb = rm & -rm
+                            rm ^= rb
+                            if (rb == pb and see_at) or (rb == qb and see_bt):
                                 continue
                             if not _empties(common, nc, pb | qb | rb):
                                 allowed_a |= pb
                                 allowed_b |= qb
                                 allowed_t |= rb
+                        if allowed_a == ma and allowed_b == mb and allowed_t == mt:
+                            break  # every digit allowed: nothing to exclude (the usual case)
+                    if allowed_a == ma and allowed_b == mb and allowed_t == mt:
+                        break
                 if ma & ~allowed_a or mb & ~allowed_b or mt & ~allowed_t:
                     row3[0], row3[1], row3[2], row3[3], row3[4], row3[5] = (
                         a,
