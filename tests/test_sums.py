@@ -298,6 +298,16 @@ def test_an_exclusion_group_bounds_the_sum_by_distinct_digits() -> None:
     assert LinearSum.of(range(3), (1, 1, 1), 6, 9).narrow([511] * 3) == [0b1111] * 3
 
 
+def test_an_exclusion_group_bounds_each_term_by_its_own_least_and_most() -> None:
+    """Two cells that see each other, one 1 or 2 and the other 8 or 9, make at least 9, not 3 (the two
+    smallest digits of their union): with two more cells adding up to 12, those two are 1 or 2. A group
+    is never weaker than its terms taken apart. The bounds pass alone: no exact graph, four open terms."""
+    digits = [0b11, 0b110000000, 511, 511]
+    grouped = LinearSum((0, 1, 2, 3), (1, 1, 1, 1), 12, False, (0, 0, 1, 2)).narrow(digits)
+    apart = LinearSum((0, 1, 2, 3), (1, 1, 1, 1), 12, False, (0, 1, 2, 3)).narrow(digits)
+    assert grouped == apart == [0b11, 0b110000000, 0b11, 0b11]
+
+
 def test_the_sums_the_cages_imply_hold_on_every_solution() -> None:
     """The rule of 45: hidden cages, innies and outies of bands, the cells outside every cage. Each derived
     sum holds on the published killer's solution, and a band's innies are found."""
@@ -460,3 +470,14 @@ def test_sums_that_cover_a_house_bound_their_cells_outside_it() -> None:
     assert crossing_sums(9, nine.houses, [(left, 30), (right, 19)], nine.peer_sets) == [((9, 17), 4)]
     assert crossing_sums(9, nine.houses, [(left, 30), (right, 25)], nine.peer_sets) == []  # 10: loose
     assert crossing_sums(9, nine.houses, [(left[:-1], 30)], nine.peer_sets) == []  # the row is not covered
+
+
+def test_the_sums_across_a_house_are_those_that_overlap_fewest_others() -> None:
+    """A short sum over r1c5, r1c6 and r2c5, listed first, overlaps both cages that cover row 1 between
+    them; taking it would leave the row uncovered. The two cages are taken instead (as the Interactive
+    Sudoku Solver picks them): r3c1 and r3c9 add up to 16 + 33 - 45 = 4."""
+    from sudoku_cp.rules.sums import crossing_sums
+
+    nine = Rules.classic(3, 3)
+    sums = [((4, 5, 13), 20), ((0, 1, 2, 3, 4, 18), 16), ((5, 6, 7, 8, 26), 33)]
+    assert crossing_sums(9, nine.houses, sums, nine.peer_sets) == [((18, 26), 4)]

@@ -178,7 +178,12 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
     out += [(_THERMO, t.cells, []) for t in rules.thermos]
     for cells, form in sum_forms(rules):
         if isinstance(form, LinearSum):
-            table = [int(form.exact), form.total, *form.coefficients, *form.groups]
+            groups = form.groups
+            order = sorted(range(len(groups)), key=groups.__getitem__)
+            start = [0]
+            for g in range(max(groups, default=-1) + 1):
+                start.append(start[-1] + groups.count(g))
+            table = [int(form.exact), form.total, *form.coefficients, *groups, *order, *start]
             out.append((_SUM, form.cells, table))
         else:
             rest = complement(cells, rules)
@@ -633,34 +638,108 @@ def _most(union, k):
     return total
 
 
+@njit(cache=True, inline="always")
+def _smear(x):
+    """Every bit at or below the highest bit of ``x`` (a mask below 2**63): the digits up to its largest."""
+    x |= x >> 1
+    x |= x >> 2
+    x |= x >> 4
+    x |= x >> 8
+    x |= x >> 16
+    x |= x >> 32
+    return x
+
+
+@njit(cache=True)
+def _parked(cands, cells, order, first, last, union, low):
+    """``rules.sums._parked`` for the terms ``order[first:last]``: the sum of the digits they take in
+    turn, each the smallest free digit at least its least candidate (``low``) or the largest at most its
+    most, within ``union``'s range; -1 when a term finds none."""
+    top = _smear(union)
+    bottom = (union & -union) - 1
+    taken = 0
+    total = 0
+    for x in range(first, last):
+        mask = cands[cells[order[x]]]
+        if low:
+            free = top & ~taken & ~((mask & -mask) - 1)
+            if free == 0:
+                return -1
+            bit = free & -free
+            total += _popcount(bit - 1) + 1
+        else:
+            free = top & ~bottom & ~taken & _smear(mask)
+            if free == 0:
+                return -1
+            below = _smear(free)
+            bit = below ^ (below >> 1)
+            total += _popcount(below)
+        taken |= bit
+    return total
+
+
+@njit(cache=True, inline="always")
+def _union_span(rest, k, w, out):
+    low = _least(rest, k)
+    if low < 0:
+        return False
+    high = _most(rest, k) if k > 0 else 0
+    out[0] = w * low if w > 0 else w * high
+    out[1] = w * high if w > 0 else w * low
+    return True
+
+
+@njit(cache=True)
+def _group_span(cands, cells, order, first, last, union, w, out):
+    """``rules.sums._group_span`` of one group, the terms ``order[first:last]``: into ``out[0]`` and
+    ``out[1]`` the least and most of w times their sum over distinct digits, the tighter of the union's
+    bound (``_union_span``) and the parked digits' (``_parked``); False when there is none."""
+    k = last - first
+    if not _union_span(union, k, 1, out):
+        return False
+    low, high = out[0], out[1]
+    if k > 1:  # one term parks where the union's bound is
+        parked = _parked(cands, cells, order, first, last, union, True)
+        if parked < 0:
+            return False
+        low = max(low, parked)
+        parked = _parked(cands, cells, order, first, last, union, False)
+        if parked < 0:
+            return False
+        high = min(high, parked)
+        if low > high:
+            return False
+    out[0] = w * low if w > 0 else w * high
+    out[1] = w * high if w > 0 else w * low
+    return True
+
+
 @njit(cache=True)
 def _sum_bounds(cands, cells, table, bounds):
     """The bounds pass of a sum (``LinearSum._bounds``): into ``bounds[2]``, the digits each term keeps,
-    with each exclusion group's least and most over distinct digits; False when the sum cannot be kept."""
+    with each exclusion group's least and most over distinct digits (``_group_span``; the table's end
+    holds the terms in order of group and where each group starts) and for each digit of a term, the
+    union's of the rest of its group without it; False when the sum cannot be kept."""
     m = cells.shape[0]
     total = table[1]
     union, size, weight, span_lo, span_hi = bounds[4], bounds[5], bounds[6], bounds[7], bounds[8]
-    count = 0
+    order = table[2 + 2 * m : 2 + 3 * m]
+    start = table[2 + 3 * m :]
+    count = start.shape[0] - 1
+    for g in range(count):
+        union[g] = 0
+        size[g] = start[g + 1] - start[g]
+        weight[g] = table[2 + order[start[g]]] if size[g] > 0 else 0
     for i in range(m):
-        g = table[2 + m + i]
-        if g >= count:
-            for x in range(count, g + 1):
-                union[x] = 0
-                size[x] = 0
-            count = g + 1
-        union[g] |= cands[cells[i]]
-        size[g] += 1
-        weight[g] = table[2 + i]
+        union[table[2 + m + i]] |= cands[cells[i]]
+    span = bounds[0]  # two slots: a group's span (rows 0 and 1 are the graph's windows, later)
     least = 0
     most = 0
     for g in range(count):
-        low = _least(union[g], size[g])
-        if low < 0:
+        if not _group_span(cands, cells, order, start[g], start[g + 1], union[g], weight[g], span):
             return False
-        high = _most(union[g], size[g])
-        w = weight[g]
-        span_lo[g] = w * low if w > 0 else w * high
-        span_hi[g] = w * high if w > 0 else w * low
+        span_lo[g] = span[0]
+        span_hi[g] = span[1]
         least += span_lo[g]
         most += span_hi[g]
     if total < least or total > most:
@@ -668,20 +747,19 @@ def _sum_bounds(cands, cells, table, bounds):
     keep = bounds[2]
     for i in range(m):
         g = table[2 + m + i]
-        w = weight[g]
         mask = cands[cells[i]]
         kept = 0
         d = 1
         while mask != 0:
             if mask & 1:
-                rest = union[g] & ~(np.int64(1) << (d - 1))
-                low = _least(rest, size[g] - 1)
-                if low >= 0:
-                    high = _most(rest, size[g] - 1)
-                    r_lo = w * low if w > 0 else w * high
-                    r_hi = w * high if w > 0 else w * low
-                    if least - span_lo[g] + r_lo + w * d <= total <= most - span_hi[g] + r_hi + w * d:
-                        kept |= np.int64(1) << (d - 1)
+                bit = np.int64(1) << (d - 1)
+                w = weight[g]
+                rest = _union_span(union[g] & ~bit, size[g] - 1, w, span)  # the group but d and its term
+                if (
+                    rest
+                    and least - span_lo[g] + span[0] + w * d <= total <= most - span_hi[g] + span[1] + w * d
+                ):
+                    kept |= bit
             mask >>= 1
             d += 1
         if kept == 0:

@@ -184,19 +184,20 @@ class LinearSum:
         return keep
 
     def _bounds(self, masks: Sequence[int]) -> list[int] | None:
-        """The bounds pass of ``narrow``: each group's least and most over distinct digits of the union of
-        its candidates, and for each digit of a term, the same of the rest of its group without it."""
+        """The bounds pass of ``narrow``: each group's least and most over distinct digits (``_group_span``),
+        and for each digit of a term, those of the union of its group without it (``_union_span``)."""
         weights, total = self.coefficients, self.total
         groups = self.groups or tuple(range(len(masks)))
         count = max(groups) + 1
-        union, size, weight = [0] * count, [0] * count, [0] * count
+        union, weight = [0] * count, [0] * count
+        members: list[list[int]] = [[] for _ in range(count)]
         for i, g in enumerate(groups):
             union[g] |= masks[i]
-            size[g] += 1
             weight[g] = weights[i]
+            members[g].append(i)
         spans = []
         for g in range(count):
-            span = _span(union[g], size[g], weight[g])
+            span = _group_span([masks[i] for i in members[g]], union[g], weight[g])
             if span is None:
                 return None
             spans.append(span)
@@ -209,7 +210,7 @@ class LinearSum:
             w, (a, b) = weight[g], spans[g]
             kept = 0
             for d in _digits(masks[i]):
-                rest = _span(union[g] & ~(1 << (d - 1)), size[g] - 1, w)
+                rest = _union_span(union[g] & ~(1 << (d - 1)), len(members[g]) - 1, w)
                 if rest is not None and least - a + rest[0] + w * d <= total <= most - b + rest[1] + w * d:
                     kept |= 1 << (d - 1)
             if not kept:
@@ -305,7 +306,7 @@ def _split(cells: Sequence[int], seen: dict[int, set[int] | frozenset[int]], pic
     return split
 
 
-def _span(union: int, k: int, w: int) -> tuple[int, int] | None:
+def _union_span(union: int, k: int, w: int) -> tuple[int, int] | None:
     """The least and the most of ``w`` times the sum of ``k`` distinct digits of ``union``; None when it
     holds fewer than k digits."""
     digits = _digits(union)
@@ -313,6 +314,48 @@ def _span(union: int, k: int, w: int) -> tuple[int, int] | None:
         return None
     low, high = sum(digits[:k]), sum(digits[len(digits) - k :])
     return (w * low, w * high) if w > 0 else (w * high, w * low)
+
+
+def _group_span(masks: Sequence[int], union: int, w: int) -> tuple[int, int] | None:
+    """The least and the most of ``w`` times the sum of distinct digits, one for each of ``masks`` (an
+    exclusion group, ``union`` their union): None when there are none. Two bounds, the tighter kept: the
+    k smallest (largest) digits of the union (``_union_span``), and the digits that the terms take in
+    turn, each the smallest (largest) free digit at least its least (at most its most) candidate
+    (``_parked``, as the Interactive Sudoku Solver bounds its sums): cells of 1-2 and 8-9 make at least 9,
+    not 3."""
+    span = _union_span(union, len(masks), 1)
+    if span is None:
+        return None
+    low, high = span
+    parked_low, parked_high = _parked(masks, union, True), _parked(masks, union, False)
+    if parked_low is None or parked_high is None:
+        return None
+    low, high = max(low, parked_low), min(high, parked_high)
+    if low > high:
+        return None
+    return (w * low, w * high) if w > 0 else (w * high, w * low)
+
+
+def _parked(masks: Sequence[int], union: int, low: bool) -> int | None:
+    """The sum of the digits the terms ``masks`` take in turn, each the smallest digit not taken before
+    (within ``union``'s range) at least its own least candidate (``low``), or the largest at most its own
+    most; None when a term finds none. The set taken is the same in any order (cars parking in a street),
+    and its sum is the least (most) that distinct digits within those ranges make."""
+    top = (1 << union.bit_length()) - 1
+    bottom = (union & -union) - 1
+    taken = total = 0
+    for mask in masks:
+        if low:
+            free = top & ~taken & ~((mask & -mask) - 1)
+            bit = free & -free
+        else:
+            free = top & ~bottom & ~taken & ((1 << mask.bit_length()) - 1)
+            bit = 1 << (free.bit_length() - 1) if free else 0
+        if not bit:
+            return None
+        taken |= bit
+        total += bit.bit_length()
+    return total
 
 
 def _digits(mask: int) -> list[int]:
@@ -534,12 +577,13 @@ def crossing_sums(
     sums: Sequence[tuple[Sequence[int], int]],
     peers: Sequence[Sequence[int]],
 ) -> list[tuple[tuple[int, ...], int]]:
-    """Sums across a house: when sums that do not overlap (of ``sums``, in order, each that crosses the
-    house and overlaps none taken before) cover a house of n cells, with any gap filled by other houses
-    that meet it only there, their cells outside the house add up to their totals and those houses'
-    less the house's; houses wholly among those cells come off too. Kept where that is tight: its
-    bounds by exclusion groups span more than four times its distance to the nearer one (the Interactive
-    Sudoku Solver's sum intersections: a diagonal crossed by little killers and cages)."""
+    """Sums across a house: when sums that do not overlap cover a house of n cells (of ``sums`` that
+    cross it, those that overlap fewest of the others first, each that overlaps none taken before), with
+    any gap filled by other houses that meet it only there, their cells outside the house add up to their
+    totals and those houses' less the house's; houses wholly among those cells come off too. Kept where
+    that is tight: its bounds by exclusion groups span more than four times its distance to the nearer
+    one (the Interactive Sudoku Solver's sum intersections: a diagonal crossed by little killers and
+    cages)."""
     full = n * (n + 1) // 2
     whole = [frozenset(h) for h in houses if len(h) == n]
     pieces = [(frozenset(cells), total) for cells, total in sums]
@@ -547,8 +591,10 @@ def crossing_sums(
     for house in whole:
         used: set[int] = set()
         total = 0
-        for cells, t in pieces:
-            if cells & house and used.isdisjoint(cells):
+        crossing = [(cells, t) for cells, t in pieces if cells & house]
+        overlaps = [sum(1 for other, _ in crossing if other & cells) for cells, _ in crossing]
+        for _, (cells, t) in sorted(zip(overlaps, crossing, strict=True), key=lambda x: x[0]):
+            if used.isdisjoint(cells):
                 used |= cells
                 total += t
         if not used:
