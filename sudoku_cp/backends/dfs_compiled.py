@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..rules import RULES_KEPT, Rules
 from ..rules.automaton import Automaton
@@ -323,18 +324,14 @@ def _popcount(x: int) -> int:
 
 @njit(cache=True, inline="always")
 def _highest(mask: int) -> int:
-    """The largest digit of a mask (its bit length), 0 for none."""
-    d = 0
-    while mask != 0:
-        mask >>= 1
-        d += 1
-    return d
+    """The largest digit of a mask (its bit length, one count of leading zeros), 0 for none."""
+    return 64 - leading_zeros(np.int64(mask)) if mask != 0 else 0
 
 
 @njit(cache=True, inline="always")
 def _lowest(mask: int) -> int:
-    """The smallest digit of a nonzero mask."""
-    return _highest(mask & -mask)
+    """The smallest digit of a nonzero mask (one count of trailing zeros)."""
+    return trailing_zeros(np.int64(mask)) + 1
 
 
 @njit(cache=True, inline="always")
@@ -538,7 +535,7 @@ def _placed(cands, cells, digits, nopen, keep, scratch):
             while subsets != 0:
                 low = subsets & -subsets
                 subsets ^= low
-                s = _popcount(low - 1)  # the subset's index
+                s = trailing_zeros(low)  # the subset's index
                 free = local[j] & ~s
                 while free != 0:
                     p = free & -free
@@ -555,7 +552,7 @@ def _placed(cands, cells, digits, nopen, keep, scratch):
             while subsets != 0:
                 low = subsets & -subsets
                 subsets ^= low
-                s = _popcount(low - 1)
+                s = trailing_zeros(low)
                 free = local[j] & ~s
                 while free != 0:
                     p = free & -free
@@ -615,13 +612,10 @@ def _required_elsewhere(cands, cells, bit, changed, nch, peer_start, peers):
 def _least(union, k):
     """The sum of the ``k`` smallest digits of ``union``, -1 when it holds fewer."""
     total = 0
-    d = 1
     while k > 0 and union != 0:
-        if union & 1:
-            total += d
-            k -= 1
-        union >>= 1
-        d += 1
+        total += _lowest(union)
+        union &= union - 1
+        k -= 1
     return total if k == 0 else -1
 
 
@@ -629,12 +623,11 @@ def _least(union, k):
 def _most(union, k):
     """The sum of the ``k`` largest digits of ``union`` (which holds at least k)."""
     total = 0
-    d = _highest(union)
     while k > 0:
-        if union >> (d - 1) & 1:
-            total += d
-            k -= 1
-        d -= 1
+        d = _highest(union)
+        total += d
+        union ^= np.int64(1) << (d - 1)
+        k -= 1
     return total
 
 
@@ -666,14 +659,14 @@ def _parked(cands, cells, order, first, last, union, low):
             if free == 0:
                 return -1
             bit = free & -free
-            total += _popcount(bit - 1) + 1
+            total += _lowest(bit)
         else:
             free = top & ~bottom & ~taken & _smear(mask)
             if free == 0:
                 return -1
             below = _smear(free)
             bit = below ^ (below >> 1)
-            total += _popcount(below)
+            total += _highest(below)
         taken |= bit
     return total
 
@@ -748,6 +741,10 @@ def _sum_bounds(cands, cells, table, bounds):
     for i in range(m):
         g = table[2 + m + i]
         mask = cands[cells[i]]
+        reach = abs(weight[g]) * (_highest(union[g]) - _lowest(union[g]))
+        if total - least >= reach and most - total >= reach:
+            keep[i] = mask  # one term moves its group's bounds by at most reach: every digit stays
+            continue
         kept = 0
         d = 1
         while mask != 0:
