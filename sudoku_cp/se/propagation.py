@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 if TYPE_CHECKING:
     from .chaining import Potential
@@ -85,11 +86,13 @@ def on_targets(cands, regions, block_of, n, k, cell_rule, out_k, out_c):  # type
     bit = 1 << (digit - 1)
     m = 0
     if cell_rule:
-        for d in range(1, n + 1):
-            if d != digit and cands[cell] >> (d - 1) & 1:
-                out_k[m] = cell << 6 | d << 1
-                out_c[m] = CELL_CAUSE
-                m += 1
+        rest = cands[cell] & ~bit
+        while rest:  # the cell's other digits, lowest first
+            d = trailing_zeros(rest) + 1
+            rest &= rest - 1
+            out_k[m] = cell << 6 | d << 1
+            out_c[m] = CELL_CAUSE
+            m += 1
     for t in range(3):
         for i in range(n):
             c = regions[cell, t, i]
@@ -114,9 +117,7 @@ def off_targets(cands, regions, n, k, cell_rule, region_rule, out_k, out_c):  # 
     above = mask & (mask - 1)  # the mask without its lowest candidate
     if cell_rule and above and not above & (above - 1):
         rest = mask & ~bit  # two candidates: the other one (the highest left, as SE reads it)
-        d = 0
-        while rest >> d:
-            d += 1
+        d = 64 - leading_zeros(rest)
         out_k[m] = cell << 6 | d << 1 | 1
         out_c[m] = CELL_CAUSE
         m += 1
@@ -189,11 +190,12 @@ def propagate(  # type: ignore[no-untyped-def]
                     digit = k >> 1 & 31
                     if tc[j] == CELL_CAUSE:
                         gone = source[cell] & ~cands[cell]
-                        for e in range(1, n + 1):
-                            if gone >> (e - 1) & 1:
-                                par[cnt[NPAR]] = index_of[cell << 6 | e << 1]
-                                cnt[NPAR] += 1
-                                pnpar[q] += 1
+                        while gone:  # the cell's struck digits, lowest first
+                            e = trailing_zeros(gone) + 1
+                            gone &= gone - 1
+                            par[cnt[NPAR]] = index_of[cell << 6 | e << 1]
+                            cnt[NPAR] += 1
+                            pnpar[q] += 1
                     else:
                         bit = 1 << (digit - 1)
                         for i in range(n):
