@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "BackendUnavailableError",
+    "ClusterError",
     "InvalidPuzzleError",
     "MissingPackageError",
     "ParseError",
@@ -80,6 +81,10 @@ class UnsupportedRuleError(SudokuError, ValueError):
 
 class UsageError(SudokuError, ValueError):
     """An option that does not fit: a bad value, or an option the chosen backend does not take."""
+
+
+class ClusterError(SudokuError, RuntimeError):
+    """The cluster could not be reached, or was lost while the batch ran."""
 
 
 class MissingPackageError(SudokuError, ImportError):

@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ..errors import SudokuError, UsageError
+from ..errors import ClusterError, UsageError
 from ..optional import optional_import
 
 __all__ = [
@@ -40,10 +40,6 @@ __all__ = [
     "distributed_module",
     "task_key",
 ]
-
-
-class ClusterError(SudokuError, RuntimeError):
-    """The cluster could not be reached, or was lost while the batch ran."""
 
 
 def distributed_module() -> Any:

@@ -164,10 +164,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..batch.cluster import ClusterError
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.pool import WorkerError
     from ..batch.progress import Tally
+    from ..errors import ClusterError  # not the cluster module: it loads asyncio
 
     rules = args.box or Rules.classic(3, 3)
     if args.rules:

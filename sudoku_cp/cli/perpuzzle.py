@@ -146,11 +146,11 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
     ``skip``: input records a stopped run answered already (default: ``--resume``'s count of lines)."""
     from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
     from ..batch.chunks import ChunkSizer
-    from ..batch.cluster import ClusterError
     from ..batch.engine import run_ordered
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.pool import WorkerError
     from ..batch.progress import Tally
+    from ..errors import ClusterError  # not the cluster module: it loads asyncio
 
     check_backend(command.config)  # a bad backend or option is a usage error before any work
     jobs = resolve_jobs(args.jobs)

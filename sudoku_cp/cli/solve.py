@@ -51,11 +51,11 @@ def run(args: argparse.Namespace) -> int:
 
         return run_true_candidates(args)
     from ..batch import check_backend, resolve_jobs  # numpy and the batch machinery load only when needed
-    from ..batch.cluster import ClusterError
     from ..batch.interrupt import Interrupted, InterruptGuard
     from ..batch.pool import WorkerError
     from ..batch.solver import SolverConfig
     from ..batch.stream import StreamResult, small_input, solve_stream
+    from ..errors import ClusterError  # not the cluster module: it loads asyncio
 
     paths = expand_inputs(args.files, args.puzzles)
     backend = args.backend
