@@ -673,6 +673,8 @@ def _parked(cands, cells, order, first, last, union, low):
 
 @njit(cache=True, inline="always")
 def _union_span(rest, k, w, out):
+    """``rules.sums._union_span``: into ``out[0]`` and ``out[1]`` the least and most of w times the sum of
+    ``k`` distinct digits of ``rest``; False when it holds fewer."""
     low = _least(rest, k)
     if low < 0:
         return False
