@@ -151,3 +151,23 @@ def test_chain_hints_come_in_ses_order_and_the_same_on_every_call(multiple: bool
     assert all(h[4] for h in hints)
     assert _chain_hints(other, multiple) != hints
     assert _chain_hints(first, multiple) == hints
+
+
+def test_chain_hints_read_later_are_those_of_the_grid_searched() -> None:
+    """A producer's hints are made when read, from the grid as it was searched: changing the grid after
+    the search (here, to its solution) does not change the hints read after that."""
+    from sudoku_cp.se.chaining import Chaining
+    from sudoku_cp.se.grid import Grid
+
+    puzzle = Puzzle.from_string(list(RATED)[-1])
+
+    def described(hints: list) -> list[tuple]:
+        return [(h.name, h.difficulty, tuple(h.removable.items()), h.cell, h.value) for h in hints]
+
+    every = described(list(Chaining(False, False, False, 0)(Grid.of(puzzle))))
+    grid = Grid.of(puzzle)
+    found = Chaining(False, False, False, 0)(grid)
+    solution = solve(puzzle, backend="dfs").solution
+    assert solution is not None
+    grid.cands[:] = [1 << (d - 1) for d in solution.cells]
+    assert len(every) > 5 and described(list(found)) == every

@@ -279,13 +279,15 @@ class Chaining:
                 seen.add(row[3])
                 kept.append(row[4:])
 
+        searched = Grid(grid.geo, list(grid.values), list(grid.cands))  # as it is now, whatever comes later
+
         def make(i: int) -> ChainHint:
             kind, mode, start, length = kept[i]
             y_links, x_links = unary.MODES[mode]
             end = _path(keys[start : start + length].tolist(), causes[start : start + length].tolist())
             if kind == unary.FORCING:
-                return self._forcing_hint(grid, end, y_links, x_links).finish()
-            return self._cycle_hint(grid, end, y_links, x_links).finish()
+                return self._forcing_hint(searched, end, y_links, x_links).finish()
+            return self._cycle_hint(searched, end, y_links, x_links).finish()
 
         return _Made(len(kept), make)
 
