@@ -179,7 +179,7 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
     out += [(_THERMO, t.cells, []) for t in rules.thermos]
     for cells, form in sum_forms(rules):
         if isinstance(form, LinearSum):
-            groups = form.groups
+            groups = form.groups or tuple(range(len(form.cells)))  # none: a group per term
             order = sorted(range(len(groups)), key=groups.__getitem__)
             start = [0]
             for g in range(max(groups, default=-1) + 1):
@@ -678,7 +678,7 @@ def _union_span(rest, k, w, out):
     low = _least(rest, k)
     if low < 0:
         return False
-    high = _most(rest, k) if k > 0 else 0
+    high = _most(rest, k)
     out[0] = w * low if w > 0 else w * high
     out[1] = w * high if w > 0 else w * low
     return True

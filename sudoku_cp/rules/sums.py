@@ -592,8 +592,8 @@ def crossing_sums(
         used: set[int] = set()
         total = 0
         crossing = [(cells, t) for cells, t in pieces if cells & house]
-        overlaps = [sum(1 for other, _ in crossing if other & cells) for cells, _ in crossing]
-        for _, (cells, t) in sorted(zip(overlaps, crossing, strict=True), key=lambda x: x[0]):
+        fewest = sorted(crossing, key=lambda piece: sum(1 for other, _ in crossing if other & piece[0]))
+        for cells, t in fewest:
             if used.isdisjoint(cells):
                 used |= cells
                 total += t

@@ -26,9 +26,10 @@ here between two passes). They hand back rows of numbers; potentials are made on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import TypeVar
 
 import numpy as np
 
@@ -43,6 +44,7 @@ __all__ = ["ChainHint", "Chaining", "length_difficulty"]
 #: inner technique (levels 1 and up). The initial assumption has none.
 CELL, ADVANCED = CELL_CAUSE, CELL_CAUSE + 1
 REGION_TYPES = (BLOCK, ROW, COLUMN)
+_T = TypeVar("_T")
 
 
 class Potential:
@@ -259,9 +261,7 @@ class Chaining:
             path = keys[start : start + length].tolist()  # from the end back to the start
             flat = len(set(path))
             if kind == unary.FORCING:
-                target = path[0]
-                cell, bit = target >> 6, 1 << ((target >> 1 & 31) - 1)
-                removable = ((cell, grid.cands[cell] & ~bit if target & 1 else bit),)
+                removable = tuple(_forcing_removable(grid, path[0]).items())
                 base = 7.0 if both else 6.6
             else:
                 removable = tuple(sorted(_cycle_removable(grid, path[:-1]).items()))
@@ -272,12 +272,7 @@ class Chaining:
             difficulty = base + length_difficulty(flat)
             rows.append((difficulty, flat, sort_key, removable, kind, mode, start, length))
         rows.sort(key=lambda r: r[:3])
-        seen: set[tuple[tuple[int, int], ...]] = set()
-        kept = []
-        for row in rows:
-            if row[3] not in seen:
-                seen.add(row[3])
-                kept.append(row[4:])
+        kept = [row[4:] for row in _first_of_each(rows, lambda r: r[3])]
 
         searched = Grid(grid.geo, list(grid.values), list(grid.cands))  # as it is now, whatever comes later
 
@@ -309,11 +304,8 @@ class Chaining:
 
     def _forcing_hint(self, grid: Grid, target: Potential, y_links: bool, x_links: bool) -> ChainHint:
         both = y_links and x_links
-        if target.on:
-            removable = {target.cell: grid.cands[target.cell] & ~(1 << (target.digit - 1))}
-            cell, value = target.cell, target.digit
-        else:
-            removable, cell, value = {target.cell: 1 << (target.digit - 1)}, None, 0
+        removable = _forcing_removable(grid, target.key)
+        cell, value = (target.cell, target.digit) if target.on else (None, 0)
         flat = ancestors(target)
         if both:
             name = "Forcing Chain"
@@ -582,6 +574,13 @@ def _common(branch: Store, on: np.ndarray | None, off: np.ndarray | None) -> tup
     return on[branch.index_of[on] >= 0], off[branch.index_of[off] >= 0]
 
 
+def _forcing_removable(grid: Grid, target: int) -> dict[int, int]:
+    """What a forcing chain to the potential of key ``target`` removes: an "on" the cell's other
+    candidates (it places the digit), an "off" the digit."""
+    cell, bit = target >> 6, 1 << ((target >> 1 & 31) - 1)
+    return {cell: grid.cands[cell] & ~bit if target & 1 else bit}
+
+
 def _cycle_removable(grid: Grid, walked: list[int]) -> dict[int, int]:
     """What a cycle removes (cell -> mask, in SE's order): each candidate outside the cycle that sees one
     of its "on" potentials and one of its "off" potentials of the same digit. ``walked``: the keys of the
@@ -637,13 +636,17 @@ def _in_order(found: list[ChainHint]) -> list[ChainHint]:
     for hint in found:
         hint.finish()
     found.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
-    seen: set[tuple[tuple[int, int], ...]] = set()
+    return _first_of_each(found, lambda h: tuple(sorted(h.removable.items())))
+
+
+def _first_of_each(items: list[_T], ident: Callable[[_T], Hashable]) -> list[_T]:
+    """``items`` without those whose ``ident`` an earlier one has: SE keeps one hint per set of removals."""
+    seen: set[Hashable] = set()
     kept = []
-    for hint in found:
-        ident = tuple(sorted(hint.removable.items()))
-        if ident not in seen:
-            seen.add(ident)
-            kept.append(hint)
+    for item in items:
+        if (mark := ident(item)) not in seen:
+            seen.add(mark)
+            kept.append(item)
     return kept
 
 
