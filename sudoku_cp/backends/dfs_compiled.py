@@ -118,6 +118,11 @@ def takes_bands(rules: Rules, heuristic: str) -> bool:
 # Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
 # reasoning, which the kernels below follow.
 _PAIR, _THERMO, _CAGE, _SUM, _AUTOMATON = 0, 1, 2, 3, 4
+#: ``_Work.pending``: not on the stack, on it, or on it by its own narrowing alone. The pair, thermometer
+#: and automaton rules are idempotent (arc consistency, bounds both ways, a graph's paths: a second run
+#: on what the first left removes nothing), so such a run is skipped, as a rerun of an automaton over
+#: a row cost the sandwiches a fifth of their search.
+_IDLE, _PENDING, _SELF_WOKEN = 0, 1, 2
 
 
 class _Tables(NamedTuple):
@@ -276,7 +281,7 @@ class _Work(NamedTuple):
     """Scratch arrays of one search, sized for its rules (the kernels allocate nothing per node)."""
 
     queue: np.ndarray  # (ncells,) int64: cells just fixed, their digit not yet removed from their peers
-    pending: np.ndarray  # (propagators,) bool: on the stack below
+    pending: np.ndarray  # (propagators,) int8: on the stack below or not (``_IDLE``, ``_PENDING``...)
     stack: np.ndarray  # (propagators,) int64: propagators to run
     changed: np.ndarray  # ((n + 2) * ncells,) int64: what one propagator narrowed: cell * 2 + (1 if now
     #: fixed), a cell at most once per digit it loses (a cage's required digits narrow cells outside it)
@@ -295,7 +300,7 @@ def _work(t: _Tables, ncells: int) -> _Work:
     nprops = len(t.kinds)
     return _Work(
         np.empty(ncells, np.int64),
-        np.zeros(nprops, np.bool_),
+        np.zeros(nprops, np.int8),
         np.empty(nprops, np.int64),
         np.empty((t.weights.shape[0] + 1) * ncells, np.int64),
         np.zeros((5, t.sum_work), np.int32),
@@ -1043,10 +1048,10 @@ def _wake(cell, t, w, npend):
     """Put the propagators that read ``cell`` on the stack (once each); the new stack height."""
     for k in range(t.watch_start[cell], t.watch_start[cell + 1]):
         p = t.watch[k]
-        if not w.pending[p]:
-            w.pending[p] = True
+        if w.pending[p] == _IDLE:
             w.stack[npend] = p
             npend += 1
+        w.pending[p] = _PENDING  # (a propagator woken by its own narrowing alone is so no more)
     return npend
 
 
@@ -1180,19 +1185,24 @@ def _propagate(cands, qlen, npend, t, w):
         while npend > 0 and qlen == 0:
             npend -= 1
             p = w.stack[npend]
-            w.pending[p] = False
+            rerun = w.pending[p] == _SELF_WOKEN
+            w.pending[p] = _IDLE
+            if rerun:
+                continue
             nch = _apply(p, cands, t, w)
             if nch < 0:
                 return _fail(w, npend)
             unseen = unseen or nch > 0
             npend, qlen = _absorb(nch, queue, qlen, npend, t, w)
+            if w.pending[p] == _PENDING and t.kinds[p] in (_PAIR, _THERMO, _AUTOMATON):
+                w.pending[p] = _SELF_WOKEN
 
 
 @njit(cache=True)
 def _fail(w, npend):
     """Clear the propagators still pending (the next call starts clean); False."""
     for i in range(npend):
-        w.pending[w.stack[i]] = False
+        w.pending[w.stack[i]] = _IDLE
     return False
 
 
@@ -1378,7 +1388,7 @@ def _start(grid, stack, ctr, t, w, heuristic):
             root[cell] = full
     nprops = t.kinds.shape[0]
     for p in range(nprops):
-        w.pending[p] = True
+        w.pending[p] = _PENDING
         w.stack[p] = p
     ctr[:] = 0
     ctr[_NODES] = 1
