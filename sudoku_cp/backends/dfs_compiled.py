@@ -159,6 +159,9 @@ class _Tables(NamedTuple):
     lock_cells: np.ndarray  # int32: the shared cells of two houses, the rest of one, the rest of the other
     lock_sizes: np.ndarray  # (intersections, 2) int64: how many shared cells, how many in the first rest
     priority: np.ndarray  # (ncells,) int64: ``wdeg``'s first score of each cell (``_priority``)
+    #: (ncells, words) int64: each cell's peers as bits (cell c is bit c % 64 of word c // 64), so the
+    #: cells that see several cells at once are an AND of their rows (``_required_elsewhere``)
+    peer_bits: np.ndarray
 
 
 def _flat(lists: Sequence[Sequence[int]], dtype: type = np.int32) -> tuple[np.ndarray, np.ndarray]:
@@ -260,7 +263,17 @@ def _tables(rules: Rules) -> _Tables:
         *_flat([sum(parts, ()) for parts in locks]),
         np.array([(len(s), len(a)) for s, a, _ in locks], np.int64).reshape(-1, 2),
         _priority(rules, props),
+        _peer_bits(rules),
     )
+
+
+def _peer_bits(rules: Rules) -> np.ndarray:
+    """``_Tables.peer_bits``: each cell's peers as a row of 64-bit words."""
+    bits = np.zeros((rules.ncells, (rules.ncells + 63) // 64), np.uint64)
+    for cell, peers in enumerate(rules.peers):
+        for peer in peers:
+            bits[cell, peer // 64] |= np.uint64(1) << np.uint64(peer % 64)
+    return bits.view(np.int64)
 
 
 def _priority(rules: Rules, props: list[tuple[int, tuple[int, ...], list[int]]]) -> np.ndarray:
@@ -397,7 +410,7 @@ def _thermo_rule(cands, cells, n, full, changed):
 
 
 @njit(cache=True)
-def _cage_rule(cands, cells, table, changed, peer_start, peers, full, scratch):
+def _cage_rule(cands, cells, table, changed, peer_bits, full, scratch):
     """A cage's digit sets (``table``: the rest of a house that holds it, counted, then the sets): each
     cell keeps the digits of the sets that still fit the cage and leave the rest of the house its other
     digits (with at most ``MATCHED_CELLS`` open cells, those it holds in a placement of the set:
@@ -473,7 +486,7 @@ def _cage_rule(cands, cells, table, changed, peer_start, peers, full, scratch):
         if holder >= 0 and cands[holder] != bit:
             nch = _narrow(cands, holder, bit, changed, nch)
         if holder == -2:
-            nch = _required_elsewhere(cands, cells, bit, changed, nch, peer_start, peers)
+            nch = _required_elsewhere(cands, cells, bit, changed, nch, peer_bits)
             if nch < 0:
                 return -1
     return nch
@@ -575,41 +588,24 @@ def _placed(cands, cells, digits, nopen, keep, scratch):
 
 
 @njit(cache=True)
-def _required_elsewhere(cands, cells, bit, changed, nch, peer_start, peers):
-    """A digit the cage must hold, in two or more of its cells: it leaves every cell outside the cage
-    that sees all of them (a pointing pair of the cage); -1 when that empties a cell."""
-    first = -1
-    for cell in cells:
-        if cands[cell] & bit:
-            first = cell
-            break
-    for k in range(peer_start[first], peer_start[first + 1]):
-        x = peers[k]
-        if cands[x] & bit == 0:
-            continue
-        inside = False
+def _required_elsewhere(cands, cells, bit, changed, nch, peer_bits):
+    """A digit the cage must hold, in two or more of its cells: it leaves every cell that sees all of them
+    (a pointing pair of the cage), the AND of their peers' bits (no cell is its own peer, so none of
+    them is among those); -1 when that empties a cell."""
+    for word in range(peer_bits.shape[1]):
+        seen = np.int64(-1)
         for cell in cells:
-            if cell == x:
-                inside = True
-                break
-        if inside:
-            continue
-        sees_all = True
-        for cell in cells:
-            if cell != first and cands[cell] & bit:
-                seen = False
-                for j in range(peer_start[cell], peer_start[cell + 1]):
-                    if peers[j] == x:
-                        seen = True
-                        break
-                if not seen:
-                    sees_all = False
-                    break
-        if sees_all:
-            narrowed = cands[x] & ~bit
-            if narrowed == 0:
-                return -1
-            nch = _narrow(cands, x, narrowed, changed, nch)
+            if cands[cell] & bit:
+                seen &= peer_bits[cell, word]
+        while seen != 0:
+            low = seen & -seen
+            seen ^= low
+            x = word * 64 + trailing_zeros(low)
+            if cands[x] & bit:
+                narrowed = cands[x] & ~bit
+                if narrowed == 0:
+                    return -1
+                nch = _narrow(cands, x, narrowed, changed, nch)
     return nch
 
 
@@ -1037,7 +1033,7 @@ def _apply(p, cands, t, w):
     if kind == _THERMO:
         return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
     if kind == _CAGE:
-        return _cage_rule(cands, cells, table, w.changed, t.peer_start, t.peers, t.full, w.bounds)
+        return _cage_rule(cands, cells, table, w.changed, t.peer_bits, t.full, w.bounds)
     if kind == _AUTOMATON:
         return _automaton_rule(cands, cells, table, w.changed, w.layers, w.bounds)
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)
