@@ -162,6 +162,9 @@ class _Tables(NamedTuple):
     #: (ncells, words) int64: each cell's peers as bits (cell c is bit c % 64 of word c // 64), so the
     #: cells that see several cells at once are an AND of their rows (``_required_elsewhere``)
     peer_bits: np.ndarray
+    #: int32: ``_placements`` for 0 to ``MATCHED_CELLS`` open cells, each size's block at offset
+    #: ``_PLACEMENT_START[k]``
+    placements: np.ndarray
 
 
 def _flat(lists: Sequence[Sequence[int]], dtype: type = np.int32) -> tuple[np.ndarray, np.ndarray]:
@@ -264,7 +267,34 @@ def _tables(rules: Rules) -> _Tables:
         np.array([(len(s), len(a)) for s, a, _ in locks], np.int64).reshape(-1, 2),
         _priority(rules, props),
         _peer_bits(rules),
+        _placements(),
     )
+
+
+#: Where the block of ``k`` open cells starts in ``_Tables.placements`` (2^(k*k) entries each).
+_PLACEMENT_START = np.cumsum([0] + [1 << (k * k) for k in range(MATCHED_CELLS + 1)])
+
+
+@lru_cache(maxsize=1)
+def _placements() -> np.ndarray:
+    """For k open cells and a set of k digits: each cell's digits among the set as k bits (the p-th bit
+    the set's p-th digit), the k rows side by side as the index; the entry is the digits each cell holds
+    in some placement of the set one digit to a cell, packed alike, or -1 when there is none. Built
+    over all k! placements at once (k <= ``MATCHED_CELLS``: 65,536 entries for 4), read by ``_placed``."""
+    blocks = []
+    for k in range(MATCHED_CELLS + 1):
+        index = np.arange(1 << (k * k), dtype=np.int64)
+        rows = [(index >> (k * j)) & ((1 << k) - 1) for j in range(k)]
+        held = np.zeros_like(index)
+        found = np.zeros(index.shape, bool)
+        for order in itertools.permutations(range(k)):
+            fits = np.ones(index.shape, bool)
+            for j, p in enumerate(order):
+                fits &= (rows[j] >> p) & 1 == 1
+            found |= fits
+            held |= np.where(fits, sum(1 << (k * j + p) for j, p in enumerate(order)), 0)
+        blocks.append(np.where(found, held, -1))
+    return np.concatenate(blocks).astype(np.int32)
 
 
 def _peer_bits(rules: Rules) -> np.ndarray:
@@ -410,7 +440,7 @@ def _thermo_rule(cands, cells, n, full, changed):
 
 
 @njit(cache=True)
-def _cage_rule(cands, cells, table, changed, peer_bits, full, scratch):
+def _cage_rule(cands, cells, table, changed, peer_bits, full, scratch, placements):
     """A cage's digit sets (``table``: the rest of a house that holds it, counted, then the sets): each
     cell keeps the digits of the sets that still fit the cage and leave the rest of the house its other
     digits (with at most ``MATCHED_CELLS`` open cells, those it holds in a placement of the set:
@@ -448,7 +478,7 @@ def _cage_rule(cands, cells, table, changed, peer_bits, full, scratch):
                     every = False
                     break
             if every and exact:
-                every = _placed(cands, cells, s & ~placed, nopen, keep, scratch)
+                every = _placed(cands, cells, s & ~placed, nopen, keep, scratch, placements)
             elif every:
                 for i in range(m):
                     keep[i] |= cands[cells[i]] & s
@@ -521,69 +551,30 @@ def _at_positions(positions, digits):
 
 
 @njit(cache=True)
-def _placed(cands, cells, digits, nopen, keep, scratch):
+def _placed(cands, cells, digits, nopen, keep, scratch, placements):
     """Whether ``digits`` can go one to each of the ``nopen`` open cells of ``cells``; where so, each
-    cell's ``keep`` gains the digits it holds in some such placement (a fixed cell its own). A pass over
-    the subsets of the digits placed so far (at most 2^MATCHED_CELLS), forward then back, as bitmasks:
-    ``scratch[1]`` the subsets reachable after each open cell, ``scratch[2]`` the open cells' candidates
-    among the digits (``_positions``), ``scratch[3]`` their places in ``cells``."""
+    cell's ``keep`` gains the digits it holds in some such placement (a fixed cell its own): the open
+    cells' candidates among the digits (``_positions``) index the table of ``_placements``.
+    ``scratch[3]`` holds the open cells' places in ``cells``."""
     if _popcount(digits) != nopen:
         return False
-    reach = scratch[1]
-    local = scratch[2]
     where = scratch[3]
-    whole = (np.int64(1) << nopen) - 1
-    narrow = False
+    index = np.int64(0)
     j = 0
     for i in range(cells.shape[0]):
         c = cands[cells[i]]
         if c & (c - 1) != 0:
-            local[j] = _positions(c, digits)
+            index |= _positions(c, digits) << (nopen * j)
             where[j] = i
-            narrow = narrow or local[j] != whole
             j += 1
-    if not narrow:  # every open cell can hold every digit: each holds each in some placement
-        for j in range(nopen):
-            keep[where[j]] |= digits
-    else:
-        reach[0] = 1  # the empty subset
-        for j in range(nopen):
-            nxt = np.int64(0)
-            subsets = reach[j]
-            while subsets != 0:
-                low = subsets & -subsets
-                subsets ^= low
-                s = trailing_zeros(low)  # the subset's index
-                free = local[j] & ~s
-                while free != 0:
-                    p = free & -free
-                    free ^= p
-                    nxt |= np.int64(1) << (s | p)
-            reach[j + 1] = nxt
-        if (reach[nopen] >> whole) & 1 == 0:
-            return False
-        back = np.int64(1) << whole
-        for j in range(nopen - 1, -1, -1):
-            before = np.int64(0)
-            held = np.int64(0)
-            subsets = reach[j]
-            while subsets != 0:
-                low = subsets & -subsets
-                subsets ^= low
-                s = trailing_zeros(low)
-                free = local[j] & ~s
-                while free != 0:
-                    p = free & -free
-                    free ^= p
-                    if (back >> (s | p)) & 1:
-                        before |= low
-                        held |= p
-            back = before
-            keep[where[j]] |= _at_positions(held, digits)
-    for i in range(cells.shape[0]):
-        c = cands[cells[i]]
-        if c & (c - 1) == 0:
+        else:
             keep[i] |= c
+    held = np.int64(placements[_PLACEMENT_START[nopen] + index])
+    if held < 0:
+        return False
+    whole = (np.int64(1) << nopen) - 1
+    for j in range(nopen):
+        keep[where[j]] |= _at_positions((held >> (nopen * j)) & whole, digits)
     return True
 
 
@@ -1033,7 +1024,7 @@ def _apply(p, cands, t, w):
     if kind == _THERMO:
         return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
     if kind == _CAGE:
-        return _cage_rule(cands, cells, table, w.changed, t.peer_bits, t.full, w.bounds)
+        return _cage_rule(cands, cells, table, w.changed, t.peer_bits, t.full, w.bounds, t.placements)
     if kind == _AUTOMATON:
         return _automaton_rule(cands, cells, table, w.changed, w.layers, w.bounds)
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)
