@@ -1013,7 +1013,7 @@ def _locked_rule(cands, cells, shared, a_rest, changed):
     return nch
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(p, cands, t, w):
     """Run propagator ``p``: the count of ``w.changed`` entries it wrote, -1 on a contradiction."""
     cells = t.cells[t.cell_start[p] : t.cell_start[p + 1]]
@@ -1035,10 +1035,12 @@ def _wake(cell, t, w, npend):
     """Put the propagators that read ``cell`` on the stack (once each); the new stack height."""
     for k in range(t.watch_start[cell], t.watch_start[cell + 1]):
         p = t.watch[k]
-        if w.pending[p] == _IDLE:
-            w.stack[npend] = p
-            npend += 1
-        w.pending[p] = _PENDING  # (a propagator woken by its own narrowing alone is so no more)
+        state = w.pending[p]
+        if state != _PENDING:  # (one woken by its own narrowing alone is so no more)
+            if state == _IDLE:
+                w.stack[npend] = p
+                npend += 1
+            w.pending[p] = _PENDING
     return npend
 
 
