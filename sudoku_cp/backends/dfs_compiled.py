@@ -1123,7 +1123,8 @@ def _propagate(cands, qlen, npend, t, w):
     ``w.queue[:qlen]`` are the cells that became single and whose digit is not yet removed from their
     peers; a cell enters the queue only when it becomes single, at most once per call, so ``ncells``
     slots suffice. ``w.stack[:npend]`` are the propagators to run; one runs again when a cell it reads
-    narrows, and only once the singles are done (they are cheaper).
+    narrows (but for an idempotent one that narrowed them itself, ``_SELF_WOKEN``), and only once the
+    singles are done (they are cheaper).
     """
     queue = w.queue
     units = t.units
