@@ -228,8 +228,8 @@ def _automaton_table(a: Automaton) -> list[int]:
 def _sum_work(rules: Rules) -> tuple[int, int]:
     """The scratch a sum needs at most: the cells of its graph's layers (with every digit possible, the
     widest they get), and the most terms of a sum or cells of a cage plus one (a cage's placements need
-    ``MATCHED_CELLS`` + 1, a sum's few open terms ``2 * FEW_OPEN``)."""
-    work, terms = 1, max(MATCHED_CELLS + 1, 2 * FEW_OPEN)
+    the places of ``MATCHED_CELLS`` open cells, a sum's few open terms ``2 * FEW_OPEN``)."""
+    work, terms = 1, max(MATCHED_CELLS, 2 * FEW_OPEN)
     for cells, form in sum_forms(rules):
         if isinstance(form, LinearSum) and form.exact:
             work = max(work, graph_size(form.coefficients, form.total, rules.n))
@@ -446,7 +446,7 @@ def _cage_rule(cands, cells, table, changed, peer_bits, full, scratch, placement
     digits (with at most ``MATCHED_CELLS`` open cells, those it holds in a placement of the set:
     ``_placed``), the rest keeps what they leave it, and a digit in every set that fits goes to the one
     cell that can hold it, or leaves the cells outside the cage that see every cell that can
-    (``dfs_rules._cage``). ``scratch`` (4, cells + 1): what each cell keeps, and ``_placed``'s."""
+    (``dfs_rules._cage``). ``scratch``: row 0 what each cell keeps, row 3 ``_placed``'s."""
     nrest = table[0]
     rest = table[1 : 1 + nrest]
     sets = table[1 + nrest :]
@@ -1175,9 +1175,9 @@ def _propagate(cands, qlen, npend, t, w):
         while npend > 0 and qlen == 0:
             npend -= 1
             p = w.stack[npend]
-            rerun = w.pending[p] == _SELF_WOKEN
+            skip = w.pending[p] == _SELF_WOKEN  # its run would remove nothing
             w.pending[p] = _IDLE
-            if rerun:
+            if skip:
                 continue
             nch = _apply(p, cands, t, w)
             if nch < 0:
