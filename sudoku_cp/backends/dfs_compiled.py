@@ -298,11 +298,12 @@ def _placements() -> np.ndarray:
 
 
 def _peer_bits(rules: Rules) -> np.ndarray:
-    """``_Tables.peer_bits``: each cell's peers as a row of 64-bit words."""
+    """``_Tables.peer_bits``: each cell's peers as a row of 64-bit words (set in one numpy pass: a 36x36
+    grid has 100,000 peers)."""
+    start, peers = _flat(rules.peers, np.int64)
+    cells = np.repeat(np.arange(rules.ncells), np.diff(start))
     bits = np.zeros((rules.ncells, (rules.ncells + 63) // 64), np.uint64)
-    for cell, peers in enumerate(rules.peers):
-        for peer in peers:
-            bits[cell, peer // 64] |= np.uint64(1) << np.uint64(peer % 64)
+    np.bitwise_or.at(bits, (cells, peers // 64), np.left_shift(np.uint64(1), (peers % 64).astype(np.uint64)))
     return bits.view(np.int64)
 
 
