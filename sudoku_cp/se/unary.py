@@ -5,6 +5,13 @@ for cycles back to the candidate and for a forcing chain to its conjugate (``Cha
 ``doForcingChains``). Every potential here has one parent, so the search keeps a parent index per node;
 what it finds leaves as paths (keys and causes, from the end back to the start), which ``Chaining`` makes
 into potentials and hints. The order of the paths is the order SE finds them in.
+
+Most searches find nothing (nested levels run this producer each time an assumption's propagation stalls,
+on grids where no chain exists), so each mode first computes which potentials reach which, as strongly
+connected components of its link graph (Tarjan 1972) and the components each reaches (bit sets, in the
+order Tarjan completes them): a forcing chain from a potential is searched only when its conjugate is
+reachable, a cycle only when one of the potentials that link back to the start is in its component. A
+search skipped so would have found nothing, so the paths and their order are SE's.
 """
 
 from __future__ import annotations
@@ -87,6 +94,256 @@ def _mark_line(nkey, npar, p, line, stamp):  # type: ignore[no-untyped-def]
         r = npar[r]
 
 
+#: Above this many candidates, a mode's reachability (bits per pair of components) is not computed and
+#: every search runs: 9x9 has at most 729, 16x16 4,096.
+_REACH_NODES = 4096
+
+
+@njit(cache=True)
+def _on_graph(nodes, nnodes, nid, adj_k, adj_n, first, links):  # type: ignore[no-untyped-def]
+    """The links between "on" potentials (``nodes``, keys): one turns off a potential whose "off" turns
+    the other on. As lists (``links[first[v]:first[v + 1]]``, nodes by ``nid``)."""
+    m = 0
+    for v in range(nnodes):
+        first[v] = m
+        k = nodes[v]
+        for j in range(adj_n[k]):
+            off = adj_k[k, j]
+            for i in range(adj_n[off]):
+                links[m] = nid[adj_k[off, i]]
+                m += 1
+    first[nnodes] = m
+
+
+@njit(cache=True)
+def _components(nnodes, first, links, comp, size):  # type: ignore[no-untyped-def]
+    """Tarjan's strongly connected components of the graph of ``first``/``links``, iteratively: each
+    node's component in ``comp`` and each component's ``size``, numbered in the order they complete (a
+    component reaches only lower numbers, and its own); their count."""
+    index = np.full(nnodes, -1, dtype=np.int32)
+    low = np.empty(nnodes, dtype=np.int32)
+    on_stack = np.zeros(nnodes, dtype=np.bool_)
+    stack = np.empty(nnodes, dtype=np.int32)
+    call_v = np.empty(nnodes, dtype=np.int32)
+    call_e = np.empty(nnodes, dtype=np.int32)
+    top = counter = ncomp = 0
+    for root in range(nnodes):
+        if index[root] >= 0:
+            continue
+        depth = 0
+        call_v[0], call_e[0] = root, first[root]
+        index[root] = low[root] = counter
+        counter += 1
+        stack[top] = root
+        top += 1
+        on_stack[root] = True
+        while depth >= 0:
+            v = call_v[depth]
+            if call_e[depth] < first[v + 1]:
+                w = links[call_e[depth]]
+                call_e[depth] += 1
+                if index[w] < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack[top] = w
+                    top += 1
+                    on_stack[w] = True
+                    depth += 1
+                    call_v[depth], call_e[depth] = w, first[w]
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            if low[v] == index[v]:
+                size[ncomp] = 0
+                while True:
+                    top -= 1
+                    w = stack[top]
+                    on_stack[w] = False
+                    comp[w] = ncomp
+                    size[ncomp] += 1
+                    if w == v:
+                        break
+                ncomp += 1
+            depth -= 1
+            if depth >= 0 and low[v] < low[call_v[depth]]:
+                low[call_v[depth]] = low[v]
+    return ncomp
+
+
+@njit(cache=True)
+def _reach(nnodes, first, links, comp, ncomp):  # type: ignore[no-untyped-def]
+    """Per component, the bits of the components it reaches (itself included), filled in completion
+    order: every link leads to a component done before or to its own."""
+    words = (ncomp + 63) // 64
+    reach = np.zeros((ncomp, words), dtype=np.uint64)
+    order = np.empty(nnodes, dtype=np.int32)  # the nodes by component (a counting sort)
+    start = np.zeros(ncomp + 1, dtype=np.int32)
+    for v in range(nnodes):
+        start[comp[v] + 1] += 1
+    for c in range(ncomp):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    for v in range(nnodes):
+        order[fill[comp[v]]] = v
+        fill[comp[v]] += 1
+    one = np.uint64(1)
+    for c in range(ncomp):
+        reach[c, c >> 6] |= one << np.uint64(c & 63)
+        for i in range(start[c], start[c + 1]):
+            v = order[i]
+            for j in range(first[v], first[v + 1]):
+                d = comp[links[j]]
+                if d != c:
+                    for w in range(words):
+                        reach[c, w] |= reach[d, w]
+    return reach
+
+
+@njit(cache=True)
+def _reaches(reach, comp, a, b):  # type: ignore[no-untyped-def]
+    """Whether "on" node ``a`` reaches "on" node ``b``."""
+    d = comp[b]
+    return (reach[comp[a], d >> 6] >> np.uint64(d & 63)) & np.uint64(1) != 0
+
+
+@njit(cache=True)
+def _may_force(reach, comp, nid, adj_k, adj_n, k):  # type: ignore[no-untyped-def]
+    """Whether the potential of key ``k`` reaches its conjugate. From an "on": some "on" it reaches
+    turns it off (those that do are the ones it turns off, the rules being symmetric). From an "off":
+    it turns on some potential that reaches its "on"."""
+    if k & 1:
+        a = nid[k]
+        for j in range(adj_n[k]):  # noqa: SIM110 (numba compiles loops, not any() of generators)
+            if _reaches(reach, comp, a, nid[adj_k[k, j] | 1]):
+                return True
+        return False
+    b = nid[k | 1]
+    for j in range(adj_n[k]):  # noqa: SIM110
+        if _reaches(reach, comp, nid[adj_k[k, j]], b):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _cycles(  # type: ignore[no-untyped-def]
+    cands, regions, block_of, n, start, mode, adj_k, adj_c, adj_n, nkey, ncause, npar,
+    qon, qoff, seen, line, found, path, nfound, npath, stamp, marks,
+):  # fmt: skip
+    """SE's ``doCycles`` from the "on" potential ``start``: half-steps breadth first (an "on" turns off
+    what is not on its own line, each "on" reached once), every return to it after four or more half-steps
+    that removes something recorded; ``found``, ``path``, their counts and the two stamps."""
+    stamp += 1
+    nkey[0], ncause[0], npar[0] = start, -1, -1
+    nodes = 1
+    seen[start] = stamp
+    on_head, on_tail, off_head, off_tail = 0, 1, 0, 0
+    qon[0] = 0
+    length = 0
+    while on_head < on_tail or off_head < off_tail:
+        length += 1
+        while on_head < on_tail:
+            p = qon[on_head]
+            on_head += 1
+            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+            marks += 1
+            _mark_line(nkey, npar, p, line, marks)
+            for j in range(adj_n[nkey[p]]):
+                if line[tk[j]] != marks:
+                    nkey[nodes], ncause[nodes], npar[nodes] = tk[j], tc[j], p
+                    qoff[off_tail] = nodes
+                    off_tail += 1
+                    nodes += 1
+        length += 1
+        while off_head < off_tail:
+            p = qoff[off_head]
+            off_head += 1
+            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+            for j in range(adj_n[nkey[p]]):
+                k = tk[j]
+                if length >= 4 and k == start:
+                    found, path, nfound, npath = _record(
+                        found, path, nfound, npath, 0, mode, k, tc[j], p, nkey, ncause, npar
+                    )
+                    if not _removes(
+                        cands,
+                        regions,
+                        block_of,
+                        n,
+                        path[0],
+                        found[nfound - 1, 2],
+                        found[nfound - 1, 3],
+                    ):
+                        nfound -= 1  # a cycle that removes nothing is no hint
+                        npath = found[nfound, 2]
+                if seen[k] != stamp:
+                    seen[k] = stamp
+                    nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
+                    qon[on_tail] = nodes
+                    on_tail += 1
+                    nodes += 1
+    return found, path, nfound, npath, stamp, marks
+
+
+@njit(cache=True)
+def _forcing(  # type: ignore[no-untyped-def]
+    first, mode, adj_k, adj_c, adj_n, nkey, ncause, npar, qon, qoff, seen, found, path, nfound, npath, stamp
+):
+    """SE's ``doForcingChains`` from the potential ``first``: breadth first, each potential reached once,
+    until its conjugate (recorded). SE also keeps a chain from turning off its own ancestors; they are all
+    reached already, so the check is the one of ``seen``. ``found``, ``path``, their counts and the stamp."""
+    stamp += 1
+    conjugate = first ^ 1
+    nkey[0], ncause[0], npar[0] = first, -1, -1
+    nodes = 1
+    seen[first] = stamp
+    on_head, on_tail, off_head, off_tail = 0, 0, 0, 0
+    if first & 1:
+        qon[0] = 0
+        on_tail = 1
+    else:
+        qoff[0] = 0
+        off_tail = 1
+    done = False
+    while not done and (on_head < on_tail or off_head < off_tail):
+        while not done and on_head < on_tail:
+            p = qon[on_head]
+            on_head += 1
+            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+            for j in range(adj_n[nkey[p]]):
+                k = tk[j]
+                if k == conjugate:
+                    found, path, nfound, npath = _record(
+                        found, path, nfound, npath, 1, mode, k, tc[j], p, nkey, ncause, npar
+                    )
+                    done = True
+                    break
+                if seen[k] != stamp:
+                    seen[k] = stamp
+                    nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
+                    qoff[off_tail] = nodes
+                    off_tail += 1
+                    nodes += 1
+        while not done and off_head < off_tail:
+            p = qoff[off_head]
+            off_head += 1
+            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+            for j in range(adj_n[nkey[p]]):  # x-links are on whenever forcing chains run
+                k = tk[j]
+                if k == conjugate:
+                    found, path, nfound, npath = _record(
+                        found, path, nfound, npath, 1, mode, k, tc[j], p, nkey, ncause, npar
+                    )
+                    done = True
+                    break
+                if seen[k] != stamp:
+                    seen[k] = stamp
+                    nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
+                    qon[on_tail] = nodes
+                    on_tail += 1
+                    nodes += 1
+    return found, path, nfound, npath, stamp
+
+
 @njit(cache=True)
 def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
     ncells = cands.shape[0]
@@ -109,9 +366,18 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
     nfound = 0
     npath = 0
     stamp = 0
+    # the "on" potentials as nodes, their links (``_on_graph``) and components
+    nodes = np.empty(ncells * n, dtype=np.int32)
+    nid = np.empty(ncells << 6, dtype=np.int32)  # per "on" key of a candidate, its node
+    first = np.empty(ncells * n + 1, dtype=np.int32)
+    links = np.empty(ncells * n * 4 * n * 4, dtype=np.int32)
+    comp = np.empty(ncells * n, dtype=np.int32)
+    size = np.empty(ncells * n, dtype=np.int32)
+    reach = np.zeros((1, 1), dtype=np.uint64)
     for mode in range(3):
         y_links = mode >= 1
         x_links = mode != 1
+        nnodes = 0
         for cell in range(ncells):
             for digit in range(1, n + 1):
                 if cands[cell] >> (digit - 1) & 1:
@@ -120,6 +386,14 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
                         cands, regions, block_of, n, k | 1, y_links, adj_k[k | 1], adj_c[k | 1]
                     )
                     adj_n[k] = off_targets(cands, regions, n, k, y_links, x_links, adj_k[k], adj_c[k])
+                    nodes[nnodes] = k | 1
+                    nid[k | 1] = nnodes
+                    nnodes += 1
+        pruned = nnodes <= _REACH_NODES
+        if pruned:
+            _on_graph(nodes, nnodes, nid, adj_k, adj_n, first, links)
+            ncomp = _components(nnodes, first, links, comp, size)
+            reach = _reach(nnodes, first, links, comp, ncomp)
         for cell in range(ncells):
             mask = cands[cell]
             count = 0
@@ -131,112 +405,21 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
                 if not mask >> (digit - 1) & 1:
                     continue
                 start = cell << 6 | digit << 1 | 1
-                # cycles: half-steps from the start, back to it after four or more
-                stamp += 1
-                nkey[0], ncause[0], npar[0] = start, -1, -1
-                nodes = 1
-                seen[start] = stamp
-                on_head, on_tail, off_head, off_tail = 0, 1, 0, 0
-                qon[0] = 0
-                length = 0
-                while on_head < on_tail or off_head < off_tail:
-                    length += 1
-                    while on_head < on_tail:
-                        p = qon[on_head]
-                        on_head += 1
-                        tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
-                        marks += 1
-                        _mark_line(nkey, npar, p, line, marks)
-                        for j in range(adj_n[nkey[p]]):
-                            if line[tk[j]] != marks:
-                                nkey[nodes], ncause[nodes], npar[nodes] = tk[j], tc[j], p
-                                qoff[off_tail] = nodes
-                                off_tail += 1
-                                nodes += 1
-                    length += 1
-                    while off_head < off_tail:
-                        p = qoff[off_head]
-                        off_head += 1
-                        tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
-                        for j in range(adj_n[nkey[p]]):
-                            k = tk[j]
-                            if length >= 4 and k == start:
-                                found, path, nfound, npath = _record(
-                                    found, path, nfound, npath, 0, mode, k, tc[j], p, nkey, ncause, npar
-                                )
-                                if not _removes(
-                                    cands,
-                                    regions,
-                                    block_of,
-                                    n,
-                                    path[0],
-                                    found[nfound - 1, 2],
-                                    found[nfound - 1, 3],
-                                ):
-                                    nfound -= 1  # a cycle that removes nothing is no hint
-                                    npath = found[nfound, 2]
-                            if seen[k] != stamp:
-                                seen[k] = stamp
-                                nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
-                                qon[on_tail] = nodes
-                                on_tail += 1
-                                nodes += 1
+                if not pruned or size[comp[nid[start]]] > 1:  # else no other "on" leads back to it
+                    found, path, nfound, npath, stamp, marks = _cycles(
+                        cands, regions, block_of, n, start, mode, adj_k, adj_c, adj_n, nkey, ncause, npar,
+                        qon, qoff, seen, line, found, path, nfound, npath, stamp, marks,
+                    )  # fmt: skip
                 if not x_links:
                     continue
                 # forcing chains from the candidate on, then off, to its conjugate
-                for first in (start, start ^ 1):
-                    stamp += 1
-                    conjugate = first ^ 1
-                    nkey[0], ncause[0], npar[0] = first, -1, -1
-                    nodes = 1
-                    seen[first] = stamp
-                    on_head, on_tail, off_head, off_tail = 0, 0, 0, 0
-                    if first & 1:
-                        qon[0] = 0
-                        on_tail = 1
-                    else:
-                        qoff[0] = 0
-                        off_tail = 1
-                    done = False
-                    while not done and (on_head < on_tail or off_head < off_tail):
-                        while not done and on_head < on_tail:
-                            p = qon[on_head]
-                            on_head += 1
-                            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
-                            marks += 1
-                            _mark_line(nkey, npar, p, line, marks)
-                            for j in range(adj_n[nkey[p]]):
-                                k = tk[j]
-                                if k == conjugate:
-                                    found, path, nfound, npath = _record(
-                                        found, path, nfound, npath, 1, mode, k, tc[j], p, nkey, ncause, npar
-                                    )
-                                    done = True
-                                    break
-                                if seen[k] != stamp and line[k] != marks:
-                                    seen[k] = stamp
-                                    nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
-                                    qoff[off_tail] = nodes
-                                    off_tail += 1
-                                    nodes += 1
-                        while not done and off_head < off_tail:
-                            p = qoff[off_head]
-                            off_head += 1
-                            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
-                            for j in range(adj_n[nkey[p]]):  # x-links are on whenever forcing chains run
-                                k = tk[j]
-                                if k == conjugate:
-                                    found, path, nfound, npath = _record(
-                                        found, path, nfound, npath, 1, mode, k, tc[j], p, nkey, ncause, npar
-                                    )
-                                    done = True
-                                    break
-                                if seen[k] != stamp:
-                                    seen[k] = stamp
-                                    nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
-                                    qon[on_tail] = nodes
-                                    on_tail += 1
-                                    nodes += 1
+                for origin in (start, start ^ 1):
+                    if pruned and not _may_force(reach, comp, nid, adj_k, adj_n, origin):
+                        continue
+                    found, path, nfound, npath, stamp = _forcing(
+                        origin, mode, adj_k, adj_c, adj_n, nkey, ncause, npar, qon, qoff, seen,
+                        found, path, nfound, npath, stamp,
+                    )  # fmt: skip
     return found[:nfound], path[:, :npath]
 
 
