@@ -104,10 +104,6 @@ def chain_of(target: Potential) -> list[Potential]:
     return out
 
 
-def ancestors(target: Potential) -> int:
-    return len(chain_of(target))
-
-
 @dataclass(eq=False)
 class ChainHint(Hint):
     """A chain's hint: its ``targets`` (the potentials whose chains prove it), its kind's ``sort_key``,
@@ -161,7 +157,6 @@ class ChainHint(Hint):
     def parents(self, source: Grid, grid: Grid) -> list[tuple[int, int]]:
         """The candidates removed since ``source`` that the chains rest on: for each "on" link by the cell
         rule, the cell's removed candidates; by a region rule, the digit's removed places there."""
-        geo = grid.geo
         out: dict[tuple[int, int], None] = {}
         for target in self.targets:
             done: set[int] = set()
@@ -176,17 +171,72 @@ class ChainHint(Hint):
                     if cause is None:
                         cause = self.initial_cause
                     if p.on and cause is not None:
-                        if cause == CELL:
-                            for d in bits(source.cands[p.cell] & ~grid.cands[p.cell]):
-                                out.setdefault((p.cell, d))
-                        else:
-                            bit = 1 << (p.digit - 1)
-                            for c in geo.region(cause, p.cell):
-                                if source.cands[c] & bit and not grid.cands[c] & bit:
-                                    out.setdefault((c, p.digit))
+                        _removed_under(source, grid, p.cell, p.digit, cause, out)
                     nxt.extend(p.parents)
                 todo = nxt
         return list(out)
+
+
+@dataclass(eq=False)
+class PathHint(ChainHint):
+    """A chain of one-parent links (producer 21's forcing chains and cycles) held as its path, ``keys`` and
+    ``causes`` from the end back to the start: nested levels read hundreds of them per assumption for their
+    parents and identity, which the path gives; its potentials are made only when read. A ``cycle`` is
+    read both ways (SE's ``getReversedCycle``); there is no inner technique, so its complexity is ``flat``."""
+
+    keys: tuple[int, ...] = ()
+    causes: tuple[int, ...] = ()
+    cycle: bool = False
+
+    @property
+    def targets(self) -> tuple[Potential, ...]:
+        if not self.ends:
+            end = _path(list(self.keys), list(self.causes))
+            self.ends = (end, _reversed(end)) if self.cycle else (end,)
+        return self.ends
+
+    @property
+    def complexity(self) -> int:
+        return self.flat
+
+    def _lines(self) -> tuple[list[tuple[int, int]], ...]:
+        """Each target's chain as (key, cause) from the target back, each key once (``chain_of``)."""
+        forward: dict[int, int] = {}
+        for k, cause in zip(self.keys, self.causes, strict=True):
+            forward.setdefault(k, cause)
+        if not self.cycle:
+            return (list(forward.items()),)
+        back: dict[int, int] = {}
+        for k, cause in zip(reversed(self.keys), reversed(self.causes), strict=True):
+            back.setdefault(k ^ 1, cause)
+        return list(forward.items()), list(back.items())
+
+    def identity(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(k for k, _ in line) for line in self._lines())
+
+    def parents(self, source: Grid, grid: Grid) -> list[tuple[int, int]]:
+        out: dict[tuple[int, int], None] = {}
+        for line in self._lines():
+            for k, cause in line:
+                if k & 1 and cause >= 0:
+                    _removed_under(source, grid, k >> 6, k >> 1 & 31, cause, out)
+        return list(out)
+
+
+def _removed_under(
+    source: Grid, grid: Grid, cell: int, digit: int, cause: int, out: dict[tuple[int, int], None]
+) -> None:
+    """What an "on" of ``cell``/``digit`` that ``cause`` forced rests on, added to ``out``: by the cell
+    rule, the cell's candidates removed since ``source``; by a region rule, the digit's removed places
+    there (SE's ``getRuleParents``)."""
+    if cause == CELL:
+        for d in bits(source.cands[cell] & ~grid.cands[cell]):
+            out.setdefault((cell, d))
+        return
+    bit = 1 << (digit - 1)
+    for c in grid.geo.region(cause, cell):
+        if source.cands[c] & bit and not grid.cands[c] & bit:
+            out.setdefault((c, digit))
 
 
 def _nested_suffix(level: int) -> str:
@@ -254,69 +304,54 @@ class Chaining:
         links, so its complexity is its count of distinct keys; a cycle that removes nothing is no hint."""
         regions, block_of = tables(grid.geo.box_rows, grid.geo.box_cols)
         found, (keys, causes) = unary.search(self._source, regions, block_of, grid.geo.n)
-        rows: list[tuple[float, int, int, tuple[tuple[int, int], ...], int, int, int, int]] = []
+        rows: list[
+            tuple[float, int, int, tuple[tuple[int, int], ...], dict[int, int], int, int, int, int]
+        ] = []
         for kind, mode, start, length in found.tolist():
             y_links, x_links = unary.MODES[mode]
             both = y_links and x_links
             path = keys[start : start + length].tolist()  # from the end back to the start
             flat = len(set(path))
             if kind == unary.FORCING:
-                removable = tuple(_forcing_removable(grid, path[0]).items())
+                removable = _forcing_removable(grid, path[0])
                 base = 7.0 if both else 6.6
             else:
-                removable = tuple(sorted(_cycle_removable(grid, path[:-1]).items()))
+                removable = _cycle_removable(grid, path[:-1])
                 if not removable:
                     continue
                 base = 7.0 if both else 6.5
             sort_key = 4 if both else 3 if y_links else 2
             difficulty = base + length_difficulty(flat)
-            rows.append((difficulty, flat, sort_key, removable, kind, mode, start, length))
+            ident = tuple(sorted(removable.items()))
+            rows.append((difficulty, flat, sort_key, ident, removable, kind, mode, start, length))
         rows.sort(key=lambda r: r[:3])
-        kept = [row[4:] for row in _first_of_each(rows, lambda r: r[3])]
-
-        searched = Grid(grid.geo, list(grid.values), list(grid.cands))  # as it is now, whatever comes later
+        kept = _first_of_each(rows, lambda r: r[3])
 
         def make(i: int) -> ChainHint:
-            kind, mode, start, length = kept[i]
+            _, flat, sort_key, _, removable, kind, mode, start, length = kept[i]
             y_links, x_links = unary.MODES[mode]
-            end = _path(keys[start : start + length].tolist(), causes[start : start + length].tolist())
+            both = y_links and x_links
+            path = tuple(keys[start : start + length].tolist())
+            cell, value = None, 0
             if kind == unary.FORCING:
-                return self._forcing_hint(searched, end, y_links, x_links).finish()
-            return self._cycle_hint(searched, end, y_links, x_links).finish()
+                if path[0] & 1:
+                    cell, value = path[0] >> 6, path[0] >> 1 & 31
+                if both:
+                    name = "Forcing Chain"
+                elif y_links:
+                    name = "Forcing Y-Chain"
+                else:  # SE's name for an X-chain of six candidates
+                    name = "Turbot Fish" if flat == 6 else "Forcing X-Chain"
+                base = 7.0 if both else 6.6
+            else:
+                name = "Bidirectional " + ("Cycle" if both else "Y-Cycle" if y_links else "X-Cycle")
+                base = 7.0 if both else 6.5
+            return PathHint(
+                name, 0.0, dict(removable), cell, value, sort_key=sort_key, base=base, flat=flat, keys=path,
+                causes=tuple(causes[start : start + length].tolist()), cycle=kind != unary.FORCING,
+            ).finish()  # fmt: skip
 
         return _Made(len(kept), make)
-
-    def _cycle_hint(self, grid: Grid, end: Potential, y_links: bool, x_links: bool) -> ChainHint:
-        walked = []
-        p = end
-        while p.parents:
-            walked.append(p.key)
-            p = p.parents[0]
-        removable = _cycle_removable(grid, walked)
-        both = y_links and x_links
-        name = (
-            "Bidirectional Cycle" if both else "Bidirectional Y-Cycle" if y_links else "Bidirectional X-Cycle"
-        )
-        return ChainHint(
-            name, 0.0, removable, ends=(end, _reversed(end)), sort_key=4 if both else 3 if y_links else 2,
-            base=7.0 if both else 6.5, flat=ancestors(end),
-        )  # fmt: skip
-
-    def _forcing_hint(self, grid: Grid, target: Potential, y_links: bool, x_links: bool) -> ChainHint:
-        both = y_links and x_links
-        removable = _forcing_removable(grid, target.key)
-        cell, value = (target.cell, target.digit) if target.on else (None, 0)
-        flat = ancestors(target)
-        if both:
-            name = "Forcing Chain"
-        elif y_links:
-            name = "Forcing Y-Chain"
-        else:  # SE's name for an X-chain of six candidates
-            name = "Turbot Fish" if flat == 6 else "Forcing X-Chain"
-        return ChainHint(
-            name, 0.0, removable, cell, value, ends=(target,), sort_key=4 if both else 3 if y_links else 2,
-            base=7.0 if both else 6.6, flat=flat,
-        )  # fmt: skip
 
     # -- producers 23 to 30: full propagation ---------------------------------------------------------
 
