@@ -36,7 +36,7 @@ import numpy as np
 from . import multiple, unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
-from .propagation import CELL_CAUSE, Rows, Store, tables
+from .propagation import CELL_CAUSE, Rows, Store, places_of, tables
 
 __all__ = ["ChainHint", "Chaining", "length_difficulty"]
 
@@ -274,8 +274,8 @@ class Chaining:
         self._inner: list[Callable[[Grid], Iterable[Hint]]] | None = None
         self._last: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._last_hints: Iterable[ChainHint] = ()
-        #: The candidates of the grid being searched, as the propagations read them.
-        self._source = np.zeros(0, dtype=np.int64)
+        #: The candidates of the grid being searched and their regions' places, as propagations read them.
+        self._source = self._places = np.zeros(0, dtype=np.int64)
         #: The "on" branches of one call (``_on_branch``).
         self._branches: dict[int, tuple[Store, tuple[int, int] | None]] = {}
 
@@ -286,6 +286,10 @@ class Chaining:
         state = (tuple(grid.values), tuple(grid.cands))
         if state != self._last:
             self._source = np.array(grid.cands, dtype=np.int64)
+            self._places = np.zeros(0, dtype=np.int64)
+            if self.level > 0:  # the nested levels' propagations (``Store``) read the regions' places
+                geo = grid.geo
+                self._places = places_of(self._source, tables(geo.box_rows, geo.box_cols)[2], geo.n)
             self._branches = {}
             if not (self.multiple or self.dynamic):
                 self._last_hints = self._unary_hints(grid)
@@ -302,8 +306,8 @@ class Chaining:
         """X-cycles, Y-cycles and forcing chains (6.5+), searched by one kernel call and put in SE's order
         (as ``_in_order``) on their paths' keys; made into hints only when read. A path is one-parent
         links, so its complexity is its count of distinct keys; a cycle that removes nothing is no hint."""
-        regions, block_of = tables(grid.geo.box_rows, grid.geo.box_cols)
-        found, (keys, causes) = unary.search(self._source, regions, block_of, grid.geo.n)
+        regions, block_of, where = tables(grid.geo.box_rows, grid.geo.box_cols)
+        found, (keys, causes) = unary.search(self._source, regions, block_of, where, grid.geo.n)
         rows: list[
             tuple[float, int, int, tuple[tuple[int, int], ...], dict[int, int], int, int, int, int]
         ] = []
@@ -359,7 +363,7 @@ class Chaining:
         """Everything assuming ``cell`` is (``on``) or is not ``digit`` forces, as a ``Store``; the first
         contradiction met, as the rows of one candidate's "on" and "off", or None. At nested levels the
         inner techniques run each time the propagation stalls."""
-        store = Store(grid.geo, self._source, not self.nishio, self.dynamic, cell, digit, on)
+        store = Store(grid.geo, self._source, self._places, not self.nishio, self.dynamic, cell, digit, on)
         while True:
             absurd = store.run()
             if absurd is not None or self.level == 0 or not self._advanced(grid, store):
@@ -417,9 +421,9 @@ class Chaining:
         in SE's order (``_in_order``) on the kernel's rows, and made into hints only when read (most calls
         read the first alone). Without nesting, a hint's complexity is its row's ``FLAT``."""
         geo = grid.geo
-        regions, block_of = tables(geo.box_rows, geo.box_cols)
+        regions, _, where = tables(geo.box_rows, geo.box_cols)
         found, refs, arena, par = multiple.search(
-            self._source, regions, block_of, geo.n, self.nishio, self.multiple, self.dynamic
+            self._source, regions, where, geo.n, self.nishio, self.multiple, self.dynamic
         )
         rows = Rows(*arena, par)
         names = {

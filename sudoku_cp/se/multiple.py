@@ -7,10 +7,10 @@ Here all the propagations of one call share one arena of rows, and each hint SE 
 found row of numbers (columns ``KIND`` to ``COUNT``) with the rows its chains end in; ``Chaining`` names
 them and makes them hints. Nested levels run inner techniques between propagations and stay in Python.
 
-Bundles passed along: ``grid`` (candidates, regions, blocks, n, cell rule, dynamic), ``arena`` (rows: key,
-cause, parents' start and count; the parents), ``work`` (the queues and counters of ``propagate``),
-``branches`` (per "on" branch its sets by key and its span of rows; per candidate its branch) and ``out``
-(found rows, the rows they end in, counts).
+Bundles passed along: ``grid`` (candidates, their places, regions, ``where``, n, cell rule, dynamic),
+``arena`` (rows: key, cause, parents' start and count; the parents), ``work`` (the queues and counters of
+``propagate``), ``branches`` (per "on" branch its sets by key and its span of rows; per candidate its
+branch) and ``out`` (found rows, the rows they end in, counts).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from .propagation import (
     ON_TAIL,
     STATUS,
     count_ancestors,
+    places_of,
     propagate,
 )
 
@@ -88,9 +89,10 @@ def _branch(arena, index_of, cell, digit, on, grid, work):  # type: ignore[no-un
     arena (grown as needed), its sets in ``index_of`` (-1 at every key before: ``_unset`` clears it
     after); the arena and the contradiction's rows (or -1)."""
     rows, par = arena
-    source, regions, block_of, n, cell_rule, dynamic = grid
+    source, places, regions, where, n, cell_rule, dynamic = grid
     qon, qoff, cnt = work
     cands = source.copy() if dynamic else source
+    places = places.copy() if dynamic else places
     cnt[ON_HEAD] = cnt[ON_TAIL] = cnt[OFF_HEAD] = cnt[OFF_TAIL] = 0
     if cnt[NPOT] == rows.shape[1]:
         rows = _wider(rows)
@@ -103,7 +105,7 @@ def _branch(arena, index_of, cell, digit, on, grid, work):  # type: ignore[no-un
     queue[0] = first
     cnt[tail] = 1
     while True:
-        propagate(cands, source, regions, block_of, n, cell_rule, dynamic,
+        propagate(cands, places, source, regions, where, n, cell_rule, dynamic,
                   rows[0], rows[1], rows[2], rows[3], par, index_of, qon, qoff, cnt)  # fmt: skip
         if cnt[STATUS] != 2:
             break
@@ -118,7 +120,7 @@ def _on_branch(arena, branches, cell, digit, grid, work):  # type: ignore[no-unt
     """The "on" branch of ``cell`` being ``digit``, propagated the first time a chain asks for it (the
     cell's own, or a region chain through it): the arena, the branches (grown) and its slot."""
     index_on, span, slot_of, count = branches
-    n = grid[3]
+    n = grid[4]
     slot = slot_of[cell * n + digit - 1]
     if slot >= 0:
         return arena, branches, slot
@@ -218,7 +220,7 @@ def _reductions(out, keys, m, kind, where, digit, slots, nslots, index_on, arena
 
 
 @njit(cache=True)
-def _search(source, regions, block_of, n, nishio, multiple, dynamic, index_on, index_off):  # type: ignore[no-untyped-def]
+def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, index_off):  # type: ignore[no-untyped-def]
     """SE's ``getMultipleChainsHintList`` at level 0, in its order: for each cell (row-major) with three
     candidates or more (two for dynamic chains), for each of its digits, the contradictions of the digit
     on and off, the double chains, the region chains that start at this cell; then the cell's own chains.
@@ -228,7 +230,7 @@ def _search(source, regions, block_of, n, nishio, multiple, dynamic, index_on, i
     ncells = source.shape[0]
     nkeys = ncells << 6
     contradiction = dynamic or nishio
-    grid = (source, regions, block_of, n, not nishio, dynamic)
+    grid = (source, places_of(source, where, n), regions, where, n, not nishio, dynamic)
     qcap = 2 * ncells * n + 4 * n + 8  # the rows of one propagation, at most
     arena = (np.empty((4, 4096), dtype=np.int32), np.empty(16384, dtype=np.int32))
     work = (np.empty(qcap, dtype=np.int32), np.empty(qcap, dtype=np.int32), np.zeros(9, dtype=np.int64))
@@ -318,7 +320,7 @@ def _search(source, regions, block_of, n, nishio, multiple, dynamic, index_on, i
 def search(
     source: np.ndarray,
     regions: np.ndarray,
-    block_of: np.ndarray,
+    where: np.ndarray,
     n: int,
     nishio: bool,
     multiple: bool,
@@ -336,7 +338,7 @@ def search(
         np.full(nkeys, -1, dtype=np.int32),
     )
     found, refs, rows, par, index_on = _search(
-        source, regions, block_of, n, nishio, multiple, dynamic, index_on, index_off
+        source, regions, where, n, nishio, multiple, dynamic, index_on, index_off
     )
     _UNSET[nkeys] = (index_on, index_off)
     return found, refs, rows, par

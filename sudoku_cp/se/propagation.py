@@ -29,7 +29,9 @@ __all__ = [
     "count_ancestors",
     "off_targets",
     "on_targets",
+    "places_of",
     "propagate",
+    "strike",
     "tables",
 ]
 
@@ -46,17 +48,49 @@ NPOT, NPAR, ON_HEAD, ON_TAIL, OFF_HEAD, OFF_TAIL, STATUS, ABSURD_ON, ABSURD_OFF 
 
 
 @cache
-def tables(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per cell, the cells of its block, row and column (ascending), and each cell's block."""
+def tables(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell, the cells of its block, row and column (ascending), and each cell's block; and ``where``:
+    per cell and region type, the region's index, the cell's position in it (in that ascending order),
+    and the positions there of cells of the cell's own block (as bits; none for the block itself)."""
     from .grid import geometry
 
     geo = geometry(box_rows, box_cols)
     regions = np.zeros((geo.ncells, 3, geo.n), dtype=np.int32)
     block_of = np.array(geo.region_of[0], dtype=np.int32)
+    where = np.zeros((geo.ncells, 3, 3), dtype=np.int64)
     for cell in range(geo.ncells):
         for t in range(3):
             regions[cell, t] = sorted(geo.region(t, cell))
-    return regions, block_of
+            where[cell, t, 0] = geo.region_of[t][cell]
+            where[cell, t, 1] = regions[cell, t].tolist().index(cell)
+            if t:
+                where[cell, t, 2] = sum(
+                    1 << i for i, c in enumerate(regions[cell, t].tolist()) if block_of[c] == block_of[cell]
+                )
+    return regions, block_of, where
+
+
+@njit(cache=True)
+def places_of(cands, where, n):  # type: ignore[no-untyped-def]
+    """Per region (row ``type * n + index``) and digit, the positions of the digit's places (as bits):
+    what the region rule reads, kept as the candidates are struck (``strike``)."""
+    places = np.zeros((3 * n, n), dtype=np.int64)
+    for cell in range(cands.shape[0]):
+        m = cands[cell]
+        while m:
+            d = trailing_zeros(m)
+            m &= m - 1
+            for t in range(3):
+                places[t * n + where[cell, t, 0], d] |= 1 << where[cell, t, 1]
+    return places
+
+
+@njit(cache=True, inline="always")
+def strike(cands, places, where, n, cell, digit):  # type: ignore[no-untyped-def]
+    """Strike ``digit`` from ``cell``: its candidates and its places."""
+    cands[cell] &= ~(1 << (digit - 1))
+    for t in range(3):
+        places[t * n + where[cell, t, 0], digit - 1] &= ~(1 << where[cell, t, 1])
 
 
 @njit(cache=True)
@@ -77,10 +111,10 @@ def _new(pkey, pcause, pstart, pnpar, par, cnt, k, cause, parent):  # type: igno
 
 
 @njit(cache=True)
-def on_targets(cands, regions, block_of, n, k, cell_rule, out_k, out_c):  # type: ignore[no-untyped-def]
+def on_targets(cands, places, regions, where, n, k, cell_rule, out_k, out_c):  # type: ignore[no-untyped-def]
     """What the "on" potential of key ``k`` turns off, in SE's order, into ``out_k``/``out_c`` (key,
     cause); their count. The cell's other candidates (``cell_rule``), then the digit's other places in
-    its block, row and column, each cell once."""
+    its block, row and column, each cell once (read from ``places``, ascending)."""
     cell = k >> 6
     digit = k >> 1 & 31
     bit = 1 << (digit - 1)
@@ -94,18 +128,18 @@ def on_targets(cands, regions, block_of, n, k, cell_rule, out_k, out_c):  # type
             out_c[m] = CELL_CAUSE
             m += 1
     for t in range(3):
-        for i in range(n):
-            c = regions[cell, t, i]
-            if c == cell or not cands[c] & bit or (t >= 1 and block_of[c] == block_of[cell]):
-                continue
-            out_k[m] = c << 6 | digit << 1
+        at = places[t * n + where[cell, t, 0], digit - 1] & ~(1 << where[cell, t, 1]) & ~where[cell, t, 2]
+        while at:
+            i = trailing_zeros(at)
+            at &= at - 1
+            out_k[m] = regions[cell, t, i] << 6 | digit << 1
             out_c[m] = t
             m += 1
     return m
 
 
 @njit(cache=True)
-def off_targets(cands, regions, n, k, cell_rule, region_rule, out_k, out_c):  # type: ignore[no-untyped-def]
+def off_targets(cands, places, regions, where, n, k, cell_rule, region_rule, out_k, out_c):  # type: ignore[no-untyped-def]
     """What the "off" potential of key ``k`` turns on, as ``on_targets`` gives it: the cell's last other
     candidate (``cell_rule``), the digit's last other place in each region (``region_rule``), each cell
     once."""
@@ -124,17 +158,12 @@ def off_targets(cands, regions, n, k, cell_rule, region_rule, out_k, out_c):  # 
     if region_rule:
         first = m
         for t in range(3):
-            count = 0
-            other = -1
-            for i in range(n):
-                c = regions[cell, t, i]
-                if cands[c] & bit:
-                    count += 1
-                    if c != cell:
-                        other = c
-            if count != 2:
-                continue
-            o = other << 6 | digit << 1 | 1
+            at = places[t * n + where[cell, t, 0], digit - 1]
+            above = at & (at - 1)
+            if not above or above & (above - 1):
+                continue  # not two places
+            rest = at & ~(1 << where[cell, t, 1])  # the other place (the last other one, as SE reads it)
+            o = regions[cell, t, 63 - leading_zeros(rest)] << 6 | digit << 1 | 1
             fresh = True
             for j in range(first, m):
                 if out_k[j] == o:
@@ -148,11 +177,12 @@ def off_targets(cands, regions, n, k, cell_rule, region_rule, out_k, out_c):  # 
 
 @njit(cache=True)
 def propagate(  # type: ignore[no-untyped-def]
-    cands, source, regions, block_of, n, cell_rule, dynamic,
+    cands, places, source, regions, where, n, cell_rule, dynamic,
     pkey, pcause, pstart, pnpar, par, index_of, qon, qoff, cnt,
 ):  # fmt: skip
     """Propagate until the queues are empty (status 0) or a candidate is both on and off (status 1, the
-    two rows in the counters). ``cands`` is struck as "off"s are processed when ``dynamic``."""
+    two rows in the counters). ``cands`` and ``places`` are struck as "off"s are processed when
+    ``dynamic``."""
     cnt[STATUS] = 0
     tk = np.empty(4 * n, dtype=np.int32)
     tc = np.empty(4 * n, dtype=np.int32)
@@ -163,7 +193,7 @@ def propagate(  # type: ignore[no-untyped-def]
         if cnt[ON_HEAD] < cnt[ON_TAIL]:
             p = qon[cnt[ON_HEAD]]
             cnt[ON_HEAD] += 1
-            for j in range(on_targets(cands, regions, block_of, n, pkey[p], cell_rule, tk, tc)):
+            for j in range(on_targets(cands, places, regions, where, n, pkey[p], cell_rule, tk, tc)):
                 k = tk[j]
                 other = index_of[k | 1]
                 if other >= 0:
@@ -180,7 +210,7 @@ def propagate(  # type: ignore[no-untyped-def]
             p = qoff[cnt[OFF_HEAD]]
             cnt[OFF_HEAD] += 1
             first = cnt[NPOT]  # the "on"s it forces (rows from ``first``), made before it is struck
-            for j in range(off_targets(cands, regions, n, pkey[p], cell_rule, True, tk, tc)):
+            for j in range(off_targets(cands, places, regions, where, n, pkey[p], cell_rule, True, tk, tc)):
                 k = tk[j]
                 if index_of[k ^ 1] < 0 and index_of[k] >= 0:
                     continue  # known, and no contradiction
@@ -205,7 +235,7 @@ def propagate(  # type: ignore[no-untyped-def]
                                 cnt[NPAR] += 1
                                 pnpar[q] += 1
             if dynamic:
-                cands[pkey[p] >> 6] &= ~(1 << ((pkey[p] >> 1 & 31) - 1))
+                strike(cands, places, where, n, pkey[p] >> 6, pkey[p] >> 1 & 31)
             for q in range(first, cnt[NPOT]):
                 other = index_of[pkey[q] ^ 1]
                 if other >= 0:
@@ -282,12 +312,13 @@ class Rows:
 class Store(Rows):
     """The potentials of one propagation from one assumption (row 0), with its state: the candidates as
     it has struck them, its pending queues, and per key the row that holds it (its sets). ``source`` is
-    the grid's candidates, shared and not changed."""
+    the grid's candidates and ``places`` its regions' places (``places_of``), shared and not changed."""
 
     def __init__(
         self,
         geo: Geometry,
         source: np.ndarray,
+        places: np.ndarray,
         cell_rule: bool,
         dynamic: bool,
         cell: int,
@@ -295,11 +326,12 @@ class Store(Rows):
         on: bool,
     ) -> None:
         self.geo = geo
-        self.regions, self.block_of = tables(geo.box_rows, geo.box_cols)
+        self.regions, _, self.where = tables(geo.box_rows, geo.box_cols)
         self.cell_rule, self.dynamic = cell_rule, dynamic
         keys, cap = geo.ncells << 6, _FIRST_ROWS
         self.source = source
         self.cands = source.copy() if dynamic else source
+        self.places = places.copy() if dynamic else places
         buffer = np.empty(keys + 6 * cap + 4 * cap, dtype=np.int32)
         self.index_of = buffer[:keys]
         self.index_of.fill(-1)
@@ -322,7 +354,7 @@ class Store(Rows):
         """Propagate until nothing is pending: the contradiction's (on, off) rows, or None."""
         while True:
             propagate(
-                self.cands, self.source, self.regions, self.block_of, self.geo.n, self.cell_rule,
+                self.cands, self.places, self.source, self.regions, self.where, self.geo.n, self.cell_rule,
                 self.dynamic, self.pkey, self.pcause, self.pstart, self.pnpar, self.par, self.index_of,
                 self.qon, self.qoff, self.cnt,
             )  # fmt: skip

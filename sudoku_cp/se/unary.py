@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .propagation import off_targets, on_targets
+from .propagation import off_targets, on_targets, places_of
 
 __all__ = ["CYCLE", "FORCING", "MODES", "search"]
 
@@ -345,8 +345,9 @@ def _forcing(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
+def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
     ncells = cands.shape[0]
+    places = places_of(cands, where, n)
     on_max = ncells * n + 1
     cap = on_max * (4 * n + 1) + 16
     nkey = np.empty(cap, dtype=np.int32)
@@ -383,9 +384,11 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
                 if cands[cell] >> (digit - 1) & 1:
                     k = cell << 6 | digit << 1
                     adj_n[k | 1] = on_targets(
-                        cands, regions, block_of, n, k | 1, y_links, adj_k[k | 1], adj_c[k | 1]
+                        cands, places, regions, where, n, k | 1, y_links, adj_k[k | 1], adj_c[k | 1]
                     )
-                    adj_n[k] = off_targets(cands, regions, n, k, y_links, x_links, adj_k[k], adj_c[k])
+                    adj_n[k] = off_targets(
+                        cands, places, regions, where, n, k, y_links, x_links, adj_k[k], adj_c[k]
+                    )
                     nodes[nnodes] = k | 1
                     nid[k | 1] = nnodes
                     nnodes += 1
@@ -424,8 +427,9 @@ def _search(cands, regions, block_of, n):  # type: ignore[no-untyped-def]
 
 
 def search(
-    cands: np.ndarray, regions: np.ndarray, block_of: np.ndarray, n: int
+    cands: np.ndarray, regions: np.ndarray, block_of: np.ndarray, where: np.ndarray, n: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every cycle and forcing chain of producer 21 on ``cands``, in SE's order: rows ``(kind, mode,
-    start, length)`` of the first array, and the paths (keys, causes; end first) they index."""
-    return _search(cands, regions, block_of, n)
+    start, length)`` of the first array, and the paths (keys, causes; end first) they index. The tables
+    are ``propagation.tables``."""
+    return _search(cands, regions, block_of, where, n)
