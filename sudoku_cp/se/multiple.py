@@ -260,9 +260,11 @@ def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, inde
             arena, branches, s = _on_branch(arena, branches, cell, digit, grid, work)
             cell_slots[ndigits] = s
             ndigits += 1
-            off_first = work[2][NPOT]
-            arena, b0, b1 = _branch(arena, index_off, cell, digit, False, grid, work)
-            off_end = work[2][NPOT]
+            off_first = off_end = work[2][NPOT]
+            b0 = b1 = -1
+            if contradiction or double:  # what the digit being off forces: read by these alone
+                arena, b0, b1 = _branch(arena, index_off, cell, digit, False, grid, work)
+                off_end = work[2][NPOT]
             index_on, span = branches[0], branches[1]
             # in SE's order: the contradictions of "on" and of "off", the doubles, the region chains
             if contradiction and span[s, _ABSURD0] >= 0:

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from .propagation import off_targets, on_targets, places_of
+from .reach import components, reach_bits, reaches
 
 __all__ = ["CYCLE", "FORCING", "MODES", "search"]
 
@@ -116,97 +117,6 @@ def _on_graph(nodes, nnodes, nid, adj_k, adj_n, first, links):  # type: ignore[n
 
 
 @njit(cache=True)
-def _components(nnodes, first, links, comp, size):  # type: ignore[no-untyped-def]
-    """Tarjan's strongly connected components of the graph of ``first``/``links``, iteratively: each
-    node's component in ``comp`` and each component's ``size``, numbered in the order they complete (a
-    component reaches only lower numbers, and its own); their count."""
-    index = np.full(nnodes, -1, dtype=np.int32)
-    low = np.empty(nnodes, dtype=np.int32)
-    on_stack = np.zeros(nnodes, dtype=np.bool_)
-    stack = np.empty(nnodes, dtype=np.int32)
-    call_v = np.empty(nnodes, dtype=np.int32)
-    call_e = np.empty(nnodes, dtype=np.int32)
-    top = counter = ncomp = 0
-    for root in range(nnodes):
-        if index[root] >= 0:
-            continue
-        depth = 0
-        call_v[0], call_e[0] = root, first[root]
-        index[root] = low[root] = counter
-        counter += 1
-        stack[top] = root
-        top += 1
-        on_stack[root] = True
-        while depth >= 0:
-            v = call_v[depth]
-            if call_e[depth] < first[v + 1]:
-                w = links[call_e[depth]]
-                call_e[depth] += 1
-                if index[w] < 0:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack[top] = w
-                    top += 1
-                    on_stack[w] = True
-                    depth += 1
-                    call_v[depth], call_e[depth] = w, first[w]
-                elif on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
-                continue
-            if low[v] == index[v]:
-                size[ncomp] = 0
-                while True:
-                    top -= 1
-                    w = stack[top]
-                    on_stack[w] = False
-                    comp[w] = ncomp
-                    size[ncomp] += 1
-                    if w == v:
-                        break
-                ncomp += 1
-            depth -= 1
-            if depth >= 0 and low[v] < low[call_v[depth]]:
-                low[call_v[depth]] = low[v]
-    return ncomp
-
-
-@njit(cache=True)
-def _reach(nnodes, first, links, comp, ncomp):  # type: ignore[no-untyped-def]
-    """Per component, the bits of the components it reaches (itself included), filled in completion
-    order: every link leads to a component done before or to its own."""
-    words = (ncomp + 63) // 64
-    reach = np.zeros((ncomp, words), dtype=np.uint64)
-    order = np.empty(nnodes, dtype=np.int32)  # the nodes by component (a counting sort)
-    start = np.zeros(ncomp + 1, dtype=np.int32)
-    for v in range(nnodes):
-        start[comp[v] + 1] += 1
-    for c in range(ncomp):
-        start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    for v in range(nnodes):
-        order[fill[comp[v]]] = v
-        fill[comp[v]] += 1
-    one = np.uint64(1)
-    for c in range(ncomp):
-        reach[c, c >> 6] |= one << np.uint64(c & 63)
-        for i in range(start[c], start[c + 1]):
-            v = order[i]
-            for j in range(first[v], first[v + 1]):
-                d = comp[links[j]]
-                if d != c:
-                    for w in range(words):
-                        reach[c, w] |= reach[d, w]
-    return reach
-
-
-@njit(cache=True)
-def _reaches(reach, comp, a, b):  # type: ignore[no-untyped-def]
-    """Whether "on" node ``a`` reaches "on" node ``b``."""
-    d = comp[b]
-    return (reach[comp[a], d >> 6] >> np.uint64(d & 63)) & np.uint64(1) != 0
-
-
-@njit(cache=True)
 def _may_force(reach, comp, nid, adj_k, adj_n, k):  # type: ignore[no-untyped-def]
     """Whether the potential of key ``k`` reaches its conjugate. From an "on": some "on" it reaches
     turns it off (those that do are the ones it turns off, the rules being symmetric). From an "off":
@@ -214,12 +124,12 @@ def _may_force(reach, comp, nid, adj_k, adj_n, k):  # type: ignore[no-untyped-de
     if k & 1:
         a = nid[k]
         for j in range(adj_n[k]):  # noqa: SIM110 (numba compiles loops, not any() of generators)
-            if _reaches(reach, comp, a, nid[adj_k[k, j] | 1]):
+            if reaches(reach, comp, a, nid[adj_k[k, j] | 1]):
                 return True
         return False
     b = nid[k | 1]
     for j in range(adj_n[k]):  # noqa: SIM110
-        if _reaches(reach, comp, nid[adj_k[k, j]], b):
+        if reaches(reach, comp, nid[adj_k[k, j]], b):
             return True
     return False
 
@@ -395,8 +305,8 @@ def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
         pruned = nnodes <= _REACH_NODES
         if pruned:
             _on_graph(nodes, nnodes, nid, adj_k, adj_n, first, links)
-            ncomp = _components(nnodes, first, links, comp, size)
-            reach = _reach(nnodes, first, links, comp, ncomp)
+            ncomp = components(nnodes, first, links, comp, size)
+            reach = reach_bits(nnodes, first, links, comp, ncomp)
         for cell in range(ncells):
             mask = cands[cell]
             count = 0
