@@ -29,9 +29,12 @@ from .propagation import (
     ON_TAIL,
     STATUS,
     count_ancestors,
+    off_targets,
+    on_targets,
     places_of,
     propagate,
 )
+from .reach import components, reach_bits
 
 __all__ = ["ABSURD", "CELL", "DOUBLE", "REGION", "search"]
 
@@ -219,6 +222,66 @@ def _reductions(out, keys, m, kind, where, digit, slots, nslots, index_on, arena
     return out
 
 
+#: Above this many potentials, static chains are searched without their reachability (bits per pair of
+#: components): 9x9 has at most 1,458, 16x16 8,192.
+_REACH_NODES = 4096
+
+
+@njit(cache=True)
+def _static_reach(grid):  # type: ignore[no-untyped-def]
+    """For chains on a grid that is never struck (static multiple chains), the graph of what forces what:
+    each candidate's "on" and "off" as nodes (``nid`` by key), their components and the components each
+    reaches (``reach.reach_bits``). A branch's sets lie in what its assumption reaches."""
+    source, places, regions, where, n, cell_rule, _ = grid
+    ncells = source.shape[0]
+    nid = np.full(ncells << 6, -1, dtype=np.int32)
+    nodes = np.empty(2 * ncells * n, dtype=np.int32)
+    nnodes = 0
+    for cell in range(ncells):
+        for digit in range(1, n + 1):
+            if source[cell] >> (digit - 1) & 1:
+                k = cell << 6 | digit << 1
+                nodes[nnodes], nodes[nnodes + 1] = k, k | 1
+                nid[k], nid[k | 1] = nnodes, nnodes + 1
+                nnodes += 2
+    first = np.empty(nnodes + 1, dtype=np.int32)
+    links = np.empty(nnodes * 4 * n, dtype=np.int32)
+    tk = np.empty(4 * n, dtype=np.int32)
+    tc = np.empty(4 * n, dtype=np.int32)
+    m = 0
+    for v in range(nnodes):
+        first[v] = m
+        k = nodes[v]
+        if k & 1:
+            count = on_targets(source, places, regions, where, n, k, cell_rule, tk, tc)
+        else:
+            count = off_targets(source, places, regions, where, n, k, cell_rule, True, tk, tc)
+        for j in range(count):
+            links[m] = nid[tk[j]]
+            m += 1
+    first[nnodes] = m
+    comp = np.empty(nnodes, dtype=np.int32)
+    size = np.empty(nnodes, dtype=np.int32)
+    ncomp = components(nnodes, first, links, comp, size)
+    return nid, comp, reach_bits(nnodes, first, links, comp, ncomp)
+
+
+@njit(cache=True)
+def _may_meet(reach, comp, nid, keys, count, acc):  # type: ignore[no-untyped-def]
+    """Whether the potentials of the first ``count`` of ``keys`` all reach some component: else their
+    branches have nothing in common (``acc``: room for a row of bits)."""
+    acc[:] = reach[comp[nid[keys[0]]]]
+    for i in range(1, count):
+        row = reach[comp[nid[keys[i]]]]
+        left = np.uint64(0)
+        for w in range(acc.shape[0]):
+            acc[w] &= row[w]
+            left |= acc[w]
+        if not left:
+            return False
+    return True
+
+
 @njit(cache=True)
 def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, index_off):  # type: ignore[no-untyped-def]
     """SE's ``getMultipleChainsHintList`` at level 0, in its order: for each cell (row-major) with three
@@ -242,20 +305,52 @@ def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, inde
     common = np.empty((2, qcap), dtype=np.int32)  # the keys every branch of the cell reaches, on and off
     ncommon = np.zeros(2, dtype=np.int64)
     cell_slots = np.empty(n, dtype=np.int64)
-    places = np.empty(n, dtype=np.int64)
+    places = np.empty((3, n), dtype=np.int64)
+    nplaces = np.zeros(3, dtype=np.int64)
     ends = np.empty(2, dtype=np.int64)
+    # static chains: a cell's or a region's chains are searched only where their branches can meet
+    pruned = not dynamic and 2 * ncells * n <= _REACH_NODES
+    nid, comp, reach = _static_reach(grid) if pruned else (index_off, index_off, np.zeros((1, 1), np.uint64))
+    acc = np.empty(reach.shape[1], dtype=np.uint64)
+    on_keys = np.empty(n, dtype=np.int64)
     for cell in range(ncells):
         mask = source[cell]
         count = 0
         for d in range(n):
-            count += mask >> d & 1
+            if mask >> d & 1:
+                on_keys[count] = cell << 6 | (d + 1) << 1 | 1
+                count += 1
         if not (count > 2 or (count > 1 and dynamic)):
             continue
         double = count >= 3 and not nishio and dynamic
+        cell_chains = not nishio and (count == 2 or (multiple and count > 2))
+        if pruned and cell_chains:
+            cell_chains = _may_meet(reach, comp, nid, on_keys, count, acc)
         ndigits = 0
         for digit in range(1, n + 1):
             bit = 1 << (digit - 1)
             if not mask & bit:
+                continue
+            regions_to_do = False  # each region from its first place of the digit
+            for t in range(3):
+                nplaces[t] = 0
+                if nishio:
+                    continue
+                for i in range(n):
+                    if source[regions[cell, t, i]] & bit:
+                        places[t, nplaces[t]] = regions[cell, t, i]
+                        nplaces[t] += 1
+                if not (nplaces[t] == 2 or (multiple and nplaces[t] > 2)) or places[t, 0] != cell:
+                    nplaces[t] = 0
+                    continue
+                if pruned:
+                    for i in range(nplaces[t]):
+                        on_keys[i] = places[t, i] << 6 | digit << 1 | 1
+                    if not _may_meet(reach, comp, nid, on_keys, nplaces[t], acc):
+                        nplaces[t] = 0
+                        continue
+                regions_to_do = True
+            if pruned and not (cell_chains or regions_to_do):
                 continue
             arena, branches, s = _on_branch(arena, branches, cell, digit, grid, work)
             cell_slots[ndigits] = s
@@ -284,30 +379,27 @@ def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, inde
                             head = (DOUBLE, 1, rcell, rmask, vcell, value, -1, cell, digit)
                             out = _emit(out, head, ends, 2, arena, scratch)
             _unset(index_off, arena[0][0], off_first, off_end)
-            if not nishio:
-                for t in range(3):  # each region from its first place of the digit
-                    nplaces = 0
-                    for i in range(n):
-                        if source[regions[cell, t, i]] & bit:
-                            places[nplaces] = regions[cell, t, i]
-                            nplaces += 1
-                    if not (nplaces == 2 or (multiple and nplaces > 2)) or places[0] != cell:
-                        continue
-                    for i in range(nplaces):
-                        arena, branches, places[i] = _on_branch(arena, branches, places[i], digit, grid, work)
-                    index_on, span = branches[0], branches[1]
-                    for on in (1, 0):
-                        m = _set_keys(arena[0][0], span[s], index_on[s], on, keys)
-                        for i in range(1, nplaces):
-                            m = _keep(keys, m, index_on[places[i]])
-                        out = _reductions(out, keys, m, REGION, (t, cell), digit, places, nplaces, index_on,
-                                          arena, grid, scratch)  # fmt: skip
+            for t in range(3):
+                if not nplaces[t]:
+                    continue
+                slots = places[t]
+                for i in range(nplaces[t]):
+                    arena, branches, slots[i] = _on_branch(arena, branches, slots[i], digit, grid, work)
+                index_on, span = branches[0], branches[1]
+                for on in (1, 0):
+                    m = _set_keys(arena[0][0], span[s], index_on[s], on, keys)
+                    for i in range(1, nplaces[t]):
+                        m = _keep(keys, m, index_on[slots[i]])
+                    out = _reductions(out, keys, m, REGION, (t, cell), digit, slots, nplaces[t], index_on,
+                                      arena, grid, scratch)  # fmt: skip
+            if not cell_chains:
+                continue
             for on in (1, 0):  # what every digit of the cell so far reaches
                 if ndigits == 1:
                     ncommon[on] = _set_keys(arena[0][0], span[s], index_on[s], on, common[on])
                 else:
                     ncommon[on] = _keep(common[on], ncommon[on], index_on[s])
-        if not nishio and (count == 2 or (multiple and count > 2)):
+        if cell_chains:
             for on in (1, 0):
                 out = _reductions(out, common[on], ncommon[on], CELL, (-1, cell), 0, cell_slots, ndigits,
                                   branches[0], arena, grid, scratch)  # fmt: skip
