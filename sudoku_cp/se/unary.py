@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .propagation import off_targets, on_targets, places_of
+from .propagation import CELL_CAUSE, off_targets, on_targets, places_of
 from .reach import components, reach_bits, reaches
+from .set_kernels import popcount
 
 __all__ = ["CYCLE", "FORCING", "MODES", "search"]
 
@@ -114,6 +116,15 @@ def _on_graph(nodes, nnodes, nid, adj_k, adj_n, first, links):  # type: ignore[n
                 links[m] = nid[adj_k[off, i]]
                 m += 1
     first[nnodes] = m
+
+
+@njit(cache=True, inline="always")
+def _span(all_k, all_c, all_n, k, lo, hi, adj_k, adj_c, adj_n):  # type: ignore[no-untyped-def]
+    """Key ``k``'s links of a mode: its links of both rules from ``lo`` to ``hi``."""
+    for j in range(lo, hi):
+        adj_k[k, j - lo] = all_k[k, j]
+        adj_c[k, j - lo] = all_c[k, j]
+    adj_n[k] = hi - lo
 
 
 @njit(cache=True)
@@ -272,6 +283,24 @@ def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
     adj_k = np.empty((ncells << 6, 4 * n), dtype=np.int32)
     adj_c = np.empty((ncells << 6, 4 * n), dtype=np.int32)
     adj_n = np.zeros(ncells << 6, dtype=np.int32)
+    # the links of both rules, computed once: the cell rule's come first (``by_cell`` of them), so each
+    # mode's are a span of them
+    all_k = np.empty((ncells << 6, 4 * n), dtype=np.int32)
+    all_c = np.empty((ncells << 6, 4 * n), dtype=np.int32)
+    all_n = np.zeros(ncells << 6, dtype=np.int32)
+    by_cell = np.zeros(ncells << 6, dtype=np.int32)
+    for cell in range(ncells):
+        mask = cands[cell]
+        while mask:
+            digit = trailing_zeros(mask) + 1
+            mask &= mask - 1
+            k = cell << 6 | digit << 1
+            all_n[k | 1] = on_targets(
+                cands, places, regions, where, n, k | 1, True, all_k[k | 1], all_c[k | 1]
+            )
+            all_n[k] = off_targets(cands, places, regions, where, n, k, True, True, all_k[k], all_c[k])
+            by_cell[k | 1] = popcount(cands[cell]) - 1
+            by_cell[k] = 1 if all_n[k] and all_c[k, 0] == CELL_CAUSE else 0
     found = np.empty((64, 4), dtype=np.int32)
     path = np.empty((2, 1024), dtype=np.int32)
     nfound = 0
@@ -293,12 +322,12 @@ def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
             for digit in range(1, n + 1):
                 if cands[cell] >> (digit - 1) & 1:
                     k = cell << 6 | digit << 1
-                    adj_n[k | 1] = on_targets(
-                        cands, places, regions, where, n, k | 1, y_links, adj_k[k | 1], adj_c[k | 1]
-                    )
-                    adj_n[k] = off_targets(
-                        cands, places, regions, where, n, k, y_links, x_links, adj_k[k], adj_c[k]
-                    )
+                    # an "on": the cell rule's links with Y-links; an "off": with Y-links, the cell rule's,
+                    # and with X-links the region rule's
+                    _span(all_k, all_c, all_n, k | 1, 0 if y_links else by_cell[k | 1], all_n[k | 1],
+                          adj_k, adj_c, adj_n)  # fmt: skip
+                    _span(all_k, all_c, all_n, k, 0 if y_links else by_cell[k],
+                          all_n[k] if x_links else by_cell[k], adj_k, adj_c, adj_n)  # fmt: skip
                     nodes[nnodes] = k | 1
                     nid[k | 1] = nnodes
                     nnodes += 1
