@@ -44,6 +44,10 @@ __all__ = ["ChainHint", "Chaining", "length_difficulty"]
 #: inner technique (levels 1 and up). The initial assumption has none.
 CELL, ADVANCED = CELL_CAUSE, CELL_CAUSE + 1
 REGION_TYPES = (BLOCK, ROW, COLUMN)
+#: How many grids' hints a producer keeps (``Chaining._found``): the unary producer's are paths, met
+#: again by a quarter of its calls inside nested levels; the others' hold their propagations (hundreds of
+#: kilobytes), and keeping 32 of them gained nothing measurable.
+_KEPT, _KEPT_SEARCHED = 1024, 1
 _T = TypeVar("_T")
 
 
@@ -272,8 +276,9 @@ class Chaining:
         else:
             self.base = 8.0  # multiple; the unary producer's hints price themselves
         self._inner: list[Callable[[Grid], Iterable[Hint]]] | None = None
-        self._last: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        self._last_hints: Iterable[ChainHint] = ()
+        #: The hints of the grids searched last (a grid's values and candidates -> its hints): as an inner
+        #: technique, a level-0 producer meets the same reduced grid from several assumptions.
+        self._found: dict[tuple[tuple[int, ...], tuple[int, ...]], Iterable[ChainHint]] = {}
         #: The candidates of the grid being searched and their regions' places, as propagations read them.
         self._source = self._places = np.zeros(0, dtype=np.int64)
         #: The "on" branches of one call (``_on_branch``).
@@ -284,7 +289,8 @@ class Chaining:
 
     def __call__(self, grid: Grid) -> Iterator[ChainHint]:
         state = (tuple(grid.values), tuple(grid.cands))
-        if state != self._last:
+        hints = self._found.get(state)
+        if hints is None:
             self._source = np.array(grid.cands, dtype=np.int64)
             self._places = np.zeros(0, dtype=np.int64)
             if self.level > 0:  # the nested levels' propagations (``Store``) read the regions' places
@@ -292,13 +298,15 @@ class Chaining:
                 self._places = places_of(self._source, tables(geo.box_rows, geo.box_cols)[2], geo.n)
             self._branches = {}
             if not (self.multiple or self.dynamic):
-                self._last_hints = self._unary_hints(grid)
+                hints = self._unary_hints(grid)
             elif self.level == 0:
-                self._last_hints = self._compiled_hints(grid)
+                hints = self._compiled_hints(grid)
             else:
-                self._last_hints = _in_order(self._multiple_hints(grid))
-            self._last = state
-        return iter(self._last_hints)
+                hints = _in_order(self._multiple_hints(grid))
+            if len(self._found) >= (_KEPT if not (self.multiple or self.dynamic) else _KEPT_SEARCHED):
+                del self._found[next(iter(self._found))]
+            self._found[state] = hints
+        return iter(hints)
 
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
 
