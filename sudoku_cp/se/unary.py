@@ -61,30 +61,36 @@ def _record(found, path, nfound, npath, kind, mode, k, cause, p, nkey, ncause, n
 
 
 @njit(cache=True)
-def _removes(cands, regions, block_of, n, keys, first, length):  # type: ignore[no-untyped-def]
+def _removes(cands, regions, block_of, n, keys, first, length, marks):  # type: ignore[no-untyped-def]
     """Whether the cycle of path ``keys[first:first + length]`` removes anything: a candidate outside its
-    cells that sees an "on" of its digit on the cycle and an "off" of it (the start, last, is left out)."""
-    ncells = cands.shape[0]
-    on_cells = np.zeros(ncells, dtype=np.bool_)
+    cells that sees an "on" of its digit on the cycle and an "off" of it (the start, last, is left out).
+    ``marks``: rows of stamps (the cycle's cells; candidates that see an "on", an "off"), the last entry
+    of the first row counting the calls."""
+    on_cells, seen_on, seen_off = marks[0], marks[1], marks[2]
+    stamp = on_cells[-1] + 1
+    on_cells[-1] = stamp
     for j in range(first, first + length - 1):
-        on_cells[keys[j] >> 6] = True
-    seen_on = np.zeros(ncells * n, dtype=np.bool_)
-    seen_off = np.zeros(ncells * n, dtype=np.bool_)
+        on_cells[keys[j] >> 6] = stamp
     for j in range(first, first + length - 1):
         cell = keys[j] >> 6
         digit = keys[j] >> 1 & 31
         for t in range(3):
             for i in range(n):
                 c = regions[cell, t, i]
-                if c == cell or on_cells[c] or not cands[c] >> (digit - 1) & 1:
+                if c == cell or on_cells[c] == stamp or not cands[c] >> (digit - 1) & 1:
                     continue
                 if t >= 1 and block_of[c] == block_of[cell]:
                     continue
+                x = c * n + digit - 1
                 if keys[j] & 1:
-                    seen_on[c * n + digit - 1] = True
+                    seen_on[x] = stamp
+                    if seen_off[x] == stamp:
+                        return True
                 else:
-                    seen_off[c * n + digit - 1] = True
-    return np.any(seen_on & seen_off)
+                    seen_off[x] = stamp
+                    if seen_on[x] == stamp:
+                        return True
+    return False
 
 
 @njit(cache=True)
@@ -148,11 +154,14 @@ def _may_force(reach, comp, nid, adj_k, adj_n, k):  # type: ignore[no-untyped-de
 @njit(cache=True)
 def _cycles(  # type: ignore[no-untyped-def]
     cands, regions, block_of, n, start, mode, adj_k, adj_c, adj_n, nkey, ncause, npar,
-    qon, qoff, seen, line, found, path, nfound, npath, stamp, marks,
+    qon, qoff, seen, line, found, path, nfound, npath, stamp, marks, comp, nid, home, marks3,
 ):  # fmt: skip
     """SE's ``doCycles`` from the "on" potential ``start``: half-steps breadth first (an "on" turns off
     what is not on its own line, each "on" reached once), every return to it after four or more half-steps
-    that removes something recorded; ``found``, ``path``, their counts and the two stamps."""
+    that removes something recorded; ``found``, ``path``, their counts and the two stamps.
+
+    With ``home`` (the start's component of "on"s, else -1), an "on" of another component is not followed:
+    nothing it leads to leads back to the start, so no path through it is recorded."""
     stamp += 1
     nkey[0], ncause[0], npar[0] = start, -1, -1
     nodes = 1
@@ -193,10 +202,11 @@ def _cycles(  # type: ignore[no-untyped-def]
                         path[0],
                         found[nfound - 1, 2],
                         found[nfound - 1, 3],
+                        marks3,
                     ):
                         nfound -= 1  # a cycle that removes nothing is no hint
                         npath = found[nfound, 2]
-                if seen[k] != stamp:
+                if seen[k] != stamp and (home < 0 or comp[nid[k]] == home):
                     seen[k] = stamp
                     nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
                     qon[on_tail] = nodes
@@ -278,6 +288,7 @@ def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
     qoff = np.empty(cap, dtype=np.int32)
     seen = np.zeros(ncells << 6, dtype=np.int32)  # the stamp of the search that reached a key
     line = np.zeros(ncells << 6, dtype=np.int32)  # the stamp of the node whose parent line holds a key
+    marks3 = np.zeros((3, ncells * n + 1), dtype=np.int32)  # for ``_removes``
     marks = 0
     # the links of every potential in this mode, read once: its targets' keys and causes, and their count
     adj_k = np.empty((ncells << 6, 4 * n), dtype=np.int32)
@@ -351,6 +362,7 @@ def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
                     found, path, nfound, npath, stamp, marks = _cycles(
                         cands, regions, block_of, n, start, mode, adj_k, adj_c, adj_n, nkey, ncause, npar,
                         qon, qoff, seen, line, found, path, nfound, npath, stamp, marks,
+                        comp, nid, comp[nid[start]] if pruned else -1, marks3,
                     )  # fmt: skip
                 if not x_links:
                     continue
