@@ -19,34 +19,48 @@ from numba import njit
 
 from .grid import Grid, geometry
 from .hints import Hint
-from .set_kernels import append_row
+from .set_kernels import append_row, popcount
 
 __all__ = ["aligned_pair_exclusion", "aligned_triplet_exclusion"]
 
 
-def _base_cells(grid: Grid, most: int) -> tuple[list[int], dict[int, list[int]]]:
-    """SE's base cells and, for each, its excluders (house cells with 2..``most`` candidates)."""
-    geo = grid.geo
-    cands = grid.cands
-    counts = [m.bit_count() for m in cands]
-    base: list[int] = []
-    excluders: dict[int, list[int]] = {}
-    for c, count in enumerate(counts):
-        if count < 2:
+@njit(cache=True)
+def _base_cells(cands, house, most):  # type: ignore[no-untyped-def]
+    """SE's base cells (two candidates or more, none of their house cells a naked single) and, for each,
+    its excluders (house cells with 2..``most`` candidates, in house order): the cells, the excluders as
+    rows, their counts. ``house``: per cell its house cells in SE's order."""
+    ncells = cands.shape[0]
+    counts = np.empty(ncells, dtype=np.int64)
+    for c in range(ncells):
+        counts[c] = popcount(cands[c])
+    base = np.empty(ncells, dtype=np.int32)
+    ex = np.empty((ncells, house.shape[1]), dtype=np.int32)
+    nex = np.zeros(ncells, dtype=np.int32)
+    nb = 0
+    for c in range(ncells):
+        if counts[c] < 2:
             continue
-        ex = []
+        m = 0
         single = False
-        for h in geo.house_cells[c]:
+        for h in house[c]:
             k = counts[h]
             if k == 1:
                 single = True
                 break
             if 2 <= k <= most:
-                ex.append(h)
-        if not single and ex:
-            base.append(c)
-            excluders[c] = ex
-    return base, excluders
+                ex[nb, m] = h
+                m += 1
+        if not single and m:
+            base[nb] = c
+            nex[nb] = m
+            nb += 1
+    return base[:nb], ex[:nb], nex[:nb]
+
+
+@cache
+def _houses(box_rows: int, box_cols: int) -> np.ndarray:
+    """Per cell, its house cells in SE's order (``Geometry.house_cells``) as a table."""
+    return np.array(geometry(box_rows, box_cols).house_cells, dtype=np.int32)
 
 
 @cache
@@ -229,18 +243,12 @@ def _triplets(cands, base, ex, nex, sees, n):  # type: ignore[no-untyped-def]
 def _found(grid: Grid, size: int) -> list[list[int]]:
     """The rows of the pair (``size`` 2) or triplet kernel on ``grid``: cells, then the digits each keeps."""
     geo = grid.geo
-    base, excluders = _base_cells(grid, size)
+    cands = np.array(grid.cands, dtype=np.int64)
+    base, ex, nex = _base_cells(cands, _houses(geo.box_rows, geo.box_cols), size)
     if len(base) < size:
         return []
-    ex = np.zeros((len(base), max(len(ex) for ex in excluders.values())), dtype=np.int32)
-    for i, c in enumerate(base):
-        ex[i, : len(excluders[c])] = excluders[c]
-    nex = np.array([len(excluders[c]) for c in base], dtype=np.int32)
     kernel = _pairs if size == 2 else _triplets
-    return kernel(
-        np.array(grid.cands, dtype=np.int64), np.array(base, dtype=np.int32), ex, nex,
-        _sees(geo.box_rows, geo.box_cols), geo.n,
-    ).tolist()  # fmt: skip
+    return kernel(cands, base, ex, nex, _sees(geo.box_rows, geo.box_cols), geo.n).tolist()
 
 
 def _hint(grid: Grid, name: str, difficulty: float, row: list[int]) -> Hint:
