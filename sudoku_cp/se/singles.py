@@ -10,8 +10,12 @@ Each producer yields its hints lazily in SE's order, since only the first is use
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 
-from .grid import BLOCK, COLUMN, ROW, Grid
+import numpy as np
+from numba import njit
+
+from .grid import BLOCK, COLUMN, ROW, Geometry, Grid
 from .hints import Hint
 from .subsets import hidden_sets, locked
 
@@ -25,23 +29,14 @@ def hidden_single(grid: Grid) -> Iterator[Hint]:
     last empty cell, 1.0) over blocks, columns, rows; then the others over blocks (1.2), columns and rows
     (1.5). Regions by index, digits ascending."""
     geo = grid.geo
-    cands, values = grid.cands, grid.values
-    found: list[list[tuple[int, int, int]]] = [[], []]  # [alone, hidden] -> (type, single digits, index)
-    for t in (BLOCK, COLUMN, ROW):
-        for index, cells in enumerate(geo.regions[t]):
-            once = twice = 0
-            empty = 0
-            for c in cells:
-                m = cands[c]
-                twice |= once & m
-                once |= m
-                if not values[c]:
-                    empty += 1
-            single = once & ~twice
-            if single:
-                found[0 if empty == 1 else 1].append((t, index, single))
-    for alone, passes in ((True, found[0]), (False, found[1])):
-        for t, index, single in passes:
+    cands = grid.cands
+    rows = _single_rows(
+        np.array(cands, dtype=np.int64), np.array(grid.values, dtype=np.int64), _region_table(geo)
+    ).tolist()
+    for alone in (True, False):
+        for is_alone, t, index, single in rows:
+            if is_alone != alone:
+                continue
             cells = geo.regions[t][index]
             difficulty = 1.0 if alone else 1.2 if t == BLOCK else 1.5
             while single:
@@ -55,6 +50,36 @@ def hidden_single(grid: Grid) -> Iterator[Hint]:
                     value=low.bit_length(),
                     regions=((t, index),),
                 )
+
+
+@cache
+def _region_table(geo: Geometry) -> np.ndarray:
+    """``table[t, index]``: the cells of region ``index`` of type ``t`` in SE's order."""
+    return np.array(geo.regions, dtype=np.int32)
+
+
+@njit(cache=True)
+def _single_rows(cands, values, table):  # type: ignore[no-untyped-def]
+    """Per region (blocks, columns, rows; by index) whose candidates hold digits in one cell only: a row
+    (whether it is the region's last empty cell, type, index, those digits as a mask)."""
+    n = table.shape[1]
+    out = np.empty((3 * n, 4), dtype=np.int64)
+    m = 0
+    for t in (BLOCK, COLUMN, ROW):
+        for index in range(n):
+            once = twice = 0
+            empty = 0
+            for c in table[t, index]:
+                mask = cands[c]
+                twice |= once & mask
+                once |= mask
+                if not values[c]:
+                    empty += 1
+            single = once & ~twice
+            if single:
+                out[m, 0], out[m, 1], out[m, 2], out[m, 3] = empty == 1, t, index, single
+                m += 1
+    return out[:m]
 
 
 def direct_locking(grid: Grid) -> Iterator[Hint]:
