@@ -58,12 +58,6 @@ def _base_cells(cands, house, most):  # type: ignore[no-untyped-def]
 
 
 @cache
-def _houses(box_rows: int, box_cols: int) -> np.ndarray:
-    """Per cell, its house cells in SE's order (``Geometry.house_cells``) as a table."""
-    return np.array(geometry(box_rows, box_cols).house_cells, dtype=np.int32)
-
-
-@cache
 def _sees(box_rows: int, box_cols: int) -> np.ndarray:
     """``sees[a, b]``: whether cells ``a`` and ``b`` share a house."""
     geo = geometry(box_rows, box_cols)
@@ -244,7 +238,7 @@ def _found(grid: Grid, size: int) -> list[list[int]]:
     """The rows of the pair (``size`` 2) or triplet kernel on ``grid``: cells, then the digits each keeps."""
     geo = grid.geo
     cands = np.array(grid.cands, dtype=np.int64)
-    base, ex, nex = _base_cells(cands, _houses(geo.box_rows, geo.box_cols), size)
+    base, ex, nex = _base_cells(cands, geo.house_table, size)
     if len(base) < size:
         return []
     kernel = _pairs if size == 2 else _triplets

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
+import numpy as np
+
 from ..grid import Puzzle, Rules
 
 __all__ = ["BLOCK", "COLUMN", "ROW", "Geometry", "Grid", "bits", "geometry"]
@@ -67,6 +69,9 @@ class Geometry:
         #: house_cells[cell]: the cells of its block, row and column, each once, in that order.
         self.house_cells: tuple[tuple[int, ...], ...] = tuple(house)
         self.house_sets: tuple[frozenset[int], ...] = tuple(frozenset(h) for h in house)
+        #: The same as arrays for the compiled searches: ``region_table[type, index]``, ``house_table[cell]``.
+        self.region_table = np.array(self.regions, dtype=np.int32)
+        self.house_table = np.array(self.house_cells, dtype=np.int32)
 
     def region(self, rtype: int, cell: int) -> tuple[int, ...]:
         """The cells of the region of type ``rtype`` holding ``cell``."""

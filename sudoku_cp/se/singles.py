@@ -10,12 +10,11 @@ Each producer yields its hints lazily in SE's order, since only the first is use
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
 
 import numpy as np
 from numba import njit
 
-from .grid import BLOCK, COLUMN, ROW, Geometry, Grid
+from .grid import BLOCK, COLUMN, ROW, Grid
 from .hints import Hint
 from .subsets import hidden_sets, locked
 
@@ -31,7 +30,7 @@ def hidden_single(grid: Grid) -> Iterator[Hint]:
     geo = grid.geo
     cands = grid.cands
     rows = _single_rows(
-        np.array(cands, dtype=np.int64), np.array(grid.values, dtype=np.int64), _region_table(geo)
+        np.array(cands, dtype=np.int64), np.array(grid.values, dtype=np.int64), geo.region_table
     ).tolist()
     for alone in (True, False):
         for is_alone, t, index, single in rows:
@@ -50,12 +49,6 @@ def hidden_single(grid: Grid) -> Iterator[Hint]:
                     value=low.bit_length(),
                     regions=((t, index),),
                 )
-
-
-@cache
-def _region_table(geo: Geometry) -> np.ndarray:
-    """``table[t, index]``: the cells of region ``index`` of type ``t`` in SE's order."""
-    return np.array(geo.regions, dtype=np.int32)
 
 
 @njit(cache=True)

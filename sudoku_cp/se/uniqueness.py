@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
+from numba import njit
 
 from . import loop_kernels
 from .grid import BLOCK, COLUMN, ROW, Grid
 from .hints import Hint
+from .set_kernels import popcount
 from .subsets import common_tuple, permutations
 
 __all__ = ["bug", "unique_loops"]
@@ -77,47 +79,16 @@ def unique_loops(grid: Grid) -> Iterator[Hint]:
 def bug(grid: Grid) -> Iterator[Hint]:
     """SE's ``BivalueUniversalGrave``: types 1 (5.6), 2 and 4 (5.7), 3 (5.8 and up)."""
     geo = grid.geo
-    n = geo.n
-    cands, values = grid.cands, grid.values
-    temp = list(cands)
-    bug_cells: list[int] = []
-    bug_values: dict[int, int] = {}
-    all_bug = 0
-    common: list[int] | None = None
-    for t in TYPES:
-        for cells in geo.regions[t]:
-            for d in range(1, n + 1):
-                bit = 1 << (d - 1)
-                places = [c for c in cells if cands[c] & bit]
-                if len(places) in (0, 2):
-                    continue
-                fat = [c for c in places if cands[c].bit_count() >= 3]
-                if len(fat) == 1:
-                    c = fat[0]
-                    if c not in bug_cells:
-                        bug_cells.append(c)
-                    bug_values[c] = bug_values.get(c, 0) | bit
-                    all_bug |= bit
-                    temp[c] &= ~bit
-                    if common is None:
-                        common = list(geo.house_cells[c])
-                    else:
-                        house = geo.house_sets[c]
-                        common = [x for x in common if x in house]
-                    common = [x for x in common if x not in bug_cells]
-                    if len(bug_cells) > 1 and all_bug.bit_count() > 1 and not common:
-                        return
-                elif not fat:
-                    return
-    for c in range(geo.ncells):
-        if not values[c] and temp[c].bit_count() != 2:
-            return
-    for t in TYPES:
-        for cells in geo.regions[t]:
-            for d in range(1, n + 1):
-                bit = 1 << (d - 1)
-                if sum(1 for c in cells if temp[c] & bit) not in (0, 2):
-                    return
+    cands = grid.cands
+    found, cells, values, all_bug, common, ncommon = _bug_cells(
+        np.array(cands, dtype=np.int64), np.array(grid.values, dtype=np.int64), geo.region_table,
+        geo.house_table,
+    )  # fmt: skip
+    if not found:
+        return
+    bug_cells = cells.tolist()
+    bug_values = {c: int(values[c]) for c in bug_cells}
+    common = common[:ncommon].tolist() if ncommon >= 0 else None
     if len(bug_cells) == 1:
         c = bug_cells[0]
         yield Hint("BUG type 1", 5.6, removable={c: cands[c] & ~all_bug}, cells=(c,), digits=all_bug)
@@ -132,6 +103,89 @@ def bug(grid: Grid) -> Iterator[Hint]:
         if len(bug_cells) == 2:
             yield from _bug4(grid, bug_cells, bug_values, all_bug)
         yield from _bug3(grid, bug_cells, all_bug, common)
+
+
+@njit(cache=True)
+def _bug_cells(cands, values, table, house):  # type: ignore[no-untyped-def]
+    """SE's search for the BUG pattern, regions in ``TYPES`` order, digits ascending: the cell that is
+    alone with three candidates or more among a digit's places in a region (other than two) is a BUG cell,
+    the digit one of its BUG values; the pattern fails where such places have no such cell, or several,
+    and when BUG cells of several values see no cell in common. Then every empty cell must be left with
+    two candidates and every digit with two places in a region (or none).
+
+    Whether it holds, the BUG cells in the order found, per cell its BUG values, all of them, the cells
+    every BUG cell sees (SE's order, BUG cells out) and their count (-1 before the first BUG cell)."""
+    ncells, n = cands.shape[0], table.shape[1]
+    temp = cands.copy()
+    cells = np.empty(ncells, dtype=np.int64)
+    nb = 0
+    is_bug = np.zeros(ncells, dtype=np.bool_)
+    bug_values = np.zeros(ncells, dtype=np.int64)
+    all_bug = 0
+    common = np.empty(house.shape[1], dtype=np.int64)
+    ncommon = -1
+    sees = np.zeros(ncells, dtype=np.bool_)
+    for t in range(3):  # TYPES: block, row, column
+        for index in range(n):
+            for d in range(n):
+                bit = 1 << d
+                places = fat = 0
+                fat_cell = -1
+                for c in table[t, index]:
+                    if cands[c] & bit:
+                        places += 1
+                        if popcount(cands[c]) >= 3:
+                            fat += 1
+                            fat_cell = c
+                if places == 0 or places == 2:
+                    continue
+                if fat == 0:
+                    return False, cells[:0], bug_values, all_bug, common, ncommon
+                if fat > 1:
+                    continue
+                c = fat_cell
+                if not is_bug[c]:
+                    is_bug[c] = True
+                    cells[nb] = c
+                    nb += 1
+                bug_values[c] |= bit
+                all_bug |= bit
+                temp[c] &= ~bit
+                if ncommon < 0:
+                    ncommon = 0
+                    for x in house[c]:
+                        common[ncommon] = x
+                        ncommon += 1
+                else:
+                    sees[:] = False
+                    for x in house[c]:
+                        sees[x] = True
+                    kept = 0
+                    for i in range(ncommon):
+                        if sees[common[i]]:
+                            common[kept] = common[i]
+                            kept += 1
+                    ncommon = kept
+                kept = 0
+                for i in range(ncommon):
+                    if not is_bug[common[i]]:
+                        common[kept] = common[i]
+                        kept += 1
+                ncommon = kept
+                if nb > 1 and popcount(all_bug) > 1 and not ncommon:
+                    return False, cells[:0], bug_values, all_bug, common, ncommon
+    for c in range(ncells):
+        if not values[c] and popcount(temp[c]) != 2:
+            return False, cells[:0], bug_values, all_bug, common, ncommon
+    for t in range(3):
+        for index in range(n):
+            for d in range(n):
+                places = 0
+                for c in table[t, index]:
+                    places += temp[c] >> d & 1
+                if places != 0 and places != 2:
+                    return False, cells[:0], bug_values, all_bug, common, ncommon
+    return True, cells[:nb], bug_values, all_bug, common, ncommon
 
 
 def _shared_all(grid: Grid, cells: list[int]) -> Iterator[tuple[int, int]]:
