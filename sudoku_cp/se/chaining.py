@@ -256,12 +256,52 @@ def _nested_suffix(level: int) -> str:
     return names.get(level, "")
 
 
+#: How a nested propagation's stall ended: its inner techniques added strikes, found only strikes it had,
+#: or found nothing resting on the assumption.
+ADDED, NOTHING_NEW, NOTHING = range(3)
+#: Per nested level, the grid it searched last, its inner techniques (``_inner_spec``) and per assumption
+#: ``(cell, digit, on)`` its propagation, contradiction and how it ended.
+Ends = dict[
+    int,
+    tuple[
+        tuple[tuple[int, ...], tuple[int, ...]],
+        tuple[tuple[object, ...], ...],
+        dict[tuple[int, int, bool], tuple[Store, "tuple[int, int] | None", int]],
+    ],
+]
+
+
+def _inner_spec(level: int) -> tuple[tuple[object, ...], ...]:
+    """The inner techniques of a nested level in SE's order (``Chaining.getOtherRules``): pointing and
+    claiming, hidden and naked pairs, X-wings; then chaining producers as (multiple, dynamic, nishio,
+    level): unary chains from level 2, multiple from 3; from level 4 dynamic ones instead, and from 5 the
+    nested level three below."""
+    spec: list[tuple[object, ...]] = [("locking",), ("hidden", 2), ("naked", 2), ("fish", 2)]
+    if level < 4:
+        if level >= 2:
+            spec.append((False, False, False, 0))
+        if level >= 3:
+            spec.append((True, False, False, 0))
+    else:
+        spec.append((True, True, False, 0))
+        if level >= 5:
+            spec.append((True, True, False, level - 3))
+    return tuple(spec)
+
+
 class Chaining:
     """One of SE's chaining producers: ``multiple`` (cell and region chains), ``dynamic`` (strikes as it
     goes), ``nishio`` (one digit's links, contradictions only), ``level`` (inner techniques)."""
 
-    def __init__(self, multiple: bool, dynamic: bool, nishio: bool, level: int) -> None:
+    def __init__(
+        self, multiple: bool, dynamic: bool, nishio: bool, level: int, ends: Ends | None = None
+    ) -> None:
         self.multiple, self.dynamic, self.nishio, self.level = multiple, dynamic, nishio, level
+        #: Shared by the nested levels of one walk: each keeps its propagations of the grid it searched
+        #: last, and the level above, whose inner techniques begin with the same ones, resumes them where
+        #: they stalled for good instead of running them again.
+        self._ends = ends
+        self._state: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         #: How SE names this producer's hints: ``Dynamic `` + ``Cell Forcing`` + `` Chains (+)``.
         self.prefix = "Dynamic " if level > 0 or (dynamic and not nishio) else "Nishio " if nishio else ""
         self.suffix = " Chains" + _nested_suffix(level)
@@ -291,6 +331,9 @@ class Chaining:
         state = (tuple(grid.values), tuple(grid.cands))
         hints = self._found.get(state)
         if hints is None:
+            self._state = state
+            if self._ends is not None and self.level > 0:
+                self._ends[self.level] = (state, _inner_spec(self.level), {})
             self._source = np.array(grid.cands, dtype=np.int64)
             self._places = np.zeros(0, dtype=np.int64)
             if self.level > 0:  # the nested levels' propagations (``Store``) read the regions' places
@@ -371,41 +414,70 @@ class Chaining:
         """Everything assuming ``cell`` is (``on``) or is not ``digit`` forces, as a ``Store``; the first
         contradiction met, as the rows of one candidate's "on" and "off", or None. At nested levels the
         inner techniques run each time the propagation stalls."""
-        store = Store(grid.geo, self._source, self._places, not self.nishio, self.dynamic, cell, digit, on)
-        while True:
-            absurd = store.run()
-            if absurd is not None or self.level == 0 or not self._advanced(grid, store):
-                return store, absurd
+        below = self._below(cell, digit, on)
+        if below is None:
+            store = Store(
+                grid.geo, self._source, self._places, not self.nishio, self.dynamic, cell, digit, on
+            )
+            absurd, outcome, skip = store.run(), NOTHING, 0
+        else:
+            store, absurd, outcome, skip = below
+        if below is None or (absurd is None and outcome == NOTHING):
+            while absurd is None:
+                outcome = self._advanced(grid, store, skip)
+                skip = 0
+                if outcome != ADDED:
+                    break
+                absurd = store.run()
+        if self._ends is not None and self.level in self._ends:
+            self._ends[self.level][2][cell, digit, on] = (store, absurd, outcome)
+        return store, absurd
+
+    def _below(
+        self, cell: int, digit: int, on: bool
+    ) -> tuple[Store, tuple[int, int] | None, int, int] | None:
+        """The propagation of the same assumption by the level below on the same grid, when this level's
+        inner techniques begin with that level's: a copy of its store, its contradiction, how it ended
+        (a contradiction, or inner techniques that found nothing new, end here too) and how many inner
+        techniques its last stall tried."""
+        if self._ends is None or self.level - 1 not in self._ends:
+            return None
+        state, spec, ends = self._ends[self.level - 1]
+        if (
+            state != self._state
+            or _inner_spec(self.level)[: len(spec)] != spec
+            or (cell, digit, on) not in ends
+        ):
+            return None
+        store, absurd, outcome = ends[cell, digit, on]
+        return store.copy(), absurd, outcome, len(spec)
 
     def _inner_rules(self) -> list[Callable[[Grid], Iterable[Hint]]]:
         if self._inner is None:
             from . import subsets
 
-            rules: list[Callable[[Grid], Iterable[Hint]]] = [
-                subsets.locking, subsets.hidden_set(2), subsets.naked_set(2), subsets.fish(2)
-            ]  # fmt: skip
-            if self.level < 4:
-                if self.level >= 2:
-                    rules.append(Chaining(False, False, False, 0))
-                if self.level >= 3:
-                    rules.append(Chaining(True, False, False, 0))
-            else:
-                rules.append(Chaining(True, True, False, 0))
-                if self.level >= 5:
-                    rules.append(Chaining(True, True, False, self.level - 3))
-            self._inner = rules
+            made = {
+                "locking": lambda: subsets.locking,
+                "hidden": subsets.hidden_set,
+                "naked": subsets.naked_set,
+                "fish": subsets.fish,
+            }
+            self._inner = [
+                made[str(what[0])](*what[1:]) if what[0] in made else Chaining(*what)  # type: ignore[arg-type]
+                for what in _inner_spec(self.level)
+            ]
         return self._inner
 
-    def _advanced(self, grid: Grid, store: Store) -> bool:
-        """The strikes the first inner technique that finds something makes on the grid as ``store`` has
-        reduced it, each resting on the strikes of the propagation it needs, added to ``store``; False
-        when none is new."""
+    def _advanced(self, grid: Grid, store: Store, skip: int = 0) -> int:
+        """The strikes the first inner technique (after the first ``skip``) that finds something makes on
+        the grid as ``store`` has reduced it, each resting on the strikes of the propagation it needs, added
+        to ``store``: ADDED, NOTHING_NEW when none is new, NOTHING when no technique found any."""
         found: list[tuple[int, int, list[int], ChainHint | None]] = []
         source = grid.cands[:]
         before = Grid(grid.geo, grid.values, source)
         grid.cands[:] = store.cands.tolist()
         try:
-            for rule in self._inner_rules():
+            for rule in self._inner_rules()[skip:]:
                 for hint in rule(grid):
                     parents = hint.parents(before, grid)
                     if not parents:
@@ -422,7 +494,7 @@ class Chaining:
         added = False
         for c, d, rows, nested in found:
             added |= store.add_off(c, d, rows, ADVANCED, nested)
-        return added
+        return ADDED if added else NOTHING_NEW if found else NOTHING
 
     def _compiled_hints(self, grid: Grid) -> _Made:
         """``_multiple_hints`` at level 0, where no inner technique runs: searched by one kernel call, put

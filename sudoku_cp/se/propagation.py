@@ -345,6 +345,18 @@ class Store(Rows):
         self.cnt[NPOT] = 1
         self._push(0, on)
 
+    def copy(self) -> Store:
+        """Another store in the same state, to go on from without changing this one (the potentials
+        already made are shared: rows never change)."""
+        other = Store.__new__(Store)
+        other.__dict__.update(self.__dict__)
+        for name in ("index_of", "pkey", "pcause", "pstart", "pnpar", "par", "qon", "qoff", "cnt"):
+            setattr(other, name, getattr(self, name).copy())
+        if self.dynamic:
+            other.cands, other.places = self.cands.copy(), self.places.copy()
+        other.nested, other._made = dict(self.nested), dict(self._made)
+        return other
+
     def _push(self, q: int, on: bool) -> None:
         queue, tail = (self.qon, ON_TAIL) if on else (self.qoff, OFF_TAIL)
         queue[self.cnt[tail]] = q

@@ -30,6 +30,7 @@ def producers() -> tuple[Producer, ...]:
     """SE's producers in its order, made fresh for a walk (the chaining producers keep caches)."""
     from . import chaining, exclusion, singles, subsets, uniqueness, wings
 
+    ends: chaining.Ends = {}  # the nested levels' propagations, resumed by the level above
     return (
         singles.hidden_single,  # 1.0, 1.2, 1.5
         singles.direct_locking,  # 1.7, 1.9
@@ -56,11 +57,11 @@ def producers() -> tuple[Producer, ...]:
         chaining.Chaining(multiple=False, dynamic=True, nishio=True, level=0),  # 7.5+
         chaining.Chaining(multiple=True, dynamic=False, nishio=False, level=0),  # 8.0+
         chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=0),  # 8.5+
-        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=1),  # 9.0+
-        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=2),  # 9.5+
-        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=3),  # 10.0+
-        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=4),  # 10.5+
-        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=5),  # 11.0+
+        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=1, ends=ends),  # 9.0+
+        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=2, ends=ends),  # 9.5+
+        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=3, ends=ends),  # 10.0+
+        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=4, ends=ends),  # 10.5+
+        chaining.Chaining(multiple=True, dynamic=True, nishio=False, level=5, ends=ends),  # 11.0+
     )
 
 
