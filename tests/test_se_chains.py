@@ -171,3 +171,57 @@ def test_chain_hints_read_later_are_those_of_the_grid_searched() -> None:
     assert solution is not None
     grid.cands[:] = [1 << (d - 1) for d in solution.cells]
     assert len(every) > 5 and described(list(found)) == every
+
+
+def _grids_along_walks() -> list[list[int]]:
+    """Candidates of the grids SE's walk meets on the chain puzzles, and of each with a few candidates
+    struck at random (more cells with two candidates, more digits with two places: more chains)."""
+    import random
+
+    from sudoku_cp.se.grid import Grid
+
+    rng = random.Random(7)
+    grids = []
+    for text in list(RATED)[::2]:
+        grid = Grid.of(Puzzle.from_string(text))
+        hints, _ = se_walk(Puzzle.from_string(text))
+        for h in hints[:40:4]:
+            grids.append(list(grid.cands))
+            struck = list(grid.cands)
+            for _ in range(12):
+                c = rng.randrange(len(struck))
+                if struck[c].bit_count() > 2:
+                    struck[c] &= ~(1 << (rng.choice([d for d in range(9) if struck[c] >> d & 1])))
+            grids.append(struck)
+            h.apply(grid)
+    return grids
+
+
+def test_chain_searches_skipped_by_reachability_would_have_found_nothing() -> None:
+    """The unary search (cycles, forcing chains) and the static multiple chains skip the searches whose
+    start cannot reach what they look for: on grids along SE's walks and struck at random, they find the
+    same paths (byte for byte) and the same hints as the searches that run everywhere."""
+    import numpy as np
+
+    from sudoku_cp.se import multiple, unary
+    from sudoku_cp.se.propagation import tables
+
+    regions, block_of, where = tables(3, 3)
+    grids = _grids_along_walks()
+    assert len(grids) > 40
+    found_any = 0
+    for cands in grids:
+        source = np.array(cands, dtype=np.int64)
+        pruned, every = (unary.search(source, regions, block_of, where, 9, prune) for prune in (True, False))
+        assert all(np.array_equal(a, b) for a, b in zip(pruned, every, strict=True))
+        hints = []
+        for prune in (True, False):
+            found, refs, rows, _ = multiple.search(source, regions, where, 9, False, True, False, prune)
+            ends = [
+                rows[0][refs[f[multiple.FIRST] : f[multiple.FIRST] + f[multiple.COUNT]]].tolist()
+                for f in found
+            ]
+            hints.append((found[:, : multiple.FLAT + 1].tolist(), ends))
+        assert hints[0] == hints[1]
+        found_any += bool(len(pruned[0])) + bool(hints[0][0])
+    assert found_any > 10

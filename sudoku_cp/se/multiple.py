@@ -283,7 +283,7 @@ def _may_meet(reach, comp, nid, keys, count, acc):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, index_off):  # type: ignore[no-untyped-def]
+def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, index_off, prune):  # type: ignore[no-untyped-def]
     """SE's ``getMultipleChainsHintList`` at level 0, in its order: for each cell (row-major) with three
     candidates or more (two for dynamic chains), for each of its digits, the contradictions of the digit
     on and off, the double chains, the region chains that start at this cell; then the cell's own chains.
@@ -309,7 +309,7 @@ def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, inde
     nplaces = np.zeros(3, dtype=np.int64)
     ends = np.empty(2, dtype=np.int64)
     # static chains: a cell's or a region's chains are searched only where their branches can meet
-    pruned = not dynamic and 2 * ncells * n <= _REACH_NODES
+    pruned = prune and not dynamic and 2 * ncells * n <= _REACH_NODES
     nid, comp, reach = _static_reach(grid) if pruned else (index_off, index_off, np.zeros((1, 1), np.uint64))
     acc = np.empty(reach.shape[1], dtype=np.uint64)
     on_keys = np.empty(n, dtype=np.int64)
@@ -419,9 +419,11 @@ def search(
     nishio: bool,
     multiple: bool,
     dynamic: bool,
+    prune: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """What one call of a level-0 producer finds on ``source``: the found rows, the rows they end in, and
-    the arena (rows of key, cause, parents' start and count; the parents).
+    the arena (rows of key, cause, parents' start and count; the parents). ``prune=False`` searches every
+    static cell and region chain, reachable or not: the same hints, slower (the tests' reference).
 
     The branches' key indexes are kept between calls (``_UNSET``, per grid size), all -1: a call unsets
     what it set instead of filling hundreds of indexes of every key. Taken out for the call, they go
@@ -432,7 +434,7 @@ def search(
         np.full(nkeys, -1, dtype=np.int32),
     )
     found, refs, rows, par, index_on = _search(
-        source, regions, where, n, nishio, multiple, dynamic, index_on, index_off
+        source, regions, where, n, nishio, multiple, dynamic, index_on, index_off, prune
     )
     _UNSET[nkeys] = (index_on, index_off)
     return found, refs, rows, par

@@ -276,7 +276,7 @@ def _forcing(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
+def _search(cands, regions, block_of, where, n, prune):  # type: ignore[no-untyped-def]
     ncells = cands.shape[0]
     places = places_of(cands, where, n)
     on_max = ncells * n + 1
@@ -342,7 +342,7 @@ def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
                     nodes[nnodes] = k | 1
                     nid[k | 1] = nnodes
                     nnodes += 1
-        pruned = nnodes <= _REACH_NODES
+        pruned = prune and nnodes <= _REACH_NODES
         if pruned:
             _on_graph(nodes, nnodes, nid, adj_k, adj_n, first, links)
             ncomp = components(nnodes, first, links, comp, size)
@@ -378,9 +378,15 @@ def _search(cands, regions, block_of, where, n):  # type: ignore[no-untyped-def]
 
 
 def search(
-    cands: np.ndarray, regions: np.ndarray, block_of: np.ndarray, where: np.ndarray, n: int
+    cands: np.ndarray,
+    regions: np.ndarray,
+    block_of: np.ndarray,
+    where: np.ndarray,
+    n: int,
+    prune: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every cycle and forcing chain of producer 21 on ``cands``, in SE's order: rows ``(kind, mode,
     start, length)`` of the first array, and the paths (keys, causes; end first) they index. The tables
-    are ``propagation.tables``."""
-    return _search(cands, regions, block_of, where, n)
+    are ``propagation.tables``. ``prune=False`` runs every search, reachability or not: the same answer,
+    slower (the reference the tests hold the pruned search to)."""
+    return _search(cands, regions, block_of, where, n, prune)
