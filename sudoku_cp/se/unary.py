@@ -236,43 +236,46 @@ def _forcing(  # type: ignore[no-untyped-def]
         off_tail = 1
     done = False
     while not done and (on_head < on_tail or off_head < off_tail):
-        while not done and on_head < on_tail:
+        while not done and on_head < on_tail:  # each "on" turns off what it links to
             p = qon[on_head]
             on_head += 1
-            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
-            for j in range(adj_n[nkey[p]]):
-                k = tk[j]
-                if k == conjugate:
-                    found, path, nfound, npath = _record(
-                        found, path, nfound, npath, 1, mode, k, tc[j], p, nkey, ncause, npar
-                    )
-                    done = True
-                    break
-                if seen[k] != stamp:
-                    seen[k] = stamp
-                    nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
-                    qoff[off_tail] = nodes
-                    off_tail += 1
-                    nodes += 1
-        while not done and off_head < off_tail:
+            done, off_tail, nodes, found, path, nfound, npath = _reach_from(
+                p, conjugate, mode, adj_k, adj_c, adj_n, nkey, ncause, npar, seen, stamp, qoff, off_tail,
+                nodes, found, path, nfound, npath,
+            )  # fmt: skip
+        while not done and off_head < off_tail:  # each "off" turns on (x-links are on with forcing chains)
             p = qoff[off_head]
             off_head += 1
-            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
-            for j in range(adj_n[nkey[p]]):  # x-links are on whenever forcing chains run
-                k = tk[j]
-                if k == conjugate:
-                    found, path, nfound, npath = _record(
-                        found, path, nfound, npath, 1, mode, k, tc[j], p, nkey, ncause, npar
-                    )
-                    done = True
-                    break
-                if seen[k] != stamp:
-                    seen[k] = stamp
-                    nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
-                    qon[on_tail] = nodes
-                    on_tail += 1
-                    nodes += 1
+            done, on_tail, nodes, found, path, nfound, npath = _reach_from(
+                p, conjugate, mode, adj_k, adj_c, adj_n, nkey, ncause, npar, seen, stamp, qon, on_tail,
+                nodes, found, path, nfound, npath,
+            )  # fmt: skip
     return found, path, nfound, npath, stamp
+
+
+@njit(cache=True, inline="always")
+def _reach_from(  # type: ignore[no-untyped-def]
+    p, conjugate, mode, adj_k, adj_c, adj_n, nkey, ncause, npar, seen, stamp, queue, tail, nodes,
+    found, path, nfound, npath,
+):  # fmt: skip
+    """One step of a forcing chain's search from node ``p``: the path to the conjugate recorded when ``p``
+    links to it (done), else each potential it links to that is not reached yet made a node and queued.
+    Whether done, the queue's tail, the node count, ``found``, ``path`` and their counts."""
+    tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+    for j in range(adj_n[nkey[p]]):
+        k = tk[j]
+        if k == conjugate:
+            found, path, nfound, npath = _record(
+                found, path, nfound, npath, 1, mode, k, tc[j], p, nkey, ncause, npar
+            )
+            return True, tail, nodes, found, path, nfound, npath
+        if seen[k] != stamp:
+            seen[k] = stamp
+            nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
+            queue[tail] = nodes
+            tail += 1
+            nodes += 1
+    return False, tail, nodes, found, path, nfound, npath
 
 
 @njit(cache=True)
