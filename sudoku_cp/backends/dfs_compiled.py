@@ -116,8 +116,8 @@ def takes_bands(rules: Rules, heuristic: str) -> bool:
 
 
 # Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
-# reasoning, which the kernels below follow.
-_PAIR, _THERMO, _CAGE, _SUM, _AUTOMATON = 0, 1, 2, 3, 4
+# reasoning, which the kernels below follow (but the sandwich's, which ``_sandwich_rule`` says).
+_PAIR, _THERMO, _CAGE, _SUM, _AUTOMATON, _SANDWICH = 0, 1, 2, 3, 4, 5
 #: ``_Work.pending``: not on the stack, on it, or on it by its own narrowing alone. The pair, thermometer
 #: and automaton rules are idempotent (arc consistency, bounds both ways, a graph's paths: a second run
 #: on what the first left removes nothing), so such a run is skipped, as a rerun of an automaton over
@@ -200,8 +200,51 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
         else:
             rest = complement(cells, rules)
             out.append((_CAGE, cells, [len(rest), *rest, *(sum(1 << (d - 1) for d in s) for s in form)]))
-    out += [(_AUTOMATON, a.cells, _automaton_table(a)) for a in rules.automata_in_houses]
+    for a in rules.automata:
+        table = _sandwich_table(a, rules)
+        if table is not None:
+            out.append((_SANDWICH, a.cells, table))
+        else:
+            a = (a.distinct(n) if rules.see_each_other(a.cells) else None) or a  # as automata_in_houses
+            out.append((_AUTOMATON, a.cells, _automaton_table(a)))
     return out
+
+
+#: The most digit sets a sandwich's kernel reads (every size together); a clue with more (a middle total
+#: on 16x16 or larger) is reasoned on by its graph instead.
+SANDWICH_SETS = 4096
+
+
+def _sandwich_table(a: Automaton, rules: Rules) -> list[int] | None:
+    """The table of ``_sandwich_rule`` for an automaton whose kernel is a sandwich over a house: its
+    total, then n offsets into the table where the sets of 0, 1, ... n - 2 digits among 2..n-1 adding up
+    to the total start (and the last ends), then the sets as masks. None for any other automaton, a
+    sandwich outside a house or one of more than ``SANDWICH_SETS`` sets."""
+    n = rules.n
+    if a.kernel[:1] != ("sandwich",) or len(a.cells) != n or not rules.see_each_other(a.cells):
+        return None
+    total = int(a.kernel[1])
+    by_size: list[list[int]] = [[] for _ in range(n - 1)]
+    found = 0
+
+    def extend(low: int, mask: int, size: int, rest: int) -> bool:
+        """Add every set of ``mask`` and digits from ``low`` up adding ``rest``; False past the cap."""
+        nonlocal found
+        if rest == 0:
+            by_size[size].append(mask)
+            found += 1
+            return found <= SANDWICH_SETS
+        for d in range(low, min(rest, n - 1) + 1):
+            if not extend(d + 1, mask | 1 << (d - 1), size + 1, rest - d):
+                return False
+        return True
+
+    if not extend(2, 0, 0, total):
+        return None
+    offsets = [1 + n]
+    for sets in by_size:
+        offsets.append(offsets[-1] + len(sets))
+    return [total, *offsets, *(mask for sets in by_size for mask in sets)]
 
 
 def _automaton_table(a: Automaton) -> list[int]:
@@ -225,7 +268,7 @@ def _automaton_table(a: Automaton) -> list[int]:
     return [nodes, *offsets, *(x for edges in out_of for x in edges)]
 
 
-def _sum_work(rules: Rules) -> tuple[int, int]:
+def _sum_work(rules: Rules, props: list[tuple[int, tuple[int, ...], list[int]]]) -> tuple[int, int]:
     """The scratch a sum needs at most: the cells of its graph's layers (with every digit possible, the
     widest they get), and the most terms of a sum or cells of a cage plus one (a cage's placements need
     the places of ``MATCHED_CELLS`` open cells, a sum's few open terms ``2 * FEW_OPEN``)."""
@@ -234,9 +277,11 @@ def _sum_work(rules: Rules) -> tuple[int, int]:
         if isinstance(form, LinearSum) and form.exact:
             work = max(work, graph_size(form.coefficients, form.total, rules.n))
         terms = max(terms, len(cells) + 1)
-    for a in rules.automata_in_houses:
-        work = max(work, sum(a.nodes(i) for i in range(len(a.cells) + 1)))
-        terms = max(terms, len(a.cells) + 1)
+    for kind, cells, table in props:
+        if kind == _AUTOMATON:
+            work = max(work, table[0])
+        if kind in (_AUTOMATON, _SANDWICH):
+            terms = max(terms, len(cells) + 1)
     return work, terms
 
 
@@ -262,7 +307,7 @@ def _tables(rules: Rules) -> _Tables:
         *_flat([cells for _, cells, _ in props]),
         *_flat([table for _, _, table in props], np.int64),
         *_flat(watch),
-        *_sum_work(rules),
+        *_sum_work(rules, props),
         *_flat([sum(parts, ()) for parts in locks]),
         np.array([(len(s), len(a)) for s, a, _ in locks], np.int64).reshape(-1, 2),
         _priority(rules, props),
@@ -983,6 +1028,83 @@ def _automaton_rule(cands, cells, table, changed, layers, bounds):
 
 
 @njit(cache=True)
+def _sandwich_rule(cands, cells, table, full, changed, keep):
+    """A sandwich over a house (``table``: ``_sandwich_table``): for each two places of its ends (1 and
+    n) and each set of digits of the right size and total between them, whether every cell between can
+    hold a digit of the set and every cell outside one of the other digits, each digit having a place;
+    each cell keeps the digits some such choice leaves it. The JS solver's reasoning on sandwiches, each
+    cell's own digits kept rather than the union's: weaker than the graph of the clue and its row's
+    distinct digits (``Automaton.distinct``), but a few set operations per choice against thousands of
+    edges (Sandwich snipe 18: 14,148 guesses in 2.6 s -> 21,986 in 0.48 s)."""
+    m = cells.shape[0]
+    lo = np.int64(1)
+    hi = np.int64(1) << (m - 1)
+    border = lo | hi
+    middle = full & ~border
+    for k in range(m):
+        keep[k] = 0
+    for i in range(m - 1):
+        vi = cands[cells[i]] & border
+        if vi == 0:
+            continue
+        for j in range(i + 1, m):
+            vj = cands[cells[j]] & border
+            if vj == 0:
+                continue
+            ai = 0
+            bj = 0
+            if vi & lo and vj & hi:
+                ai |= lo
+                bj |= hi
+            if vi & hi and vj & lo:
+                ai |= hi
+                bj |= lo
+            if ai == 0:
+                continue
+            s = j - i - 1
+            for x in range(table[1 + s], table[2 + s]):
+                c = table[x]
+                o = middle & ~c
+                ok = True
+                union = 0
+                for k in range(i + 1, j):
+                    mk = cands[cells[k]] & c
+                    if mk == 0:
+                        ok = False
+                        break
+                    union |= mk
+                if not ok or union != c:
+                    continue
+                union = 0
+                for k in range(m):
+                    if i <= k <= j:
+                        continue
+                    mk = cands[cells[k]] & o
+                    if mk == 0:
+                        ok = False
+                        break
+                    union |= mk
+                if not ok or union != o:
+                    continue
+                keep[i] |= ai
+                keep[j] |= bj
+                for k in range(m):
+                    if k < i or k > j:
+                        keep[k] |= cands[cells[k]] & o
+                    elif i < k < j:
+                        keep[k] |= cands[cells[k]] & c
+    nch = 0
+    for k in range(m):
+        cell = cells[k]
+        narrowed = cands[cell] & keep[k]
+        if narrowed == 0:
+            return -1
+        if narrowed != cands[cell]:
+            nch = _narrow(cands, cell, narrowed, changed, nch)
+    return nch
+
+
+@njit(cache=True)
 def _locked_rule(cands, cells, shared, a_rest, changed):
     """Locked candidates: ``cells`` are the cells two houses share, then the rest of each; a digit one
     house holds only in the shared cells leaves the other house's other cells."""
@@ -1028,6 +1150,8 @@ def _apply(p, cands, t, w):
         return _cage_rule(cands, cells, table, w.changed, t.peer_bits, t.full, w.bounds, t.placements)
     if kind == _AUTOMATON:
         return _automaton_rule(cands, cells, table, w.changed, w.layers, w.bounds)
+    if kind == _SANDWICH:
+        return _sandwich_rule(cands, cells, table, t.full, w.changed, w.bounds[0])
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)
 
 

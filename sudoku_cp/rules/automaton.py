@@ -36,11 +36,17 @@ Edges = tuple[tuple[int, int, int], ...]
 
 @dataclass(frozen=True)
 class Automaton:
-    """The layered graph of a rule over ``cells`` (see the module's note); ``source`` names the rule."""
+    """The layered graph of a rule over ``cells`` (see the module's note); ``source`` names the rule.
+
+    ``kernel`` names a propagator of the compiled dfs that reasons on this rule directly, with its
+    parameters (``("sandwich", total)``): where the dfs knows it, it runs that instead of the graph (a
+    few set operations per clue against thousands of edges); every other backend reads the graph.
+    """
 
     cells: tuple[int, ...]
     edges: tuple[Edges, ...]
     source: str = ""
+    kernel: tuple[str | int, ...] = ()
 
     @classmethod
     def unroll(
@@ -102,7 +108,7 @@ class Automaton:
         two apart do not reach (a sandwich's digits between the ends are distinct, the tallest skyscraper
         of a full row is n). The same solutions; None where the graph would exceed ``DISTINCT_EDGES``."""
         edges = _distinct_edges(self.edges, n)
-        return None if edges is None else Automaton(self.cells, edges, self.source)
+        return None if edges is None else Automaton(self.cells, edges, self.source, self.kernel)
 
     @property
     def empty(self) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import ParseError
@@ -214,7 +214,12 @@ class Sandwich(_Clue):
             return ("in", first, s + d) if s + d <= total else None
 
         return Forms(
-            automata=(Automaton.unroll(self.cells, n, "before", step, lambda s: s == "after", "sandwich"),)
+            automata=(
+                replace(
+                    Automaton.unroll(self.cells, n, "before", step, lambda s: s == "after", "sandwich"),
+                    kernel=("sandwich", total),
+                ),
+            )
         )
 
 
