@@ -805,6 +805,61 @@ def _sum_bounds(cands, cells, table, bounds):
     return True
 
 
+#: The widest window of partial sums ``_sum_words`` holds in one int64 (bit s: the sum lo + s).
+_SUMS_IN_A_WORD = 62
+
+
+@njit(cache=True, inline="always")
+def _shifted(x, by):
+    """``x`` shifted left by ``by`` bits (right where negative; 0 past the word)."""
+    if by >= 0:
+        return x << by if by < 64 else 0
+    return x >> -by if by > -64 else 0
+
+
+@njit(cache=True)
+def _sum_words(masks, table, m, total, lo, hi, keep, forward, back):
+    """The exact pass of ``_sum_rule`` where every window fits a word: layer i's reachable partial sums
+    as the bits of ``forward[i]`` (bit s: the sum lo[i] + s), a term's digit moving them all at once, and
+    back from the total the same way; each term keeps the digits on a path (the same digits as the
+    graph of partial sums, a word operation per digit instead of one per partial sum). False when the
+    total cannot be made."""
+    forward[0] = 1
+    for i in range(m):
+        w = table[2 + i]
+        width = hi[i + 1] - lo[i + 1] + 1
+        reach = 0
+        mask = masks[i]
+        d = 1
+        while mask != 0:
+            if mask & 1:
+                reach |= _shifted(forward[i], lo[i] + w * d - lo[i + 1])
+            mask >>= 1
+            d += 1
+        forward[i + 1] = reach & ((np.int64(1) << width) - 1)
+    if forward[m] >> (total - lo[m]) & 1 == 0:
+        return False
+    back[m] = np.int64(1) << (total - lo[m])
+    for i in range(m - 1, -1, -1):
+        w = table[2 + i]
+        width = hi[i] - lo[i] + 1
+        kept = 0
+        alive = 0
+        mask = masks[i]
+        d = 1
+        while mask != 0:
+            if mask & 1:
+                x = forward[i] & _shifted(back[i + 1], lo[i + 1] - lo[i] - w * d)
+                if x != 0:
+                    kept |= np.int64(1) << (d - 1)
+                    alive |= x
+            mask >>= 1
+            d += 1
+        keep[i] = kept
+        back[i] = alive & ((np.int64(1) << width) - 1)
+    return True
+
+
 @njit(cache=True)
 def _sum_rule(cands, cells, table, changed, layers, bounds):
     """A sum (``rules.sums.LinearSum.narrow``; ``table`` is exact, total, the coefficients, then each
@@ -845,11 +900,17 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
             keep[i] = 0
         if total < least or total > most:  # the narrowed terms' own bounds no longer reach the total
             return -1
+        widest = 0
         for i in range(m + 1):  # the window: reachable so far, and the terms left can still make the total
             a = lo[i]
             b = hi[i]
             lo[i] = max(a, total - (most - b))
             hi[i] = min(b, total - (least - a))
+            widest = max(widest, hi[i] - lo[i] + 1)
+        if widest <= _SUMS_IN_A_WORD:
+            if not _sum_words(masks, table, m, total, lo, hi, keep, bounds[4], bounds[5]):
+                return -1
+            return _keep_all(cands, cells, keep, changed)
         forward = layers[0]
         back = layers[1]
         base = 0
