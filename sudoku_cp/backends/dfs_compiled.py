@@ -289,9 +289,11 @@ def _sum_work(rules: Rules, props: list[tuple[int, tuple[int, ...], list[int]]])
 def _tables(rules: Rules) -> _Tables:
     props = _propagators(rules)
     watch: list[list[int]] = [[] for _ in range(rules.ncells)]
-    for i, (kind, cells, table) in enumerate(props):
-        rest = table[1 : 1 + table[0]] if kind == _CAGE else []  # a cage reads the rest of its house too
-        for cell in sorted(set(cells) | set(rest)):
+    for i, (_, cells, _) in enumerate(props):
+        # A cage reads the rest of its house too, but runs only when its own cells narrow: a rest cell
+        # fixed takes its digit from the cage's cells anyway, and woken by every rest cell a cage ran
+        # 74 times a guess (Wecoc #2: 1.99 -> 1.34 s, 19,288 -> 18,769 guesses; killers x0.81).
+        for cell in sorted(set(cells)):
             watch[cell].append(i)
     locks = intersections(rules)
     return _Tables(

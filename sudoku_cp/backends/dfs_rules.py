@@ -138,10 +138,12 @@ def complement(cells: Sequence[int], rules: Rules) -> tuple[int, ...]:
 def _cage_of(
     cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...], rules: Rules
 ) -> tuple[Propagator, tuple[int, ...]]:
-    """A cage's propagator and the cells it reads: its own and the rest of a house that holds it."""
+    """A cage's propagator and the cells that wake it: its own. It reads the rest of a house that holds
+    it too, but a rest cell fixed takes its digit from the cage's cells anyway, and woken by each of them
+    the cage ran far more often for little (the compiled engine's measure: ``dfs_compiled._tables``)."""
     rest = complement(cells, rules)
     full = (1 << rules.n) - 1 if rest else 0
-    return _cage(cells, sets, rules.peer_sets, rest, full), cells + rest
+    return _cage(cells, sets, rules.peer_sets, rest, full), cells
 
 
 def _cage(
