@@ -4,13 +4,18 @@ one process and in the batch path."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from cases import HARD_9X9, VARIANTS
 
 from sudoku_cp import Puzzle
 from sudoku_cp.backends import DEFAULT_BACKEND, auto, make_backend
 from sudoku_cp.batch import solve_many
-from sudoku_cp.formats.fpuzzles import from_fpuzzles
+from sudoku_cp.formats.fpuzzles import from_fpuzzles, to_fpuzzles
 from sudoku_cp.result import Status
 
 #: A published killer: the dfs answers it in a few nodes.
@@ -103,3 +108,25 @@ def test_the_turns_stop_at_the_time_limit_with_an_unknown_answer(monkeypatch: py
     monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
     found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2, time_limit=0.05)
     assert found.timed_out and not found.complete  # (the turns ended: an answer came back, unknown)
+
+
+@pytest.mark.parametrize(("name", "loads"), [("killer", False), ("pill", True)])
+def test_a_command_on_a_few_puzzles_loads_the_compiled_dfs_only_for_what_the_reference_leaves(
+    name: str, loads: bool, tmp_path: Path
+) -> None:
+    """In a fresh process, the default backend gives a chunk of a few puzzles a short turn of the dfs's
+    reference engine first (``auto.QUICK_SECONDS``): the killer is answered there and numba is never
+    loaded (about a second of a one-puzzle command); the pill needs hundreds of nodes, goes on to the
+    compiled search and is counted alike."""
+    puzzle = {"killer": KILLER, "pill": PILL}[name]
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(to_fpuzzles(puzzle)))
+    code = (
+        "import sys\nfrom sudoku_cp.cli import main\n"
+        f"code = main(['count', {str(path)!r}])\nprint('numba' in sys.modules, code)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    count, numba = done.stdout.split("\n")[:2]
+    assert numba == f"{loads} 0", done.stderr
+    assert count.split()[-1] == "1"  # unique, as the compiled dfs counts it
+    assert len(make_backend("dfs").enumerate(puzzle, limit=2).solutions) == 1

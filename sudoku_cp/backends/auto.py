@@ -11,10 +11,16 @@ its last, and so on until one answers or the time limit is spent (each turn star
 resume the other's search, and the growing turns keep what is repeated a fraction of the whole). The
 classic rules go to the dfs alone, whose batch path (one compiled call per chunk) stays as it is. Named
 backends keep their meaning: ``--backend dfs`` is the dfs search and nothing else.
+
+Loading the compiled dfs (numba and its kernels) takes about a second, far longer than most puzzles' search.
+So in a process that has not loaded it yet, a chunk of at most ``QUICK_PUZZLES`` puzzles (a command on a
+puzzle or two) first gets ``QUICK_SECONDS`` a puzzle on the dfs's reference engine, and only what that leaves
+loads the compiled search (a one-puzzle ``count`` of a published killer: 1.5 s -> 0.5 s, the whole process).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +28,7 @@ from ..grid import Puzzle
 from ..result import Enumeration
 from ..signals import held_import
 from .base import Backend
+from .batch_result import EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES
 from .dfs import DfsBackend
 from .dfs_reference import AUTO
 
@@ -29,6 +36,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..rules import Rules
+    from .batch_result import BatchResult
 
 __all__ = ["DFS_SECONDS", "LEARNER_SECONDS", "AutoBackend"]
 
@@ -39,6 +47,12 @@ DFS_SECONDS = 0.2
 #: The first turn of the solver that learns; its later turns grow fourfold, so a puzzle only it answers
 #: pays the dfs's turns once or twice at most before its own turn is long enough.
 LEARNER_SECONDS = 2.0
+#: In a process that has not loaded the compiled dfs yet (a command on one puzzle), each puzzle of a
+#: chunk of at most ``QUICK_PUZZLES`` first gets ``QUICK_SECONDS`` on the dfs's reference engine: most
+#: puzzles are answered in that time, sooner than numba's import and kernels load (about a second); the
+#: rest pay the turn once, and the compiled search then takes them as before.
+QUICK_SECONDS = 0.1
+QUICK_PUZZLES = 4
 
 
 class AutoBackend(Backend):
@@ -111,9 +125,13 @@ class AutoBackend(Backend):
 
     def chunk_kernel(self) -> Any | None:
         """The dfs's chunk kernel for the classic rules; on others, the same with the puzzles it has not
-        answered within ``DFS_SECONDS`` each handed to a solver that learns."""
-        kernel = self._dfs.chunk_kernel()
-        return None if kernel is None else _Portfolio(kernel, self)
+        answered within ``DFS_SECONDS`` each handed to a solver that learns. In a process that has not
+        loaded the compiled engine yet, a chunk of a few puzzles is first given to its reference engine
+        (``QUICK_SECONDS`` each): the kernel is loaded only for what that leaves (``_Portfolio``)."""
+        if self.variant is not None or _compiled_module_loaded():
+            kernel = self._dfs.chunk_kernel()
+            return None if kernel is None else _Portfolio(self, kernel)
+        return _Portfolio(self, None)
 
     def close(self) -> None:
         for backend in (self._dfs_backend, *self._learners.values()):
@@ -126,15 +144,22 @@ def _answered(found: Enumeration, by: str, started: float) -> Enumeration:
     return Enumeration(found.solutions, found.complete, found.timed_out, stats)
 
 
-class _Portfolio:
-    """``dfs_compiled``'s chunk interface (``solve_array`` and its status codes) with the portfolio's rule."""
+def _compiled_module_loaded() -> bool:
+    """Whether this process has loaded the compiled dfs (numba and its kernels) already."""
+    return "sudoku_cp.backends.dfs_compiled" in sys.modules
 
-    def __init__(self, kernel: Any, backend: AutoBackend) -> None:
-        self._kernel = kernel
+
+class _Portfolio:
+    """``dfs_compiled``'s chunk interface (``solve_array`` and its status codes) with the portfolio's rule,
+    and, before the kernel is loaded, the reference engine's quick turn on a small chunk."""
+
+    EXHAUSTED = EXHAUSTED
+    LIMIT_REACHED = LIMIT_REACHED
+    OUT_OF_NODES = OUT_OF_NODES
+
+    def __init__(self, backend: AutoBackend, kernel: Any | None) -> None:
         self._backend = backend
-        self.EXHAUSTED = kernel.EXHAUSTED
-        self.LIMIT_REACHED = kernel.LIMIT_REACHED
-        self.OUT_OF_NODES = kernel.OUT_OF_NODES
+        self._kernel = kernel  # None until a chunk needs it
 
     def solve_array(
         self,
@@ -144,6 +169,20 @@ class _Portfolio:
         heuristic: str = AUTO,
         time_limit: float | None = None,
     ) -> Any:
+        if self._kernel is None and len(grids) <= QUICK_PUZZLES:
+            found, spent = _quick(grids, rules, limit, time_limit)
+            rest = (found.status == OUT_OF_NODES).nonzero()[0]
+            if len(rest) == 0 or (time_limit is not None and time_limit <= spent):
+                return found
+            self._kernel = self._backend._dfs.chunk_kernel()
+            left = None if time_limit is None else time_limit - spent
+            more = self.solve_array(grids[rest], rules, limit, heuristic, left)
+            for name, values in zip(found._fields, more, strict=True):
+                getattr(found, name)[rest] = values
+            found.seconds[rest] += spent
+            return found
+        if self._kernel is None:
+            self._kernel = self._backend._dfs.chunk_kernel()
         kernel = self._kernel
         if rules.is_classic:
             return kernel.solve_array(grids, rules, limit, heuristic, time_limit=time_limit)
@@ -170,3 +209,29 @@ class _Portfolio:
             )
             found.seconds[i] += time.perf_counter() - started
         return found
+
+
+def _quick(
+    grids: np.ndarray, rules: Rules, limit: int, time_limit: float | None
+) -> tuple[BatchResult, float]:
+    """The reference engine's turn of ``QUICK_SECONDS`` (or ``time_limit``, if shorter) on each row of
+    ``grids``, answered as the chunk kernel answers (a row it did not answer is OUT_OF_NODES), and that
+    turn's length."""
+    from .batch_result import BatchResult
+
+    engine = DfsBackend(engine="python")
+    found = BatchResult.zeros(*grids.shape)
+    budget = QUICK_SECONDS if time_limit is None else min(QUICK_SECONDS, time_limit)
+    for i, row in enumerate(grids.tolist()):
+        answer = engine.enumerate(Puzzle(rules, tuple(row)), limit, budget)
+        for target, solution in zip((found.solutions, found.second), answer.solutions, strict=False):
+            target[i] = solution.cells
+        found.counts[i] = len(answer.solutions)
+        found.guesses[i] = answer.stats.get("guesses", 0)
+        found.backtracks[i] = answer.stats.get("backtracks", 0)
+        found.nodes[i] = answer.stats.get("nodes", 0)
+        found.seconds[i] = answer.stats.get("time", 0.0)
+        found.status[i] = (
+            EXHAUSTED if answer.complete else OUT_OF_NODES if answer.timed_out else LIMIT_REACHED
+        )
+    return found, budget

@@ -40,6 +40,7 @@ from ..rules import RULES_KEPT, Rules
 from ..rules.automaton import Automaton
 from ..rules.sums import FEW_OPEN, LinearSum, graph_size
 from ..signals import compiling
+from .batch_result import EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES, BatchResult
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, resolved, weight_table
 from .dfs_rules import MATCHED_CELLS, complement, intersections, sum_forms
 
@@ -54,10 +55,8 @@ __all__ = [
     "warm_up",
 ]
 
-# What stopped a search (``BatchResult.status``).
-EXHAUSTED = 0  # the search space was exhausted: the count is exact
-LIMIT_REACHED = 1  # ``limit`` solutions were found; there may be more
-OUT_OF_NODES = 2  # the node budget ran out first: the count is a lower bound (status unknown)
+# What stopped a search (``BatchResult.status``): EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES (``batch_result``),
+# and for the resumable search alone:
 _BUFFER_FULL = 3  # (resumable search only) paused to hand over the solutions found so far
 
 # Slots of the counter array ``ctr`` that holds a search's scalar state between calls.
@@ -1762,36 +1761,6 @@ def _record(result, i, ctr, out, status, started, timespec):
     result.seconds[i] = (_now_ns(timespec) - started) * 1e-9
 
 
-class BatchResult(NamedTuple):
-    """What ``solve_array`` found for m puzzles; row i belongs to puzzle i.
-
-    ``counts``: solutions found (exact when ``status`` is EXHAUSTED, a lower bound otherwise);
-    ``solutions``/``second``: the first and second solution found as digits (zeros where there is none);
-    ``guesses``/``backtracks``/``nodes``: the search statistics (see ``dfs_reference``);
-    ``status``: EXHAUSTED, LIMIT_REACHED or OUT_OF_NODES; ``seconds``: each puzzle's search time, read by
-    the kernel around it (see ``CLOCK``).
-    """
-
-    counts: np.ndarray  # (m,) int64
-    solutions: np.ndarray  # (m, ncells) uint8
-    second: np.ndarray  # (m, ncells) uint8
-    guesses: np.ndarray  # (m,) int64
-    backtracks: np.ndarray  # (m,) int64
-    nodes: np.ndarray  # (m,) int64
-    status: np.ndarray  # (m,) int8
-    seconds: np.ndarray  # (m,) float64
-
-    @property
-    def complete(self) -> np.ndarray:
-        """True where the search space was exhausted, so ``counts`` is exact."""
-        return self.status == EXHAUSTED
-
-    @property
-    def unknown(self) -> np.ndarray:
-        """True where the node budget or the time limit stopped the search before an answer."""
-        return self.status == OUT_OF_NODES
-
-
 def _as_grids(grids: np.ndarray, rules: Rules) -> np.ndarray:
     grids = np.ascontiguousarray(grids, dtype=np.uint8)
     if grids.ndim != 2 or grids.shape[1] != rules.ncells:
@@ -1835,16 +1804,7 @@ def solve_array(
     grids = _as_grids(grids, rules)
     t = _tables(rules)
     m, ncells = grids.shape
-    result = BatchResult(
-        np.zeros(m, np.int64),
-        np.zeros((m, ncells), np.uint8),
-        np.zeros((m, ncells), np.uint8),
-        np.zeros(m, np.int64),
-        np.zeros(m, np.int64),
-        np.zeros(m, np.int64),
-        np.zeros(m, np.int8),
-        np.zeros(m, np.float64),
-    )
+    result = BatchResult.zeros(m, ncells)
     budget = max_nodes
     if budget <= 0:  # never one long compiled call: Python must get control back to stop on a signal
         first = SLICE_SECONDS if time_limit is None else time_limit / 4
