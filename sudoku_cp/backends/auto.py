@@ -200,13 +200,7 @@ class _Portfolio:
             found.counts[i] = len(solutions)
             for row, cells in zip((found.solutions, found.second), solutions, strict=False):
                 row[i] = cells
-            found.status[i] = (
-                kernel.EXHAUSTED
-                if answer.complete
-                else kernel.OUT_OF_NODES
-                if answer.timed_out
-                else kernel.LIMIT_REACHED
-            )
+            found.status[i] = _status(answer)
             found.seconds[i] += time.perf_counter() - started
         return found
 
@@ -231,7 +225,10 @@ def _quick(
         found.backtracks[i] = answer.stats.get("backtracks", 0)
         found.nodes[i] = answer.stats.get("nodes", 0)
         found.seconds[i] = answer.stats.get("time", 0.0)
-        found.status[i] = (
-            EXHAUSTED if answer.complete else OUT_OF_NODES if answer.timed_out else LIMIT_REACHED
-        )
+        found.status[i] = _status(answer)
     return found, budget
+
+
+def _status(answer: Enumeration) -> int:
+    """The chunk kernel's status code for an answer: EXHAUSTED, OUT_OF_NODES (timed out) or LIMIT_REACHED."""
+    return EXHAUSTED if answer.complete else OUT_OF_NODES if answer.timed_out else LIMIT_REACHED

@@ -233,6 +233,8 @@ def _sandwich_table(a: Automaton, rules: Rules) -> list[int] | None:
             by_size[size].append(mask)
             found += 1
             return found <= SANDWICH_SETS
+        if rest > (low + n - 1) * (n - low) // 2:
+            return True  # the digits from low to n - 1 all together fall short: no set this way
         for d in range(low, min(rest, n - 1) + 1):
             if not extend(d + 1, mask | 1 << (d - 1), size + 1, rest - d):
                 return False
