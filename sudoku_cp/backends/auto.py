@@ -174,16 +174,14 @@ class _Portfolio:
             rest = (found.status == OUT_OF_NODES).nonzero()[0]
             if len(rest) == 0 or (time_limit is not None and time_limit <= spent):
                 return found
-            self._kernel = self._backend._dfs.chunk_kernel()
+            self._load()
             left = None if time_limit is None else time_limit - spent
             more = self.solve_array(grids[rest], rules, limit, heuristic, left)
             for name, values in zip(found._fields, more, strict=True):
                 getattr(found, name)[rest] = values
             found.seconds[rest] += spent
             return found
-        if self._kernel is None:
-            self._kernel = self._backend._dfs.chunk_kernel()
-        kernel = self._kernel
+        kernel = self._load()
         if rules.is_classic:
             return kernel.solve_array(grids, rules, limit, heuristic, time_limit=time_limit)
         first = DFS_SECONDS if time_limit is None else min(DFS_SECONDS, time_limit)
@@ -194,15 +192,15 @@ class _Portfolio:
             started = time.perf_counter()
             left = None if time_limit is None else max(0.0, time_limit - float(found.seconds[i]))
             puzzle = Puzzle(rules, tuple(grids[i].tolist()))
-            answer = self._backend.take_turns(puzzle, limit, left, started, dfs_first=False)
-            solutions = [s.cells for s in answer.solutions]
-            found.solutions[i] = found.second[i] = 0  # what the dfs found before its budget ran out
-            found.counts[i] = len(solutions)
-            for row, cells in zip((found.solutions, found.second), solutions, strict=False):
-                row[i] = cells
-            found.status[i] = _status(answer)
+            _put(found, i, self._backend.take_turns(puzzle, limit, left, started, dfs_first=False))
             found.seconds[i] += time.perf_counter() - started
         return found
+
+    def _load(self) -> Any:
+        """The dfs's chunk kernel, loaded on first use."""
+        if self._kernel is None:
+            self._kernel = self._backend._dfs.chunk_kernel()
+        return self._kernel
 
 
 def _quick(
@@ -218,17 +216,19 @@ def _quick(
     budget = QUICK_SECONDS if time_limit is None else min(QUICK_SECONDS, time_limit)
     for i, row in enumerate(grids.tolist()):
         answer = engine.enumerate(Puzzle(rules, tuple(row)), limit, budget)
-        for target, solution in zip((found.solutions, found.second), answer.solutions, strict=False):
-            target[i] = solution.cells
-        found.counts[i] = len(answer.solutions)
+        _put(found, i, answer)
         found.guesses[i] = answer.stats.get("guesses", 0)
         found.backtracks[i] = answer.stats.get("backtracks", 0)
         found.nodes[i] = answer.stats.get("nodes", 0)
         found.seconds[i] = answer.stats.get("time", 0.0)
-        found.status[i] = _status(answer)
     return found, budget
 
 
-def _status(answer: Enumeration) -> int:
-    """The chunk kernel's status code for an answer: EXHAUSTED, OUT_OF_NODES (timed out) or LIMIT_REACHED."""
-    return EXHAUSTED if answer.complete else OUT_OF_NODES if answer.timed_out else LIMIT_REACHED
+def _put(found: BatchResult, i: int, answer: Enumeration) -> None:
+    """Row i of a chunk answer from a backend's answer: its first two solutions (zeros where there is
+    none, over what a search that stopped short left), its count and the kernel's status code."""
+    found.solutions[i] = found.second[i] = 0
+    for row, solution in zip((found.solutions, found.second), answer.solutions, strict=False):
+        row[i] = solution.cells
+    found.counts[i] = len(answer.solutions)
+    found.status[i] = EXHAUSTED if answer.complete else OUT_OF_NODES if answer.timed_out else LIMIT_REACHED

@@ -38,7 +38,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..rules import RULES_KEPT, Rules
 from ..rules.automaton import Automaton
-from ..rules.sums import FEW_OPEN, LinearSum, graph_size
+from ..rules.sums import FEW_OPEN, LinearSum, digit_sets, graph_size
 from ..signals import compiling
 from .batch_result import EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES, BatchResult
 from .dfs_reference import AUTO, HEURISTICS, OWN_WEIGHT, SearchOutcome, resolved, weight_table
@@ -204,7 +204,7 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
         if table is not None:
             out.append((_SANDWICH, a.cells, table))
         else:
-            a = (a.distinct(n) if rules.see_each_other(a.cells) else None) or a  # as automata_in_houses
+            a = rules.automaton_in_house(a)
             out.append((_AUTOMATON, a.cells, _automaton_table(a)))
     return out
 
@@ -223,29 +223,18 @@ def _sandwich_table(a: Automaton, rules: Rules) -> list[int] | None:
     if a.kernel[:1] != ("sandwich",) or len(a.cells) != n or not rules.see_each_other(a.cells):
         return None
     total = int(a.kernel[1])
-    by_size: list[list[int]] = [[] for _ in range(n - 1)]
-    found = 0
-
-    def extend(low: int, mask: int, size: int, rest: int) -> bool:
-        """Add every set of ``mask`` and digits from ``low`` up adding ``rest``; False past the cap."""
-        nonlocal found
-        if rest == 0:
-            by_size[size].append(mask)
-            found += 1
-            return found <= SANDWICH_SETS
-        if rest > (low + n - 1) * (n - low) // 2:
-            return True  # the digits from low to n - 1 all together fall short: no set this way
-        for d in range(low, min(rest, n - 1) + 1):
-            if not extend(d + 1, mask | 1 << (d - 1), size + 1, rest - d):
-                return False
-        return True
-
-    if not extend(2, 0, 0, total):
-        return None
+    by_size: list[tuple[tuple[int, ...], ...]] = []
+    left = SANDWICH_SETS
+    for size in range(n - 1):  # the digits between the ends: 2..n-1
+        sets = digit_sets(size, total, n - 1, low=2, most=left)
+        if sets is None:
+            return None
+        by_size.append(sets)
+        left -= len(sets)
     offsets = [1 + n]
     for sets in by_size:
         offsets.append(offsets[-1] + len(sets))
-    return [total, *offsets, *(mask for sets in by_size for mask in sets)]
+    return [total, *offsets, *(sum(1 << (d - 1) for d in digits) for sets in by_size for digits in sets)]
 
 
 def _automaton_table(a: Automaton) -> list[int]:
@@ -1121,21 +1110,21 @@ def _sandwich_rule(cands, cells, table, full, changed, scratch):
             inner = 0  # the union of the digits of the cells between i and j
             for j in range(i + 1, m):
                 vj = v[j] & border
+                ai = 0  # the ends' digits at i and at j, one of each
+                bj = 0
+                if vi & lo and vj & hi:
+                    ai |= lo
+                    bj |= hi
+                if vi & hi and vj & lo:
+                    ai |= hi
+                    bj |= lo
                 s = j - i - 1
-                if vj != 0 and table[1 + s] < table[2 + s]:
-                    ai = 0
-                    bj = 0
-                    if vi & lo and vj & hi:
-                        ai |= lo
-                        bj |= hi
-                    if vi & hi and vj & lo:
-                        ai |= hi
-                        bj |= lo
+                if ai != 0 and table[1 + s] < table[2 + s]:
                     outer = before | after[j + 1]
                     for x in range(table[1 + s], table[2 + s]):
                         c = table[x]
                         o = middle & ~c
-                        if ai == 0 or c & ~inner or o & ~outer:
+                        if c & ~inner or o & ~outer:
                             continue  # a digit of the set (or of the rest) has no cell to go to
                         if _sandwich_fits(v, i, j, m, c, o):
                             keep[i] |= ai
@@ -1147,14 +1136,7 @@ def _sandwich_rule(cands, cells, table, full, changed, scratch):
                                     keep[k] |= v[k] & c
                 inner |= v[j]
         before |= v[i]
-    nch = 0
-    for k in range(m):
-        narrowed = v[k] & keep[k]
-        if narrowed == 0:
-            return -1
-        if narrowed != v[k]:
-            nch = _narrow(cands, cells[k], narrowed, changed, nch)
-    return nch
+    return _keep_all(cands, cells, keep, changed)  # (each keep within its cell's digits)
 
 
 @njit(cache=True, inline="always")

@@ -307,9 +307,12 @@ class Rules:
         """The automata as the dfs engines reason on them: one whose cells all see each other (a
         sandwich's row) also knows they hold distinct digits (``Automaton.distinct``), where that graph
         stays small; the others as they are."""
-        return tuple(
-            (a.distinct(self.n) if self.see_each_other(a.cells) else None) or a for a in self.automata
-        )
+        return tuple(self.automaton_in_house(a) for a in self.automata)
+
+    def automaton_in_house(self, a: Automaton) -> Automaton:
+        """One automaton as the dfs engines reason on it (``automata_in_houses``): with its cells'
+        distinct digits where they all see each other and that graph stays small, else as it is."""
+        return (a.distinct(self.n) if self.see_each_other(a.cells) else None) or a
 
     @property
     def has_sums(self) -> bool:

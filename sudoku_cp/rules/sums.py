@@ -64,14 +64,16 @@ FEW_OPEN = 3
 
 
 @cache
-def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...] | None:
-    """Every set of ``size`` distinct digits 1..n adding up to ``total``, ascending; None when there are
-    more than ``MAX_SETS`` (the search prunes by the smallest and largest sums still reachable, so even a
+def digit_sets(
+    size: int, total: int, n: int, low: int = 1, most: int = MAX_SETS
+) -> tuple[tuple[int, ...], ...] | None:
+    """Every set of ``size`` distinct digits ``low``..n adding up to ``total``, ascending; None when there
+    are more than ``most`` (the search prunes by the smallest and largest sums still reachable, so even a
     36x36 cage of 18 cells costs only the sets it yields)."""
     found: list[tuple[int, ...]] = []
-    for digits in _sets(size, total, 1, n):
+    for digits in _sets(size, total, low, n):
         found.append(digits)
-        if len(found) > MAX_SETS:
+        if len(found) > most:
             return None
     return tuple(found)
 
