@@ -130,3 +130,65 @@ def test_a_command_on_a_few_puzzles_loads_the_compiled_dfs_only_for_what_the_ref
     assert numba == f"{loads} 0", done.stderr
     assert count.split()[-1] == "1"  # unique, as the compiled dfs counts it
     assert len(make_backend("dfs").enumerate(puzzle, limit=2).solutions) == 1
+
+
+@pytest.mark.parametrize("puzzle", [PILL, THERMO, ZERO_LITTLE_KILLER], ids=["pill", "thermo", "no-grid"])
+def test_the_compiled_dfs_in_turns_explores_the_tree_of_one_search(puzzle: Puzzle) -> None:
+    """A search run in turns far too short for it (``Backend.searching``) ends as one search does: the same
+    solutions in the same order, the same completeness, the same nodes and guesses."""
+    backend = make_backend("dfs:compiled")
+    whole = backend.enumerate(puzzle, limit=2)
+    search = backend.searching(puzzle, limit=2)
+    turns = 1
+    while (found := search.advance(0.0)).timed_out and turns < 100_000:  # (one that restarts never ends)
+        turns += 1
+    assert 1 < turns < 100_000
+    assert found.solutions == whole.solutions and found.complete == whole.complete
+    assert {k: found.stats[k] for k in ("nodes", "guesses")} == {
+        k: whole.stats[k] for k in ("nodes", "guesses")
+    }
+
+
+def test_a_search_cannot_go_on_once_its_searcher_began_another() -> None:
+    backend = make_backend("dfs:compiled")
+    first = backend.searching(PILL, limit=2)
+    assert first.advance(0.0).timed_out
+    backend.searching(PILL, limit=2)  # the same rules: the same work arrays
+    with pytest.raises(RuntimeError, match="began another search"):
+        first.advance()
+
+
+def test_a_backend_that_cannot_pause_starts_each_turn_afresh() -> None:
+    search = make_backend("sat").searching(THERMO, limit=2)
+    first, second = search.advance(), search.advance()
+    assert first.solutions == second.solutions and first.complete and second.complete
+    assert second.stats["time"] >= first.stats["time"]  # the turns' time adds up
+
+
+def test_the_dfs_turns_go_on_from_the_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turns that never grow, each far shorter than the dfs's search, against a learner that cannot answer:
+    the dfs answers only because each turn goes on where the last stopped."""
+    dfs = make_backend("dfs:compiled")
+    whole = min((dfs.enumerate(ZERO_LITTLE_KILLER, limit=2) for _ in range(2)), key=lambda f: f.stats["time"])
+    monkeypatch.setattr(auto, "DFS_SECONDS", whole.stats["time"] / 8)
+    monkeypatch.setattr(auto, "DFS_GROWTH", 1.0)
+    monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.005)
+    monkeypatch.setattr(auto, "LEARNER_GROWTH", 1.0)
+    found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2, time_limit=30)
+    assert found.complete and found.solutions == () and found.stats["answered_by"] == "dfs"
+    assert found.stats["nodes"] == whole.stats["nodes"]
+
+
+def test_sat_in_turns_keeps_its_propagated_solver() -> None:
+    """A variant puzzle on ``sat`` is propagated and solved on a solver of its own: run in turns, the
+    formula is built once and the solver goes on (the same build time in every turn's answer)."""
+    backend = make_backend("sat")
+    whole = backend.enumerate(THERMO, limit=2)
+    search = backend.searching(THERMO, limit=2)
+    first, second = search.advance(0.0), search.advance(0.0)  # over before the solver's first conflict
+    last = search.advance()
+    assert first.timed_out and second.timed_out and not last.timed_out
+    assert first.stats["build_time"] == second.stats["build_time"] == last.stats["build_time"]
+    assert last.solutions == whole.solutions and last.complete == whole.complete
+    assert last.stats["time"] >= last.stats["build_time"]
+    assert search.advance(0.0) == last  # over: the answer stays

@@ -6,9 +6,10 @@ milliseconds, but a search without learning can stall where a few wrong early ch
 deep down (thermometers, long sums, mixed constraints), and a solver that learns can stall where the dfs's
 sum reasoning cuts at once (little killers whose combined sums leave no room). So on any rules beyond the
 classic ones the portfolio takes turns: the dfs for ``DFS_SECONDS``, then ``cpsat`` (rules with sums) or
-``sat`` for ``LEARNER_SECONDS``, then the dfs again for twice its last turn, the learner for four times
-its last, and so on until one answers or the time limit is spent (each turn starts afresh: neither can
-resume the other's search, and the growing turns keep what is repeated a fraction of the whole). The
+``sat`` for ``LEARNER_SECONDS``, then the dfs again for twice its last turn, the learner for three times
+its last, and so on until one answers or the time limit is spent. The compiled dfs goes on from where its
+last turn stopped; the learner starts afresh each turn (its growing turns keep what is repeated a
+fraction of the whole). The
 classic rules go to the dfs alone, whose batch path (one compiled call per chunk) stays as it is. Named
 backends keep their meaning: ``--backend dfs`` is the dfs search and nothing else.
 
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ..grid import Puzzle
 from ..result import Enumeration
 from ..signals import held_import
-from .base import Backend
+from .base import Backend, Searching
 from .batch_result import EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES
 from .dfs import DfsBackend
 from .dfs_reference import AUTO
@@ -38,20 +39,31 @@ if TYPE_CHECKING:
     from ..rules import Rules
     from .batch_result import BatchResult
 
-__all__ = ["DFS_SECONDS", "LEARNER_SECONDS", "AutoBackend"]
+__all__ = ["DFS_GROWTH", "DFS_SECONDS", "LEARNER_GROWTH", "LEARNER_SECONDS", "AutoBackend"]
 
 #: The dfs search's first turn on a variant puzzle before a solver that learns takes it: most published
 #: variant puzzles that the dfs answers at all, it answers within a few milliseconds, and all but a few of
-#: the rest within 0.2 s (benchmarks/bench_published.py). Its later turns double.
+#: the rest within 0.2 s (benchmarks/bench_published.py). Its later turns double, each going on from the
+#: last (the compiled search pauses), so a puzzle only it answers costs it at most about twice its time.
 DFS_SECONDS = 0.2
-#: The first turn of the solver that learns; its later turns grow fourfold, so a puzzle only it answers
-#: pays the dfs's turns once or twice at most before its own turn is long enough.
-LEARNER_SECONDS = 2.0
+DFS_GROWTH = 2.0
+#: The first turn of the solver that learns, as long as the dfs's; its later turns grow threefold, faster
+#: than the dfs's since CP-SAT starts afresh each turn (sat keeps a propagated puzzle's solver). Chosen on
+#: the published puzzles' times per backend (``benchmarks/bench_published.py``; the sum over the variant
+#: puzzles within 10% of the best of 72 schedules tried on them), and measured in one process against the
+#: earlier 0.2 s / 2 s turns growing 2x / 4x, each afresh: the sixteen slowest published puzzles 97 s ->
+#: 52 s in all, geometric mean 2.6 -> 1.8 s (Sandwich snipe 18 13.8 -> 0.9 s, Wecoc #1 [mod B] 28 -> 5 s;
+#: CP-SAT's restarts cost Arrow, slow 0.8-1.0 -> 1.9-2.2 s and Wecoc #1 [mod A] 9 -> 12 s).
+LEARNER_SECONDS = 0.2
+LEARNER_GROWTH = 3.0
 #: In a process that has not loaded the compiled dfs yet (a command on one puzzle), each puzzle of a
 #: chunk of at most ``QUICK_PUZZLES`` first gets ``QUICK_SECONDS`` on the dfs's reference engine: most
-#: puzzles are answered in that time, sooner than numba's import and kernels load (about a second); the
-#: rest pay the turn once, and the compiled search then takes them as before.
-QUICK_SECONDS = 0.1
+#: puzzles are answered in that time, sooner than numba's import and kernels load (1.1-1.3 s on a quiet
+#: test machine); the rest pay the turn once, and the compiled search then takes them as before. Of the 93
+#: published puzzles of ``bench_published.py``, the reference engine answers 49 within 0.1 s, 55 within
+#: 0.3 s and 59 within 0.5 s: 0.3 s brings six more under a second of whole process for 0.2 s more on
+#: those that need the compiled search (1.6-2 s).
+QUICK_SECONDS = 0.3
 QUICK_PUZZLES = 4
 
 
@@ -63,7 +75,7 @@ class AutoBackend(Backend):
     """
 
     name = "auto"
-    description = "the default: dfs; on variant rules dfs and cpsat or sat in turns (0.2 s, 2 s, growing)"
+    description = "the default: dfs; on variant rules dfs and cpsat or sat in turns (0.2 s each, growing)"
     #: ``auto:python`` runs the dfs's reference engine first (a puzzle or two need not load numba).
     variants = ("python",)
     #: The dfs's heuristic, which the batch engine passes to the chunk kernel.
@@ -103,20 +115,28 @@ class AutoBackend(Backend):
         self, puzzle: Puzzle, limit: int, time_limit: float | None, started: float, dfs_first: bool
     ) -> Enumeration:
         """The dfs and the solver that learns in turns (``DFS_SECONDS`` doubling, ``LEARNER_SECONDS``
-        growing fourfold) from ``dfs_first``'s, until one answers or ``time_limit`` (seconds since
-        ``started``) is spent: then the last turn's answer, timed out (unknown)."""
+        growing threefold) from ``dfs_first``'s, until one answers or ``time_limit`` (seconds since
+        ``started``) is spent: then the last turn's answer, timed out (unknown). Each backend's search goes
+        on from its last turn where it can pause (the compiled dfs), else starts afresh."""
         turns = {"dfs": DFS_SECONDS, "learner": LEARNER_SECONDS}
-        growth = {"dfs": 2.0, "learner": 4.0}
+        growth = {"dfs": DFS_GROWTH, "learner": LEARNER_GROWTH}
+        searches: dict[str, Searching] = {}
         turn = "dfs" if dfs_first else "learner"
-        while True:
-            left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
-            budget = turns[turn] if left is None else min(turns[turn], left)
-            backend = self._dfs if turn == "dfs" else self._learning(puzzle.rules)
-            found = backend.enumerate(puzzle, limit, budget)
-            if not found.timed_out or (left is not None and budget >= left):
-                return _answered(found, backend.name, started)
-            turns[turn] *= growth[turn]
-            turn = "learner" if turn == "dfs" else "dfs"
+        try:
+            while True:
+                left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
+                budget = turns[turn] if left is None else min(turns[turn], left)
+                backend = self._dfs if turn == "dfs" else self._learning(puzzle.rules)
+                if turn not in searches:
+                    searches[turn] = backend.searching(puzzle, limit)
+                found = searches[turn].advance(budget)
+                if not found.timed_out or (left is not None and budget >= left):
+                    return _answered(found, backend.name, started)
+                turns[turn] *= growth[turn]
+                turn = "learner" if turn == "dfs" else "dfs"
+        finally:
+            for search in searches.values():
+                search.close()
 
     @classmethod
     def preload(cls, variant: str | None, options: dict[str, Any]) -> str | None:

@@ -12,7 +12,7 @@ from ..result import Enumeration
 if TYPE_CHECKING:
     from ..candidates import Candidates
 
-__all__ = ["Backend", "interruptible"]
+__all__ = ["Backend", "Searching", "interruptible"]
 
 
 def interruptible(rules: Rules, from_n: int) -> bool:
@@ -86,6 +86,12 @@ class Backend(ABC):
         not load what a search needs); the options themselves by default."""
         return options
 
+    def searching(self, puzzle: Puzzle, limit: int = 1) -> Searching:
+        """``enumerate(puzzle, limit)`` to be run in turns (``Searching.advance``), as a portfolio runs its
+        backends. By default each turn starts the search afresh; a backend whose search can pause keeps it
+        between turns (the compiled dfs)."""
+        return _Restarting(self, puzzle, limit)
+
     def chunk_kernel(self) -> Any | None:
         """A module whose ``solve_array(grids, rules, limit, heuristic, time_limit=...)`` answers a whole
         chunk of puzzles of one rules value in one call (``dfs_compiled``), for the batch engine; None (the
@@ -103,3 +109,30 @@ class Backend(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
+
+
+class Searching(ABC):
+    """One puzzle's search, run in turns of a given length (``Backend.searching``)."""
+
+    @abstractmethod
+    def advance(self, time_limit: float | None = None) -> Enumeration:
+        """Search for at most ``time_limit`` seconds more (None: to the end) and answer as ``enumerate``
+        does, ``timed_out`` while the search is not over; ``stats["time"]`` is every turn's."""
+
+    def close(self) -> None:  # noqa: B027 - most searches hold nothing to release
+        """Release what the search holds; it cannot go on after."""
+
+
+class _Restarting(Searching):
+    """A search that cannot pause: each turn is a new ``enumerate`` with the turn's time limit."""
+
+    def __init__(self, backend: Backend, puzzle: Puzzle, limit: int) -> None:
+        self._backend, self._puzzle, self._limit = backend, puzzle, limit
+        self._spent = 0.0
+
+    def advance(self, time_limit: float | None = None) -> Enumeration:
+        found = self._backend.enumerate(self._puzzle, self._limit, time_limit)
+        self._spent += found.stats.get("time", 0.0)
+        return Enumeration(
+            found.solutions, found.complete, found.timed_out, {**found.stats, "time": self._spent}
+        )

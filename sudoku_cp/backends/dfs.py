@@ -29,7 +29,7 @@ from ..grid import Puzzle, Rules
 from ..result import Enumeration, common_stats
 from ..rules import RULES_KEPT
 from ..signals import held_import
-from .base import Backend
+from .base import Backend, Searching
 from .dfs_reference import AUTO, COMPILED_ONLY, HEURISTICS, SearchOutcome, search
 
 __all__ = ["ENGINES", "HEURISTICS", "DfsBackend"]
@@ -89,11 +89,17 @@ class DfsBackend(Backend):
         """Up to ``limit`` solutions in search order; ``complete`` once the search space is exhausted."""
         if limit < 1:
             raise UsageError(f"limit must be at least 1, not {limit}")
-        found = self._search(puzzle, limit, time_limit)
-        rules = puzzle.rules
-        stats = common_stats(found.stats, decisions="guesses", conflicts="backtracks")
-        return Enumeration(
-            tuple(Puzzle(rules, cells) for cells in found.solutions), found.complete, found.timed_out, stats
+        return _enumeration(self._search(puzzle, limit, time_limit), puzzle.rules)
+
+    def searching(self, puzzle: Puzzle, limit: int = 1) -> Searching:
+        """On the compiled engine, a search that goes on between turns (``CompiledSearch.begin``) until
+        another search of the same rules begins here; on the reference engine each turn starts afresh."""
+        if self._compiled is None:
+            return super().searching(puzzle, limit)
+        if limit < 1:
+            raise UsageError(f"limit must be at least 1, not {limit}")
+        return _CompiledSearching(
+            self._searcher(puzzle.rules).begin(puzzle.cells, limit, self.heuristic), puzzle
         )
 
     def _search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> SearchOutcome:
@@ -106,12 +112,16 @@ class DfsBackend(Backend):
                     puzzle.cells, puzzle.rules, limit, time_limit, self.heuristic if mrv_family else "mrv"
                 )
             return search(puzzle.cells, puzzle.rules, limit, self.heuristic, time_limit)
-        searcher = self._searchers.get(puzzle.rules)
+        return self._searcher(puzzle.rules).search(puzzle.cells, limit, self.heuristic, time_limit)
+
+    def _searcher(self, rules: Rules) -> Any:
+        """The compiled engine's searcher for ``rules`` (its work arrays), kept for the next puzzles."""
+        searcher = self._searchers.get(rules)
         if searcher is None:
             if len(self._searchers) >= RULES_KEPT:  # killer puzzles: a rules value each
                 self._searchers.clear()
-            searcher = self._searchers[puzzle.rules] = self._compiled.CompiledSearch(puzzle.rules)
-        return searcher.search(puzzle.cells, limit, self.heuristic, time_limit)
+            searcher = self._searchers[rules] = self._compiled.CompiledSearch(rules)
+        return searcher
 
     @classmethod
     def preload(cls, variant: str | None, options: dict[str, Any]) -> str | None:
@@ -136,3 +146,21 @@ class DfsBackend(Backend):
     def close(self) -> None:
         """Drop the per-shape work arrays of the compiled engine (rebuilt on the next puzzle)."""
         self._searchers.clear()
+
+
+def _enumeration(found: SearchOutcome, rules: Rules) -> Enumeration:
+    """A search's outcome as the Backend interface answers it."""
+    stats = common_stats(found.stats, decisions="guesses", conflicts="backtracks")
+    return Enumeration(
+        tuple(Puzzle(rules, cells) for cells in found.solutions), found.complete, found.timed_out, stats
+    )
+
+
+class _CompiledSearching(Searching):
+    """The compiled engine's search of one puzzle in turns."""
+
+    def __init__(self, searching: Any, puzzle: Puzzle) -> None:
+        self._searching, self._rules = searching, puzzle.rules
+
+    def advance(self, time_limit: float | None = None) -> Enumeration:
+        return _enumeration(self._searching.advance(time_limit), self._rules)

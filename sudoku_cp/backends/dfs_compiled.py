@@ -19,6 +19,8 @@ Two entry points:
   whole state in numpy arrays, so the Python side reads the clock between slices and a time limit gives
   ``unknown``, never a hang, without redoing any work. It also pauses to hand over solutions whenever its
   buffer is full, so enumerating many solutions needs bounded memory inside the kernel.
+  ``begin`` starts the same search without running it: ``Searching.advance(seconds)`` runs it in turns, each
+  going on where the last stopped (the ``auto`` portfolio's dfs turns).
 
 Importing this module imports numba; ``dfs.DfsBackend`` falls back to the reference search when that fails.
 Kernels are compiled with ``cache=True``: only the first run on a machine pays the compile time.
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -50,6 +52,7 @@ __all__ = [
     "OUT_OF_NODES",
     "BatchResult",
     "CompiledSearch",
+    "Searching",
     "heuristic_code",
     "solve_array",
     "warm_up",
@@ -1885,6 +1888,7 @@ class CompiledSearch:
         self._buffers: dict[int, np.ndarray] = {}
         self._bands: tuple[np.ndarray, ...] | None = None  # the band search's stack, made when first used
         self._band_rules = takes_bands(rules, AUTO)
+        self._current: Searching | None = None  # the search begun last: the one the arrays hold
 
     def _buffer(self, rows: int) -> np.ndarray:
         """The solution buffer of ``rows`` rows, kept between calls (the kernel overwrites what it uses)."""
@@ -1907,74 +1911,104 @@ class CompiledSearch:
         between slices the clock is read, so a ``time_limit`` is overshot by a few milliseconds at most,
         and Python runs its signal handlers, so Ctrl-C and SIGTERM stop even the longest search at once.
         """
+        return self.begin(cells, limit, heuristic).advance(time_limit)
+
+    def begin(
+        self, cells: tuple[int, ...] | list[int] | np.ndarray, limit: int = 1, heuristic: str = AUTO
+    ) -> Searching:
+        """The search of ``search``, started but not run: ``advance(seconds)`` runs it in turns, each going
+        on where the last stopped (a portfolio's turns lose nothing). It works in this object's arrays, so
+        beginning another search here ends it."""
         started = time.perf_counter()
         code = heuristic_code(heuristic, self.rules)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
         limit = min(limit, BEYOND_REACH)
-        _ensure_compiled(self._band_rules and heuristic == AUTO)
+        bands = self._band_rules and heuristic == AUTO
+        _ensure_compiled(bands)
         if isinstance(cells, np.ndarray):
             grid = _as_grids(cells.reshape(1, -1), self.rules)[0]
         else:  # a tuple of digits, as a Puzzle holds them: the quick way into an array
             if len(cells) != self.rules.ncells or max(cells) > self.rules.n or min(cells) < 0:
                 raise ValueError(f"a {self.rules} grid takes {self.rules.ncells} digits 0..{self.rules.n}")
             grid = np.frombuffer(bytes(cells), np.uint8)
-        t = self.tables
-        ctr = self._ctr
-        out = self._buffer(min(limit, 256))
-        if self._band_rules and heuristic == AUTO:
+        ctr, out = self._ctr, self._buffer(min(limit, 256))
+        if bands:
             from . import dfs_bands
 
             if self._bands is None:
                 self._bands = dfs_bands.stack()
             dfs_bands.start(grid, self._bands[0], ctr)
+            band_stack = self._bands
 
             def run(budget: int) -> int:
-                return dfs_bands.run(*self._bands, ctr, out, True, limit, budget)
+                return dfs_bands.run(*band_stack, ctr, out, True, limit, budget)
         else:
-            _start(grid, self._stack, ctr, t, self._work, code)
+            _start(grid, self._stack, ctr, self.tables, self._work, code)
 
             def run(budget: int) -> int:
                 return _run(
-                    self._stack,
-                    self._branch,
-                    self._untried,
-                    ctr,
-                    out,
-                    True,
-                    limit,
-                    budget,
-                    code,
-                    t,
-                    self._work,
-                )
+                    self._stack, self._branch, self._untried, ctr, out, True, limit, budget, code,
+                    self.tables, self._work,
+                )  # fmt: skip
 
+        self._current = searching = Searching(self, run, ctr, out, time.perf_counter() - started)
+        return searching
+
+
+class Searching:
+    """One puzzle's compiled search between turns (``CompiledSearch.begin``): its state stays in the
+    searcher's arrays, so ``advance`` goes on from the node where the last turn stopped."""
+
+    def __init__(
+        self,
+        searcher: CompiledSearch,
+        run: Callable[[int], int],
+        ctr: np.ndarray,
+        out: np.ndarray,
+        spent: float,
+    ) -> None:
+        self._searcher, self._run, self._ctr, self._out = searcher, run, ctr, out
+        self._solutions: list[tuple[int, ...]] = []
+        self._status = OUT_OF_NODES
+        self._spent = spent  # seconds of every turn so far (and of the start)
+        self._budget = 0  # the next slice's nodes, carried from turn to turn (0: none measured yet)
+
+    def advance(self, time_limit: float | None = None) -> SearchOutcome:
+        """Search on for at most ``time_limit`` seconds (None: to the end), and answer with every solution
+        found since the start, the whole search's statistics and ``timed_out`` while it is not over."""
+        if self._searcher._current is not self:
+            raise RuntimeError("this search's searcher began another search since: it cannot go on")
+        started = time.perf_counter()
+        ctr, out = self._ctr, self._out
         deadline = None if time_limit is None else started + time_limit
-        aim = SLICE_AIM / 4 if time_limit is None else min(SLICE_AIM / 4, time_limit / 4)
-        budget = _nodes_within(aim, self.rules)  # slices, even without a deadline: signals run between
-        solutions: list[tuple[int, ...]] = []
+        if self._budget == 0 or time_limit is not None:
+            aim = SLICE_AIM / 4 if time_limit is None else min(SLICE_AIM / 4, time_limit / 4)
+            fresh = _nodes_within(aim, self._searcher.rules)  # slices, even with no deadline: signals run
+            self._budget = fresh if self._budget == 0 else min(self._budget, fresh)
         timed_out = False
-        while True:
+        while self._status not in (EXHAUSTED, LIMIT_REACHED):
             sliced = time.perf_counter()
             before = int(ctr[_NODES])
-            status = run(budget)
-            solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
+            self._status = self._run(self._budget)
+            self._solutions.extend(tuple(row) for row in out[: ctr[_NOUT]].tolist())
             ctr[_NOUT] = 0
-            if status in (EXHAUSTED, LIMIT_REACHED):
+            if self._status in (EXHAUSTED, LIMIT_REACHED):
                 break
             now = time.perf_counter()  # out of nodes for this slice, or paused with a full buffer
             if deadline is not None and now >= deadline:
                 timed_out = True
                 break
-            if status == OUT_OF_NODES:
-                budget = _next_budget(budget, int(ctr[_NODES]) - before, now - sliced)
+            if self._status == OUT_OF_NODES:
+                self._budget = _next_budget(self._budget, int(ctr[_NODES]) - before, now - sliced)
+        self._spent += time.perf_counter() - started
         stats = {
             "guesses": int(ctr[_GUESSES]),
             "backtracks": int(ctr[_BACKTRACKS]),
             "nodes": int(ctr[_NODES]),
-            "time": time.perf_counter() - started,
+            "time": self._spent,
         }
-        return SearchOutcome(solutions, status == EXHAUSTED, timed_out, stats)
+        return SearchOutcome(list(self._solutions), self._status == EXHAUSTED, timed_out, stats)
 
 
 _READY = False  # the general kernels are loaded

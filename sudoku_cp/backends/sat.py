@@ -39,7 +39,7 @@ import functools
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -50,7 +50,7 @@ from ..errors import BackendUnavailableError, UnknownBackendError, UnsupportedRu
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
 from ..signals import held_import, stopping
-from .base import Backend, interruptible
+from .base import Backend, Searching, interruptible
 from .propagation import Rental
 
 if TYPE_CHECKING:
@@ -700,6 +700,30 @@ class SatBackend(Backend):
     ) -> Enumeration:
         """The puzzle propagated, then its propagated formula on a solver of its own (``encode.propagated``):
         no solver at all when propagation decides every cell or meets a contradiction."""
+        turns = self._propagated(puzzle, limit, state, deadline, masks)
+        try:
+            return next(turns)
+        finally:
+            turns.close()
+
+    def searching(self, puzzle: Puzzle, limit: int = 1) -> Searching:
+        """A propagated puzzle's solver is kept between turns, with what it learned (each turn's call goes on
+        from there); the other paths start afresh each turn."""
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        if self.solver_name in UNSTOPPABLE or not self._rental.propagating(puzzle.rules):
+            return super().searching(puzzle, limit)
+        state = self._rules.get(puzzle.rules)
+        if state is None:
+            state = self._rules[puzzle.rules] = _RulesState()
+        return _Turns(lambda deadline: self._propagated(puzzle, limit, state, deadline))
+
+    def _propagated(
+        self, puzzle: Puzzle, limit: int, state: _RulesState, deadline: float | None, masks: Any = None
+    ) -> Generator[Enumeration, float | None, None]:
+        """``_enumerate_propagated`` in turns: the first ``next`` runs to ``deadline``, each later turn to
+        the deadline sent; each answers with the solutions so far, ``timed_out`` until the search ends.
+        Closing it deletes the solver. ``time`` counts the turns only."""
         start = time.perf_counter()
         rules = puzzle.rules
         encoder = state.encoder
@@ -712,7 +736,8 @@ class SatBackend(Backend):
             found = () if formula.status == "contradiction" else (Puzzle(rules, formula.solution()),)
             stats.update(decisions=0, conflicts=0, propagations=0, forced=int(bool(found)))
             stats["time"] = stats["build_time"] = time.perf_counter() - start
-            return Enumeration(found, True, False, stats)
+            yield Enumeration(found, True, False, stats)
+            return
         name = self.variant or propagated_solver(puzzle.n, bool(rules.constraints))
         stops = stoppable(rules)
         native = _sat_native()
@@ -720,9 +745,10 @@ class SatBackend(Backend):
         solver: Any = native.Direct(name, SOLVER_OPTIONS.get(name)) if direct else new_solver(name, [])
         load = native.load
         solutions: list[Puzzle] = []
-        complete = timed_out = False
+        complete = False
         totals: dict[str, int] = {}
         blocks: list[list[int]] = []
+        waited = 0.0  # seconds between turns, not counted as the search's
         try:
             if direct:
                 satisfiable = solver.load(formula.variables, formula.lits, formula.ends)
@@ -732,8 +758,17 @@ class SatBackend(Backend):
             complete = not satisfiable
             while satisfiable:
                 status = solver.solve() if direct else solve_call(solver, name, [], deadline, stops)
-                if not status:  # None: the deadline passed
-                    timed_out, complete = status is None, status is False
+                if status is None:  # the deadline passed: the turn's answer, then the next turn's deadline
+                    paused = time.perf_counter()
+                    so_far = dict(totals)
+                    _add_totals(so_far, solver)
+                    turn: Stats = {**stats, **so_far, "forced": 0, "build_time": build_time}
+                    turn["time"] = paused - start - waited
+                    deadline = yield Enumeration(tuple(solutions), False, True, turn)
+                    waited += time.perf_counter() - paused
+                    continue
+                if not status:
+                    complete = True
                     break
                 cells, block = formula.decode(solver.get_model())
                 solutions.append(Puzzle(rules, cells))
@@ -750,17 +785,19 @@ class SatBackend(Backend):
                     load(solver, name, formula.variables, formula.lits, formula.ends)
                 else:
                     solver.add_clause(block)
+            _add_totals(totals, solver)
+            solver.delete()
+            solver = None
         except KeyboardInterrupt:
             solver = None  # python-sat left it mid-search: dropped untouched (see _enumerate_per_puzzle)
             raise
         finally:
-            if solver is not None:
-                _add_totals(totals, solver)
+            if solver is not None:  # closed between turns, or an error
                 solver.delete()
         stats.update(totals, forced=0)
-        stats["time"] = time.perf_counter() - start
+        stats["time"] = time.perf_counter() - start - waited
         stats["build_time"] = build_time
-        return Enumeration(tuple(solutions), complete, timed_out, stats)
+        yield Enumeration(tuple(solutions), complete, False, stats)
 
     def _enumerate_per_puzzle(self, puzzle: Puzzle, limit: int, deadline: float | None) -> Enumeration:
         """A solver for this puzzle alone: the reduced formula, or the full one with the givens as units."""
@@ -870,3 +907,27 @@ def _full_clauses(rules: Rules, encoding: str, amo: str | None) -> int:
     if encoding == "minimal":
         return groups + 3 * groups * per_group
     return 4 * groups * (1 + per_group)
+
+
+class _Turns(Searching):
+    """A search written as a generator of turns (``SatBackend._propagated``), made at the first turn."""
+
+    def __init__(self, start: Callable[[float | None], Generator[Enumeration, float | None, None]]) -> None:
+        self._start = start
+        self._turns: Generator[Enumeration, float | None, None] | None = None
+        self._last: Enumeration | None = None
+
+    def advance(self, time_limit: float | None = None) -> Enumeration:
+        if self._last is not None and not self._last.timed_out:
+            return self._last  # over: its answer stays
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        if self._turns is None:
+            self._turns = self._start(deadline)
+            self._last = next(self._turns)
+        else:
+            self._last = self._turns.send(deadline)
+        return self._last
+
+    def close(self) -> None:
+        if self._turns is not None:
+            self._turns.close()
