@@ -147,7 +147,8 @@ class AutoBackend(Backend):
         """The dfs's chunk kernel for the classic rules; on others, the same with the puzzles it has not
         answered within ``DFS_SECONDS`` each handed to a solver that learns. In a process that has not
         loaded the compiled engine yet, a chunk of a few puzzles is first given to its reference engine
-        (``QUICK_SECONDS`` each): the kernel is loaded only for what that leaves (``_Portfolio``)."""
+        (``QUICK_SECONDS`` each): the kernel is loaded only for what that leaves, which goes to the turns
+        at once, the dfs's first (``_Portfolio``)."""
         if self.variant is not None or _compiled_module_loaded():
             kernel = self._dfs.chunk_kernel()
             return None if kernel is None else _Portfolio(self, kernel)
@@ -194,9 +195,12 @@ class _Portfolio:
             rest = (found.status == OUT_OF_NODES).nonzero()[0]
             if len(rest) == 0 or (time_limit is not None and time_limit <= spent):
                 return found
-            self._load()
+            kernel = self._load()
+            if not rules.is_classic:  # a puzzle or two: to the turns at once, where the dfs's search goes on
+                self._take_turns(found, grids, rest, rules, limit, time_limit, dfs_first=True)
+                return found
             left = None if time_limit is None else time_limit - spent
-            more = self.solve_array(grids[rest], rules, limit, heuristic, left)
+            more = kernel.solve_array(grids[rest], rules, limit, heuristic, time_limit=left)
             for name, values in zip(found._fields, more, strict=True):
                 getattr(found, name)[rest] = values
             found.seconds[rest] += spent
@@ -208,13 +212,28 @@ class _Portfolio:
         found = kernel.solve_array(grids, rules, limit, heuristic, time_limit=first)
         if time_limit is not None and time_limit <= first:
             return found
-        for i in (found.status == kernel.OUT_OF_NODES).nonzero()[0]:
+        rest = (found.status == kernel.OUT_OF_NODES).nonzero()[0]
+        self._take_turns(found, grids, rest, rules, limit, time_limit, dfs_first=False)
+        return found
+
+    def _take_turns(
+        self,
+        found: BatchResult,
+        grids: np.ndarray,
+        rows: np.ndarray,
+        rules: Rules,
+        limit: int,
+        time_limit: float | None,
+        dfs_first: bool,
+    ) -> None:
+        """Each of ``rows`` to the portfolio's turns (``take_turns``) within what its ``time_limit`` leaves
+        after ``found.seconds``, its answer written into ``found``."""
+        for i in rows:
             started = time.perf_counter()
             left = None if time_limit is None else max(0.0, time_limit - float(found.seconds[i]))
             puzzle = Puzzle(rules, tuple(grids[i].tolist()))
-            _put(found, i, self._backend.take_turns(puzzle, limit, left, started, dfs_first=False))
+            _put(found, i, self._backend.take_turns(puzzle, limit, left, started, dfs_first))
             found.seconds[i] += time.perf_counter() - started
-        return found
 
     def _load(self) -> Any:
         """The dfs's chunk kernel, loaded on first use."""
