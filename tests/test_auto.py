@@ -45,6 +45,9 @@ def test_a_variant_the_dfs_has_not_answered_in_its_budget_goes_to_a_solver_that_
     expected = make_backend("dfs").enumerate(puzzle, limit=2)
     assert expected.stats["nodes"] > 16  # more than a first slice: with no budget the dfs cannot answer
     monkeypatch.setattr(auto, "DFS_SECONDS", 0.0)
+    # a first turn of the learner long enough for it on a fresh clone, where it compiles its propagation
+    # first (the dfs, going on a slice a turn, would otherwise answer in the learner's short turns)
+    monkeypatch.setattr(auto, "LEARNER_SECONDS", 600.0)
     found = make_backend(variant).enumerate(puzzle, limit=2)
     assert found.stats["answered_by"] == learner
     assert found.solutions == expected.solutions and found.complete
