@@ -8,10 +8,10 @@ sum reasoning cuts at once (little killers whose combined sums leave no room). S
 classic ones the portfolio takes turns: the dfs for ``DFS_SECONDS``, then ``cpsat`` (rules with sums) or
 ``sat`` for ``LEARNER_SECONDS``, then the dfs again for twice its last turn, the learner for three times
 its last, and so on until one answers or the time limit is spent. The compiled dfs goes on from where its
-last turn stopped; the learner starts afresh each turn (its growing turns keep what is repeated a
-fraction of the whole). The
-classic rules go to the dfs alone, whose batch path (one compiled call per chunk) stays as it is. Named
-backends keep their meaning: ``--backend dfs`` is the dfs search and nothing else.
+last turn stopped, and so does sat on a propagated puzzle (its solver kept); CP-SAT starts afresh each
+turn (its growing turns keep what is repeated a fraction of the whole). The classic rules go to the dfs
+alone, whose batch path (one compiled call per chunk) stays as it is. Named backends keep their meaning:
+``--backend dfs`` is the dfs search and nothing else.
 
 Loading the compiled dfs (numba and its kernels) takes about a second, far longer than most puzzles' search.
 So in a process that has not loaded it yet, a chunk of at most ``QUICK_PUZZLES`` puzzles (a command on a
@@ -61,8 +61,8 @@ LEARNER_GROWTH = 3.0
 #: puzzles are answered in that time, sooner than numba's import and kernels load (1.1-1.3 s on a quiet
 #: test machine); the rest pay the turn once, and the compiled search then takes them as before. Of the 93
 #: published puzzles of ``bench_published.py``, the reference engine answers 49 within 0.1 s, 55 within
-#: 0.3 s and 59 within 0.5 s: 0.3 s brings six more under a second of whole process for 0.2 s more on
-#: those that need the compiled search (1.6-2 s).
+#: 0.3 s and 59 within 0.5 s; measured as whole processes, 0.3 s against 0.1 s brought five more under a
+#: second (46 -> 51 of 93, 'Leven 2.5 -> 0.8 s) for 0.2 s more on those that need the compiled search.
 QUICK_SECONDS = 0.3
 QUICK_PUZZLES = 4
 

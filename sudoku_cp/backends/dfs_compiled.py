@@ -19,7 +19,7 @@ Two entry points:
   whole state in numpy arrays, so the Python side reads the clock between slices and a time limit gives
   ``unknown``, never a hang, without redoing any work. It also pauses to hand over solutions whenever its
   buffer is full, so enumerating many solutions needs bounded memory inside the kernel.
-  ``begin`` starts the same search without running it: ``Searching.advance(seconds)`` runs it in turns, each
+  ``begin`` starts the same search without running it: ``Resumable.advance(seconds)`` runs it in turns, each
   going on where the last stopped (the ``auto`` portfolio's dfs turns).
 
 Importing this module imports numba; ``dfs.DfsBackend`` falls back to the reference search when that fails.
@@ -52,7 +52,7 @@ __all__ = [
     "OUT_OF_NODES",
     "BatchResult",
     "CompiledSearch",
-    "Searching",
+    "Resumable",
     "heuristic_code",
     "solve_array",
     "warm_up",
@@ -1888,7 +1888,7 @@ class CompiledSearch:
         self._buffers: dict[int, np.ndarray] = {}
         self._bands: tuple[np.ndarray, ...] | None = None  # the band search's stack, made when first used
         self._band_rules = takes_bands(rules, AUTO)
-        self._current: Searching | None = None  # the search begun last: the one the arrays hold
+        self._current: Resumable | None = None  # the search begun last: the one the arrays hold
 
     def _buffer(self, rows: int) -> np.ndarray:
         """The solution buffer of ``rows`` rows, kept between calls (the kernel overwrites what it uses)."""
@@ -1915,7 +1915,7 @@ class CompiledSearch:
 
     def begin(
         self, cells: tuple[int, ...] | list[int] | np.ndarray, limit: int = 1, heuristic: str = AUTO
-    ) -> Searching:
+    ) -> Resumable:
         """The search of ``search``, started but not run: ``advance(seconds)`` runs it in turns, each going
         on where the last stopped (a portfolio's turns lose nothing). It works in this object's arrays, so
         beginning another search here ends it."""
@@ -1952,11 +1952,11 @@ class CompiledSearch:
                     self.tables, self._work,
                 )  # fmt: skip
 
-        self._current = searching = Searching(self, run, ctr, out, time.perf_counter() - started)
+        self._current = searching = Resumable(self, run, ctr, out, time.perf_counter() - started)
         return searching
 
 
-class Searching:
+class Resumable:
     """One puzzle's compiled search between turns (``CompiledSearch.begin``): its state stays in the
     searcher's arrays, so ``advance`` goes on from the node where the last turn stopped."""
 
