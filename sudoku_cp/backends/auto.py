@@ -117,7 +117,8 @@ class AutoBackend(Backend):
         """The dfs and the solver that learns in turns (``DFS_SECONDS`` doubling, ``LEARNER_SECONDS``
         growing threefold) from ``dfs_first``'s, until one answers or ``time_limit`` (seconds since
         ``started``) is spent: then the last turn's answer, timed out (unknown). Each backend's search goes
-        on from its last turn where it can pause (the compiled dfs), else starts afresh."""
+        on from its last turn where it can pause (the compiled dfs, sat on a propagated puzzle), else
+        starts afresh (CP-SAT)."""
         turns = {"dfs": DFS_SECONDS, "learner": LEARNER_SECONDS}
         growth = {"dfs": DFS_GROWTH, "learner": LEARNER_GROWTH}
         searches: dict[str, Searching] = {}
