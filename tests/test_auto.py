@@ -124,8 +124,11 @@ def test_a_command_on_a_few_puzzles_loads_the_compiled_dfs_only_for_what_the_ref
     puzzle = {"killer": KILLER, "pill": PILL}[name]
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(to_fpuzzles(puzzle)))
+    # a quick turn far from both puzzles' reference search (the killer 0.02 s, the pill 0.4 s), whatever
+    # the default's length: the test is of the mechanism
     code = (
-        "import sys\nfrom sudoku_cp.cli import main\n"
+        "import sys\nfrom sudoku_cp.backends import auto\nfrom sudoku_cp.cli import main\n"
+        "auto.QUICK_SECONDS = 0.1\n"
         f"code = main(['count', {str(path)!r}])\nprint('numba' in sys.modules, code)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
