@@ -261,8 +261,10 @@ def _sum(form: LinearSum | Automaton) -> Propagator:
 @lru_cache(maxsize=RULES_KEPT)
 def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | LinearSum]]:
     """(cells, what reasons on them) for each cage total and arrow, in the engines' order: a cage's digit
-    sets where it has at most ``sums.MAX_SETS``, else (and for every arrow) its ``LinearSum``; then the
-    sums the cages imply (``sums.implied_sums``)."""
+    sets where it has at most ``sums.MAX_SETS``, else (and for every arrow) its ``LinearSum``, shortened on
+    the houses' totals where it covers most of a house (``sums.without_houses``) with the long form's
+    bounds beside it (its exclusion groups seen whole: Long sums 2 559 -> 66 guesses); then the sums the
+    cages imply (``sums.implied_sums``)."""
     n = rules.n
     out: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | LinearSum]] = []
     for cage in rules.cages:
@@ -274,6 +276,8 @@ def sum_forms(rules: Rules) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...]
     for form in rules.linear_sums:  # on the houses' totals where it covers most of a house
         cells, weights, total = without_houses(*form, rules)
         out.append((cells, LinearSum.of(cells, weights, total, n, rules.peer_sets)))
+        if cells != form[0]:  # and the long form's bounds, which see its exclusion groups whole
+            out.append((form[0], replace(LinearSum.of(*form, n, rules.peer_sets), exact=False)))
     for cells, weights, total in implied_sums(rules):
         sets = digit_sets(len(cells), total, n) if _distinct(cells, weights, rules) else None
         if sets is not None:
