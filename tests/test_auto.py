@@ -17,6 +17,7 @@ from sudoku_cp.backends import DEFAULT_BACKEND, auto, make_backend
 from sudoku_cp.batch import solve_many
 from sudoku_cp.formats.fpuzzles import from_fpuzzles, to_fpuzzles
 from sudoku_cp.result import Status
+from sudoku_cp.rules import Rules
 
 #: A published killer: the dfs answers it in a few nodes.
 KILLER = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Killer sudoku")
@@ -73,6 +74,39 @@ def test_the_batch_path_hands_what_the_dfs_left_to_a_solver_that_learns(
     assert got[0].solution == make_backend("sat").enumerate(PILL).solutions[0]
 
 
+def test_the_turn_of_sat_before_numba_counts_none_and_many_as_the_dfs_does(tmp_path: Path) -> None:
+    """The pill puzzle (no givens) less one of its arrows (many grids) and with one given that its only
+    solution does not hold (none), in a fresh process whose reference-engine turn is 0 s: sat's turn on
+    the candidates before any guess answers both, as the dfs counts them, and numba is never loaded."""
+    from sudoku_cp.backends.dfs_rules import root_candidates
+
+    solution = make_backend("dfs").enumerate(PILL).solutions[0].cells
+    blank = PILL.cells.index(0)
+    wrong = next(
+        cells
+        for d in range(1, 10)
+        if d != solution[blank]
+        for cells in [(*PILL.cells[:blank], d, *PILL.cells[blank + 1 :])]
+        if root_candidates(cells, PILL.rules) is not None
+    )
+    fewer = Rules.classic(3, 3).with_(arrows=PILL.rules.arrows[1:])
+    cases = {"many": Puzzle(fewer, PILL.cells), "none": Puzzle(PILL.rules, wrong)}
+    paths = []
+    for name, puzzle in cases.items():
+        assert len(make_backend("dfs").enumerate(puzzle, limit=2).solutions) == {"many": 2, "none": 0}[name]
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(to_fpuzzles(puzzle)))
+    code = (
+        "import sys\nfrom sudoku_cp.backends import auto\nfrom sudoku_cp.cli import main\n"
+        "auto.QUICK_SECONDS = 0.0\nauto.LIGHT_SECONDS = 10.0\n"
+        + "".join(f"main(['count', {str(p)!r}])\n" for p in paths)
+        + "print('numba' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    lines = done.stdout.split("\n")
+    assert [lines[0].split()[-1], lines[1].split()[-1], lines[2]] == ["2+", "0", "False"], done.stderr
+
+
 #: Eight little killers of 49 (a puzzle from the CTC discord discussion, in the Interactive Sudoku Solver's
 #: collection), written here by hand: no grid fits them. The dfs proves it in a fraction of a second by the
 #: sums of parallel diagonals taken together (``sums.combined_sums``); CP-SAT does not within a minute.
@@ -113,22 +147,26 @@ def test_the_turns_stop_at_the_time_limit_with_an_unknown_answer(monkeypatch: py
     assert found.timed_out and not found.complete  # (the turns ended: an answer came back, unknown)
 
 
-@pytest.mark.parametrize(("name", "loads"), [("killer", False), ("pill", True)])
-def test_a_command_on_a_few_puzzles_loads_the_compiled_dfs_only_for_what_the_reference_leaves(
-    name: str, loads: bool, tmp_path: Path
+@pytest.mark.parametrize(
+    ("name", "light", "loads"), [("killer", True, False), ("pill", True, False), ("pill", False, True)]
+)
+def test_a_command_on_a_few_puzzles_loads_the_compiled_dfs_only_for_what_the_reference_and_sat_leave(
+    name: str, light: bool, loads: bool, tmp_path: Path
 ) -> None:
     """In a fresh process, the default backend gives a chunk of a few puzzles a short turn of the dfs's
     reference engine first (``auto.QUICK_SECONDS``): the killer is answered there and numba is never
-    loaded (about a second of a one-puzzle command); the pill needs hundreds of nodes, goes on to the
-    compiled search and is counted alike."""
+    loaded (about a second of a one-puzzle command); the pill needs hundreds of nodes and goes on to sat
+    on the reference engine's candidates before any guess (``auto.LIGHT_SECONDS``), which answers it
+    without numba; without that turn (grids above ``auto.LIGHT_UP_TO`` skip it) it goes on to the
+    compiled search. Counted alike each way."""
     puzzle = {"killer": KILLER, "pill": PILL}[name]
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(to_fpuzzles(puzzle)))
-    # a quick turn far from both puzzles' reference search (the killer 0.02 s, the pill 0.4 s), whatever
-    # the default's length: the test is of the mechanism
+    # a quick turn far from both puzzles' reference search (the killer 0.02 s, the pill 0.4 s) and a
+    # light turn far above the pill's (30 ms), whatever the defaults' lengths: the test is of the mechanism
     code = (
         "import sys\nfrom sudoku_cp.backends import auto\nfrom sudoku_cp.cli import main\n"
-        "auto.QUICK_SECONDS = 0.1\n"
+        f"auto.QUICK_SECONDS = 0.1\nauto.LIGHT_SECONDS = 10.0\nauto.LIGHT_UP_TO = {9 if light else 0}\n"
         f"code = main(['count', {str(path)!r}])\nprint('numba' in sys.modules, code)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

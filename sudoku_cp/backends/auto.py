@@ -15,8 +15,10 @@ alone, whose batch path (one compiled call per chunk) stays as it is. Named back
 
 Loading the compiled dfs (numba and its kernels) takes about a second, far longer than most puzzles' search.
 So in a process that has not loaded it yet, a chunk of at most ``QUICK_PUZZLES`` puzzles (a command on a
-puzzle or two) first gets ``QUICK_SECONDS`` a puzzle on the dfs's reference engine, and only what that leaves
-loads the compiled search (a one-puzzle ``count`` of a published killer: 1.5 s -> 0.5 s, the whole process).
+puzzle or two) first gets ``QUICK_SECONDS`` a puzzle on the dfs's reference engine, then ``LIGHT_SECONDS`` on
+``sat`` from that engine's candidates before any guess, and only what those leave loads the compiled search
+(a one-puzzle ``count`` of a published killer: 1.5 s -> 0.5 s, the whole process; of a published pill arrow
+puzzle that the reference engine does not answer quickly, 2.3 s -> 0.6 s).
 """
 
 from __future__ import annotations
@@ -59,12 +61,22 @@ LEARNER_GROWTH = 3.0
 #: In a process that has not loaded the compiled dfs yet (a command on one puzzle), each puzzle of a
 #: chunk of at most ``QUICK_PUZZLES`` first gets ``QUICK_SECONDS`` on the dfs's reference engine: most
 #: puzzles are answered in that time, sooner than numba's import and kernels load (1.1-1.3 s on a quiet
-#: test machine); the rest pay the turn once, and the compiled search then takes them as before. Of the 93
-#: published puzzles of ``bench_published.py``, the reference engine answers 49 within 0.1 s, 55 within
-#: 0.3 s and 59 within 0.5 s; measured as whole processes, 0.3 s against 0.1 s brought five more under a
-#: second (46 -> 51 of 93, 'Leven 2.5 -> 0.8 s) for 0.2 s more on those that need the compiled search.
-QUICK_SECONDS = 0.3
+#: test machine). Of the 93 published puzzles of ``bench_published.py``, the reference engine answers 49
+#: within 0.1 s, 55 within 0.3 s and 59 within 0.5 s; with sat's light turn after it (below), 0.1 s
+#: brings more of them under a second as a whole process than 0.3 s (69 against 65 of 93, measured).
+QUICK_SECONDS = 0.1
 QUICK_PUZZLES = 4
+#: What the quick turn leaves goes next, still before numba loads, to ``sat`` for up to ``LIGHT_SECONDS``
+#: on the shape's formula with the reference engine's candidates before any guess (its propagation, the
+#: sums' exclusion groups included, as assumptions): python-sat loads in milliseconds and most published
+#: variant puzzles are answered by it in a tenth of a second so (``_light``). Grids above ``LIGHT_UP_TO``
+#: and rules whose sums' graphs (``sums.graph_size`` times the digits) exceed ``LIGHT_WORK`` skip it:
+#: their formula takes longer to build than a turn, and the build does not stop at the turn's end (the
+#: published pills over 32 cells, 18,000, build in 0.2 s; a three-digit pill over 78 cells, 111,000, in
+#: over 4 s).
+LIGHT_SECONDS = 0.5
+LIGHT_UP_TO = 16
+LIGHT_WORK = 50_000
 
 
 class AutoBackend(Backend):
@@ -194,6 +206,11 @@ class _Portfolio:
         if self._kernel is None and len(grids) <= QUICK_PUZZLES:
             found, spent = _quick(grids, rules, limit, time_limit)
             rest = (found.status == OUT_OF_NODES).nonzero()[0]
+            if len(rest) and _light_fits(rules) and (time_limit is None or spent < time_limit):
+                spent += _light(
+                    found, grids, rest, rules, limit, None if time_limit is None else time_limit - spent
+                )
+                rest = (found.status == OUT_OF_NODES).nonzero()[0]
             if len(rest) == 0 or (time_limit is not None and time_limit <= spent):
                 return found
             kernel = self._load()
@@ -262,6 +279,55 @@ def _quick(
         found.nodes[i] = answer.stats.get("nodes", 0)
         found.seconds[i] = answer.stats.get("time", 0.0)
     return found, budget
+
+
+def _light_fits(rules: Rules) -> bool:
+    """Whether sat's formula of ``rules`` builds within a light turn (``LIGHT_UP_TO``, ``LIGHT_WORK``)."""
+    from ..rules.sums import LinearSum, graph_size
+
+    if rules.n > LIGHT_UP_TO:
+        return False
+    work = 0
+    for cells, weights, total in rules.linear_sums:
+        form = LinearSum.of(cells, weights, total, rules.n)
+        work += graph_size(form.coefficients, form.total, rules.n) * rules.n
+    return work <= LIGHT_WORK
+
+
+def _light(
+    found: BatchResult,
+    grids: np.ndarray,
+    rows: np.ndarray,
+    rules: Rules,
+    limit: int,
+    time_limit: float | None,
+) -> float:
+    """``sat``'s turn of ``LIGHT_SECONDS`` (or ``time_limit``, if shorter) on each of ``rows``, from the
+    reference engine's candidates before any guess, its answers written into ``found`` where it has one;
+    the longest turn taken. Loads python-sat, not numba."""
+    from ..candidates import Candidates
+    from .dfs_rules import root_candidates
+
+    sat = held_import("sudoku_cp.backends.sat").SatBackend(propagate=False)
+    budget = LIGHT_SECONDS if time_limit is None else min(LIGHT_SECONDS, time_limit)
+    longest = 0.0
+    try:
+        for i in rows:
+            started = time.perf_counter()
+            puzzle = Puzzle(rules, tuple(grids[i].tolist()))
+            masks = root_candidates(puzzle.cells, rules)
+            if masks is None:  # the quick turn would have said so: no solution
+                answer = Enumeration((), True, False, {})
+            else:
+                answer = sat.enumerate_candidates(Candidates(puzzle, tuple(masks)), limit, budget)
+            spent = time.perf_counter() - started
+            found.seconds[i] += spent
+            longest = max(longest, spent)
+            if not answer.timed_out:
+                _put(found, i, answer)
+    finally:
+        sat.close()
+    return longest
 
 
 def _put(found: BatchResult, i: int, answer: Enumeration) -> None:

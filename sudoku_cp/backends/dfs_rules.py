@@ -41,7 +41,7 @@ from .dfs_reference import AUTO, SearchOutcome, depth_first, fewest_then_conflic
 #: cell (at most 4! ways), as the Interactive Sudoku Solver does its sums' last two or three cells.
 MATCHED_CELLS = 4
 
-__all__ = ["search"]
+__all__ = ["root_candidates", "search"]
 
 #: A propagator narrows ``cands`` in place; it returns the cells it changed, or None on a contradiction.
 Propagator = Callable[[list[int]], "list[int] | None"]
@@ -484,11 +484,7 @@ def search(
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     plan = _plan(rules)
-    if any(d < 0 or d > plan.n for d in cells):
-        raise ValueError(f"digits of a {plan.n}x{plan.n} grid are 0..{plan.n}")
-    root = [1 << (d - 1) if d else plan.full for d in cells]
-    everything = set(range(len(plan.propagators)))
-    state = root if propagate(root, [c for c, d in enumerate(cells) if d], plan, everything) else None
+    state = root_candidates(cells, rules)
 
     def child(parent: list[int], cell: int, bit: int) -> list[int] | None:
         state = parent.copy()
@@ -508,6 +504,17 @@ def search(
         rules.is_valid,
         scores_failed(scores),
     )
+
+
+def root_candidates(cells: Sequence[int], rules: Rules) -> list[int] | None:
+    """Each cell's digits (bit d - 1 for d) after the givens and every rule's propagation, before any
+    guess; None when they meet a contradiction."""
+    plan = _plan(rules)
+    if any(d < 0 or d > plan.n for d in cells):
+        raise ValueError(f"digits of a {plan.n}x{plan.n} grid are 0..{plan.n}")
+    root = [1 << (d - 1) if d else plan.full for d in cells]
+    everything = set(range(len(plan.propagators)))
+    return root if propagate(root, [c for c, d in enumerate(cells) if d], plan, everything) else None
 
 
 def _fewest(state: list[int]) -> int:
