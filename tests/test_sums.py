@@ -518,3 +518,29 @@ def test_a_shortened_sum_keeps_the_bounds_of_its_long_form(seed: int) -> None:
     kept = bounds.narrow([cands[c] for c in bounds.cells])
     assert kept is not None
     assert all(cands[c] & ~kept[i] == 0 for i, c in enumerate(bounds.cells))
+
+
+def test_the_rule_of_45_states_each_sum_once_and_no_house_less_one_cell() -> None:
+    """Bands of rows taken from the top and from the bottom meet in the same sum with opposite signs, and a
+    house less a cage of one cell holds the house's other digits anyway: each sum is derived once, in one
+    sign, and no hidden cage of eight cells around a one-cell cage is derived (every sum is reasoned on at
+    every node of a search). Five negated pairs and three such cages were derived on a published killer."""
+    from cases import full_grid
+
+    from sudoku_cp.rules.sums import derived_sums
+
+    nine = Rules.classic(3, 3)
+    grid = full_grid(nine, 7).cells
+    rows = [nine.houses[r] for r in range(9)]
+    triples = [tuple(range(c, c + 3)) for c in range(0, 81, 3) if c not in (33, 42, 75)]
+    # rows 4 and 5 meet in two cages that cross them; r9c1 is a cage of its own
+    shapes = [*triples, (33, 34, 44), (35, 42, 43), (72,), (73, 74), (75, 76, 77)]
+    cages = [(cells, sum(grid[c] for c in cells)) for cells in shapes]
+    sums = derived_sums(9, nine.houses, [rows, rows[::-1]], cages)
+    keys = {(cells, weights) for cells, weights, _ in sums}
+    assert len(keys) == len(sums)
+    assert ((35, 44), (1, -1)) in keys  # rows 1-4 less their cages' cells, plus theirs beyond: once
+    assert not any((cells, tuple(-w for w in weights)) in keys for cells, weights in keys)
+    assert not any(len(cells) == 8 for cells, _, _ in sums)
+    for cells, weights, total in sums:
+        assert sum(w * grid[c] for c, w in zip(cells, weights, strict=True)) == total

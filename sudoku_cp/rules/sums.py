@@ -423,6 +423,8 @@ def derived_sums(
     def add(plus: set[int], minus: set[int], total: int) -> None:
         if not plus and not minus:
             return
+        if not plus or (minus and min(minus) < min(plus)):  # a sum and its negation are one: one sign
+            plus, minus, total = minus, plus, -total
         terms = sorted((c, 1) for c in plus) + sorted((c, -1) for c in minus)
         key = (tuple(c for c, _ in terms), tuple(w for _, w in terms))
         found.setdefault(key, total)
@@ -434,7 +436,7 @@ def derived_sums(
         inside = [(p, t) for p, t in pieces if p <= set(house)]
         if inside:
             rest = set(house).difference(*(p for p, _ in inside))
-            if rest:
+            if rest and len(rest) < n - 1:  # a house less one cell says no more than the house
                 add(rest, set(), full - sum(t for _, t in inside))
     for band in bands:
         region: set[int] = set()
