@@ -23,7 +23,12 @@ Two entry points:
   going on where the last stopped (the ``auto`` portfolio's dfs turns).
 
 Importing this module imports numba; ``dfs.DfsBackend`` falls back to the reference search when that fails.
-Kernels are compiled with ``cache=True``: only the first run on a machine pays the compile time.
+Kernels are compiled with ``cache=True``: only the first run on a machine pays the compile time. They run
+without numba's reference counting (``_nrt=False``; the batch entry point, which allocates the search's
+arrays, keeps it): they allocate nothing and write into arrays their callers own, and the counts of the
+slices they take and pass, atomic increments and decrements, were a third of a killer's search (perf:
+32-38% of the samples in ``NRT_incref``/``NRT_decref`` on TAREK #37 and #38 and Wecoc #2; the same trees
+1.3 to 1.5 times faster without). So no slice is assigned to (``a[:] = b`` makes a temporary): loops do.
 """
 
 from __future__ import annotations
@@ -86,7 +91,7 @@ if CLOCK is not None:
     _clock_gettime = types.ExternalFunction("clock_gettime", types.int32(types.int32, types.voidptr))
     _CLOCK_ID = CLOCK
 
-    @njit(cache=True)
+    @njit(_nrt=False, cache=True)
     def _now_ns(timespec):
         """Nanoseconds on the monotonic clock; ``timespec`` holds two int64 (seconds, nanoseconds)."""
         _clock_gettime(_CLOCK_ID, timespec.ctypes)
@@ -94,7 +99,7 @@ if CLOCK is not None:
 
 else:  # pragma: no cover - platforms without clock_gettime
 
-    @njit(cache=True)
+    @njit(_nrt=False, cache=True)
     def _now_ns(timespec):
         return 0
 
@@ -397,7 +402,7 @@ def _work(t: _Tables, ncells: int) -> _Work:
     )
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _popcount(x: int) -> int:
     """Bits set in a mask below 2**64, by the 32-bit SWAR sum on each half (no overflow in int64)."""
     total = 0
@@ -411,19 +416,19 @@ def _popcount(x: int) -> int:
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _highest(mask: int) -> int:
     """The largest digit of a mask (its bit length, one count of leading zeros), 0 for none."""
     return 64 - leading_zeros(np.int64(mask)) if mask != 0 else 0
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _lowest(mask: int) -> int:
     """The smallest digit of a nonzero mask (one count of trailing zeros)."""
     return trailing_zeros(np.int64(mask)) + 1
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _narrow(cands, cell, narrowed, changed, nch):
     """Write ``narrowed`` (a nonzero strict subset) into ``cell`` and note it in ``changed``."""
     cands[cell] = narrowed
@@ -431,7 +436,7 @@ def _narrow(cands, cell, narrowed, changed, nch):
     return nch + 1
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _pair_rule(cands, cells, table, n, changed):
     """Arc consistency of a pair: each cell keeps the digits some digit of the other allows."""
     nch = 0
@@ -455,7 +460,7 @@ def _pair_rule(cands, cells, table, n, changed):
     return nch
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _thermo_rule(cands, cells, n, full, changed):
     """Bounds along a thermometer: above the smallest digit below, below the largest digit above."""
     nch = 0
@@ -480,7 +485,7 @@ def _thermo_rule(cands, cells, n, full, changed):
     return nch
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _cage_rule(cands, cells, table, changed, peer_bits, full, scratch, placements):
     """A cage's digit sets (``table``: the rest of a house that holds it, counted, then the sets): each
     cell keeps the digits of the sets that still fit the cage and leave the rest of the house its other
@@ -563,7 +568,7 @@ def _cage_rule(cands, cells, table, changed, peer_bits, full, scratch, placement
     return nch
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _positions(mask, digits):
     """The digits of ``mask`` among ``digits``, as positions: bit p for the p-th digit of ``digits``."""
     out = np.int64(0)
@@ -577,7 +582,7 @@ def _positions(mask, digits):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _at_positions(positions, digits):
     """The inverse of ``_positions``: the digits of ``digits`` at the positions set in ``positions``."""
     out = np.int64(0)
@@ -591,7 +596,7 @@ def _at_positions(positions, digits):
     return out
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _placed(cands, cells, digits, nopen, keep, scratch, placements):
     """Whether ``digits`` can go one to each of the ``nopen`` open cells of ``cells``; where so, each
     cell's ``keep`` gains the digits it holds in some such placement (a fixed cell its own): the open
@@ -619,7 +624,7 @@ def _placed(cands, cells, digits, nopen, keep, scratch, placements):
     return True
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _required_elsewhere(cands, cells, bit, changed, nch, peer_bits):
     """A digit the cage must hold, in two or more of its cells: it leaves every cell that sees all of them
     (a pointing pair of the cage), the AND of their peers' bits (no cell is its own peer, so none of
@@ -641,7 +646,7 @@ def _required_elsewhere(cands, cells, bit, changed, nch, peer_bits):
     return nch
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _least(union, k):
     """The sum of the ``k`` smallest digits of ``union``, -1 when it holds fewer."""
     total = 0
@@ -652,7 +657,7 @@ def _least(union, k):
     return total if k == 0 else -1
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _most(union, k):
     """The sum of the ``k`` largest digits of ``union`` (which holds at least k)."""
     total = 0
@@ -664,7 +669,7 @@ def _most(union, k):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _smear(x):
     """Every bit at or below the highest bit of ``x`` (a mask below 2**63): the digits up to its largest."""
     x |= x >> 1
@@ -676,7 +681,7 @@ def _smear(x):
     return x
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _parked(cands, cells, order, first, last, union, low):
     """``rules.sums._parked`` for the terms ``order[first:last]``: the sum of the digits they take in
     turn, each the smallest free digit at least its least candidate (``low``) or the largest at most its
@@ -704,7 +709,7 @@ def _parked(cands, cells, order, first, last, union, low):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _union_span(rest, k, w, out):
     """``rules.sums._union_span``: into ``out[0]`` and ``out[1]`` the least and most of w times the sum of
     ``k`` distinct digits of ``rest``; False when it holds fewer."""
@@ -717,7 +722,7 @@ def _union_span(rest, k, w, out):
     return True
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _group_span(cands, cells, order, first, last, union, w, out):
     """``rules.sums._group_span`` of one group, the terms ``order[first:last]``: into ``out[0]`` and
     ``out[1]`` the least and most of w times their sum over distinct digits, the tighter of the union's
@@ -742,7 +747,7 @@ def _group_span(cands, cells, order, first, last, union, w, out):
     return True
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _sum_bounds(cands, cells, table, bounds):
     """The bounds pass of a sum (``LinearSum._bounds``): into ``bounds[2]``, the digits each term keeps,
     with each exclusion group's least and most over distinct digits (``_group_span``; the table's end
@@ -804,7 +809,7 @@ def _sum_bounds(cands, cells, table, bounds):
 _SUMS_IN_A_WORD = 62
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _shifted(x, by):
     """``x`` shifted left by ``by`` bits (right where negative; 0 past the word)."""
     if by >= 0:
@@ -812,7 +817,7 @@ def _shifted(x, by):
     return x >> -by if by > -64 else 0
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _sum_words(masks, table, m, total, lo, hi, keep, forward, back):
     """The exact pass of ``_sum_rule`` where every window fits a word: layer i's reachable partial sums
     as the bits of ``forward[i]`` (bit s: the sum lo[i] + s), a term's digit moving them all at once, and
@@ -855,7 +860,7 @@ def _sum_words(masks, table, m, total, lo, hi, keep, forward, back):
     return True
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _sum_rule(cands, cells, table, changed, layers, bounds):
     """A sum (``rules.sums.LinearSum.narrow``; ``table`` is exact, total, the coefficients, then each
     term's exclusion group): the bounds pass (``_sum_bounds``), then, exact, each cell keeps the digits on
@@ -875,7 +880,8 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
         if not _sum_placed(masks, table, m, nopen, keep, bounds[4]):
             return -1
     elif table[0] == 0:
-        keep[:m] = masks[:m]
+        for i in range(m):
+            keep[i] = masks[i]
     else:
         total = table[1]
         lo = bounds[0]
@@ -914,7 +920,8 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
             width = hi[i] - lo[i] + 1
             nxt = base + width
             nwidth = hi[i + 1] - lo[i + 1] + 1
-            forward[nxt : nxt + nwidth] = 0
+            for x in range(nxt, nxt + nwidth):
+                forward[x] = 0
             w = table[2 + i]
             for s in range(width):
                 if forward[base + s]:
@@ -930,7 +937,8 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
             base = nxt
         if forward[base + total - lo[m]] == 0:
             return -1
-        back[base : base + hi[m] - lo[m] + 1] = 0
+        for x in range(base, base + hi[m] - lo[m] + 1):
+            back[x] = 0
         back[base + total - lo[m]] = 1
         for i in range(m - 1, -1, -1):
             width = hi[i] - lo[i] + 1
@@ -954,7 +962,7 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
     return _keep_all(cands, cells, keep, changed)
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _sum_placed(masks, table, m, nopen, keep, scratch):
     """A sum with at most ``FEW_OPEN`` open terms (``LinearSum._placed``): each digit of the open terms
     but the last tried, the last's following from the rest of the total, the terms of a group on
@@ -1013,7 +1021,7 @@ def _sum_placed(masks, table, m, nopen, keep, scratch):
     return found
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _keep_all(cands, cells, keep, changed):
     """Narrow each cell ``cells[i]`` to ``keep[i]``: the count of ``changed`` entries, -1 when one empties."""
     nch = 0
@@ -1026,7 +1034,7 @@ def _keep_all(cands, cells, keep, changed):
     return nch
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _automaton_rule(cands, cells, table, changed, layers, bounds):
     """An automaton (``rules.automaton``; ``table`` from ``_automaton_table``): the nodes reachable from
     the first through edges whose digit is a candidate, then, back from the accepting node, each cell
@@ -1083,7 +1091,7 @@ def _automaton_rule(cands, cells, table, changed, layers, bounds):
     return _keep_all(cands, cells, keep, changed)
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _sandwich_rule(cands, cells, table, full, changed, scratch):
     """A sandwich over a house (``table``: ``_sandwich_table``): for each two places of its ends (1 and
     n) and each set of digits of the right size and total between them, whether every cell between can
@@ -1142,7 +1150,7 @@ def _sandwich_rule(cands, cells, table, full, changed, scratch):
     return _keep_all(cands, cells, keep, changed)  # (each keep within its cell's digits)
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _sandwich_fits(v, i, j, m, c, o):
     """Whether each cell between ``i`` and ``j`` can hold a digit of ``c`` and each outside one of ``o``,
     every digit of both with a place."""
@@ -1165,7 +1173,7 @@ def _sandwich_fits(v, i, j, m, c, o):
     return union == o
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _locked_rule(cands, cells, shared, a_rest, changed):
     """Locked candidates: ``cells`` are the cells two houses share, then the rest of each; a digit one
     house holds only in the shared cells leaves the other house's other cells."""
@@ -1197,7 +1205,7 @@ def _locked_rule(cands, cells, shared, a_rest, changed):
     return nch
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _apply(p, cands, t, w):
     """Run propagator ``p``: the count of ``w.changed`` entries it wrote, -1 on a contradiction."""
     cells = t.cells[t.cell_start[p] : t.cell_start[p + 1]]
@@ -1216,7 +1224,7 @@ def _apply(p, cands, t, w):
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _wake(cell, t, w, npend):
     """Put the propagators that read ``cell`` on the stack (once each); the new stack height."""
     for k in range(t.watch_start[cell], t.watch_start[cell + 1]):
@@ -1230,7 +1238,7 @@ def _wake(cell, t, w, npend):
     return npend
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _absorb(nch, queue, qlen, npend, t, w):
     """Take in the ``nch`` cells a kernel narrowed (``w.changed``: cell << 1 | fixed): wake what reads
     them, queue those now fixed; the new stack height and queue length."""
@@ -1243,7 +1251,7 @@ def _absorb(nch, queue, qlen, npend, t, w):
     return npend, qlen
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _hidden_singles(cands, queue, qlen, units, full):
     """One pass of hidden singles over the houses (a digit with one place in a house goes there), fixed
     cells pushed on ``queue``: the new queue length, -1 on a contradiction (a digit without a place, or
@@ -1275,7 +1283,7 @@ def _hidden_singles(cands, queue, qlen, units, full):
     return qlen
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _singles(cands, queue, qlen, peers, units, full):
     """Naked and hidden singles to a fixpoint, for rules of houses alone with as many peers per cell: the
     loop of ``_propagate`` without propagators, on a rectangle of peers (the classic rules' hot path)."""
@@ -1302,7 +1310,7 @@ def _singles(cands, queue, qlen, peers, units, full):
     return True
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _propagate(cands, qlen, npend, t, w):
     """Naked and hidden singles and the propagators to a fixpoint over ``cands``; False on a contradiction.
 
@@ -1374,7 +1382,7 @@ def _propagate(cands, qlen, npend, t, w):
                 w.pending[p] = _SELF_WOKEN
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _fail(w, npend):
     """Clear the propagators still pending (the next call starts clean); False."""
     for i in range(npend):
@@ -1382,7 +1390,7 @@ def _fail(w, npend):
     return False
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, scores, value_scores):
     """The cell to branch on (ties to the first in row-major order), -1 when all cells are solved."""
     ncells = cands.shape[0]
@@ -1429,7 +1437,7 @@ def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums,
     return best
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _most_conflicted(cands, scores, value_scores):
     """``wdeg``'s cell: the highest score per candidate, a fifth of the top digit's score added to the
     cells that hold that digit (when one digit stands out: at least n dead ends, over 1.5 times the
@@ -1464,7 +1472,7 @@ def _most_conflicted(cands, scores, value_scores):
     return best
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _fewest(cands):
     """``mrv``'s cell: the first unsolved cell with the fewest candidates, -1 when all are solved."""
     best = -1
@@ -1481,7 +1489,7 @@ def _fewest(cands):
     return best
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _two_places(cands, units, scores, num, den):
     """``wdeg``'s alternative to a wide cell: a digit with exactly two places in a house, scored half the
     higher score of its two cells, taken when that is at least ``num / den`` (the cell's score per
@@ -1526,7 +1534,7 @@ def _two_places(cands, units, scores, num, den):
     return first, digit, second
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _blame(child, cell, bit, heuristic, ctr, w):
     """Count a dead end of the guess ``bit`` in ``cell``: ``conflicts`` scores the guessed cell;
     ``wdeg`` scores the cell whose digit propagation was removing when it failed (the guess itself, or a
@@ -1547,7 +1555,7 @@ def _blame(child, cell, bit, heuristic, ctr, w):
             w.value_scores[d] >>= 2
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _start(grid, stack, ctr, t, w, heuristic):
     """Load a puzzle into ``stack[0]`` and propagate its givens (and every propagator); reset the counters."""
     root = stack[0]
@@ -1566,14 +1574,19 @@ def _start(grid, stack, ctr, t, w, heuristic):
     for p in range(nprops):
         w.pending[p] = _PENDING
         w.stack[p] = p
-    ctr[:] = 0
+    for x in range(ctr.shape[0]):
+        ctr[x] = 0
     ctr[_NODES] = 1
     if heuristic == _WDEG:
-        w.scores[:] = t.priority
+        for x in range(w.scores.shape[0]):
+            w.scores[x] = t.priority[x]
     else:
-        w.scores[:] = 0
-    w.value_scores[:] = 0
-    w.other[:] = -1
+        for x in range(w.scores.shape[0]):
+            w.scores[x] = 0
+    for x in range(w.value_scores.shape[0]):
+        w.value_scores[x] = 0
+    for x in range(w.other.shape[0]):
+        w.other[x] = -1
     if t.peer_rect.shape[0] > 0:
         consistent = _singles(root, w.queue, qlen, t.peer_rect, t.units, full)
     else:
@@ -1585,7 +1598,7 @@ def _start(grid, stack, ctr, t, w, heuristic):
         ctr[_FINAL] = EXHAUSTED
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuristic, t, w):
     """Continue the search kept in ``stack``/``branch``/``untried``/``ctr`` for up to ``budget`` nodes.
 
@@ -1639,7 +1652,8 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
                 state, status = (_DONE, EXHAUSTED) if bit == 0 else (_NEXT, OUT_OF_NODES)
                 break
             child = stack[level + 1]
-            child[:] = stack[level]
+            for x in range(ncells):
+                child[x] = stack[level, x]
             cell = branch[level]
             child[cell] = bit
             w.queue[0] = cell
@@ -1658,7 +1672,7 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
     return _keep(ctr, level, state, status)
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _keep(ctr, level, state, status):
     """Keep where a search stopped in its counters, for the next call; its status."""
     ctr[_LEVEL] = level
@@ -1668,7 +1682,7 @@ def _keep(ctr, level, state, status):
     return status
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _take_next(untried, branch, other, level, ctr, node_end):
     """``_take`` where a branch on a digit's two places in a house (``other``, ``wdeg``) tries the second
     place once the first is done: the branch point then holds that cell and digit."""
@@ -1682,7 +1696,7 @@ def _take_next(untried, branch, other, level, ctr, node_end):
     return _take(untried, level, ctr, node_end)
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _take(untried, level, ctr, node_end):
     """The next value to try: back to the deepest level from ``level`` up whose branch point has one
     left, then its lowest bit, taken off ``untried``. Returns (level, bit), with bit 0 when no level has
@@ -1699,7 +1713,7 @@ def _take(untried, level, ctr, node_end):
     return level, bit
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _solved(ctr, out, limit, pause_when_full):
     """Count the solution just written to ``out[ctr[_NOUT]]`` (when that row exists): the search's next
     state and its status, OUT_OF_NODES to go on (LIMIT_REACHED at the limit, _BUFFER_FULL to hand over)."""
@@ -1732,15 +1746,17 @@ def _solve_batch(grids, limit, heuristic, max_nodes, t, w, result):
         _record(result, i, ctr, out, status, started, timespec)
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _record(result, i, ctr, out, status, started, timespec):
     """Puzzle i's answer into ``result``: what the counters and ``out`` hold, and its seconds since
     ``started`` (nanoseconds)."""
     result.counts[i] = ctr[_COUNT]
     if ctr[_NOUT] > 0:
-        result.solutions[i, :] = out[0]
+        for x in range(out.shape[1]):
+            result.solutions[i, x] = out[0, x]
     if ctr[_NOUT] > 1:
-        result.second[i, :] = out[1]
+        for x in range(out.shape[1]):
+            result.second[i, x] = out[1, x]
     result.guesses[i] = ctr[_GUESSES]
     result.backtracks[i] = ctr[_BACKTRACKS]
     result.nodes[i] = ctr[_NODES]
