@@ -72,7 +72,7 @@ _LEVEL, _STATE, _FINAL, _COUNT, _NOUT, _NODES, _GUESSES, _BACKTRACKS = range(8)
 _NCTR = 8
 # Values of ``ctr[_STATE]``: expand the state at ``level``, try the next value of the branch point at
 # ``level``, or finished with the status in ``ctr[_FINAL]``.
-_EXPAND, _NEXT, _DONE = 0, 1, 2
+_EXPAND, _NEXT, _DONE, _DECIDE = 0, 1, 2, 3
 _MAX_NODES = np.iinfo(np.int64).max
 
 _MRV, _FIRST, _WEIGHTED, _CONFLICTS, _WDEG = (
@@ -380,8 +380,6 @@ class _Work(NamedTuple):
     unit_sums: np.ndarray  # (houses,) int64: the weighted heuristic's sums per house
     scores: np.ndarray  # (ncells,) int64: conflicts' dead ends per branch cell, wdeg's scores
     value_scores: np.ndarray  # (n,) int64: wdeg's dead ends per digit
-    other: np.ndarray  # (ncells + 1,) int64: wdeg's branch on a digit's two places in a house: the second
-    #: place and the digit (cell * 64 + digit - 1) while the first is being tried, else -1
     culprit: np.ndarray  # (1,) int64: the fixed cell whose digit ``_propagate`` was removing last, -1 none
 
 
@@ -397,7 +395,6 @@ def _work(t: _Tables, ncells: int) -> _Work:
         np.empty(t.units.shape[0], np.int64),
         np.zeros(ncells, np.int64),
         np.zeros(t.weights.shape[0] - 1, np.int64),
-        np.full(ncells + 1, -1, np.int64),
         np.full(1, -1, np.int64),
     )
 
@@ -1493,11 +1490,11 @@ def _fewest(cands):
 def _two_places(cands, units, scores, num, den):
     """``wdeg``'s alternative to a wide cell: a digit with exactly two places in a house, scored half the
     higher score of its two cells, taken when that is at least ``num / den`` (the cell's score per
-    candidate; the last of equal scores wins). Returns (first place, digit bit, second place), the first
-    place the one of higher score; (-1, 0, -1) when no digit qualifies."""
+    candidate; the last of equal scores wins). Returns (place, digit bit), the place of higher score (the
+    binary search tries the digit there; its refutation leaves the other place to hidden singles);
+    (-1, 0) when no digit qualifies."""
     first = -1
     digit = 0
-    second = -1
     n = units.shape[1]
     for u in range(units.shape[0]):
         once = 0
@@ -1530,8 +1527,7 @@ def _two_places(cands, units, scores, num, den):
                 den = 2
                 first = a
                 digit = bit
-                second = b
-    return first, digit, second
+    return first, digit
 
 
 @njit(_nrt=False, cache=True)
@@ -1585,8 +1581,6 @@ def _start(grid, stack, ctr, t, w, heuristic):
             w.scores[x] = 0
     for x in range(w.value_scores.shape[0]):
         w.value_scores[x] = 0
-    for x in range(w.other.shape[0]):
-        w.other[x] = -1
     if t.peer_rect.shape[0] > 0:
         consistent = _singles(root, w.queue, qlen, t.peer_rect, t.units, full)
     else:
@@ -1607,15 +1601,14 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
     """
     if ctr[_STATE] == _DONE:
         return ctr[_FINAL]
+    if heuristic == _WDEG:
+        return _run_binary(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuristic, t, w)
     level = ctr[_LEVEL]
     state = ctr[_STATE]
     node_end = ctr[_NODES] + budget if budget > 0 else _MAX_NODES
     ncells = stack.shape[1]
     status = OUT_OF_NODES
-    peer_rect = t.peer_rect
-    rect = peer_rect.shape[0] > 0
     units = t.units
-    full = t.full
     house_start = t.house_start
     houses_of = t.houses_of
     weights = t.weights
@@ -1637,38 +1630,115 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
             else:
                 branch[level] = cell
                 untried[level] = cands[cell]
-                w.other[level] = -1
-                count = _popcount(cands[cell])
-                if heuristic == _WDEG and count > 2 and w.scores[cell] > 0:
-                    first, digit, second = _two_places(cands, units, w.scores, w.scores[cell], count)
-                    if first >= 0:
-                        branch[level] = first
-                        untried[level] = digit
-                        w.other[level] = second * 64 + _lowest(digit) - 1
                 state = _NEXT
         else:  # try the next value of the branch point at ``level``
-            level, bit = _take_next(untried, branch, w.other, level, ctr, node_end)
+            level, bit = _take(untried, level, ctr, node_end)
             if bit <= 0:
                 state, status = (_DONE, EXHAUSTED) if bit == 0 else (_NEXT, OUT_OF_NODES)
                 break
-            child = stack[level + 1]
-            for x in range(ncells):
-                child[x] = stack[level, x]
-            cell = branch[level]
-            child[cell] = bit
-            w.queue[0] = cell
-            ctr[_GUESSES] += 1
-            ctr[_NODES] += 1
-            if rect:
-                consistent = _singles(child, w.queue, 1, peer_rect, units, full)
-            else:
-                consistent = _propagate(child, 1, _wake(cell, t, w, 0), t, w)
-            if consistent:
+            if _guess(stack, level, branch[level], bit, heuristic, ctr, t, w):
+                level += 1
+                state = _EXPAND
+    return _keep(ctr, level, state, status)
+
+
+@njit(_nrt=False, cache=True, inline="always")
+def _guess(stack, level, cell, bit, heuristic, ctr, t, w):
+    """Try ``bit`` in ``cell`` on a copy of ``stack[level]`` into ``stack[level + 1]``, propagated: whether
+    it holds (a dead end is counted and blamed)."""
+    child = stack[level + 1]
+    for x in range(stack.shape[1]):
+        child[x] = stack[level, x]
+    child[cell] = bit
+    w.queue[0] = cell
+    ctr[_GUESSES] += 1
+    ctr[_NODES] += 1
+    if t.peer_rect.shape[0] > 0:
+        consistent = _singles(child, w.queue, 1, t.peer_rect, t.units, t.full)
+    else:
+        consistent = _propagate(child, 1, _wake(cell, t, w, 0), t, w)
+    if not consistent:
+        ctr[_BACKTRACKS] += 1
+        _blame(child, cell, bit, heuristic, ctr, w)
+    return consistent
+
+
+@njit(_nrt=False, cache=True)
+def _run_binary(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuristic, t, w):
+    """``_run`` by binary choices (``wdeg``): a decision puts a digit in a cell (``branch``, ``untried``
+    at its level); when what follows it is done (a contradiction, or every solution below found), the
+    digit leaves the cell at that level, which is propagated, and the cell to branch on is chosen anew
+    there, as the Interactive Sudoku Solver does. States: _EXPAND choose at ``level``, _DECIDE try the
+    decision at ``level``, _NEXT refute it."""
+    level = ctr[_LEVEL]
+    state = ctr[_STATE]
+    node_end = ctr[_NODES] + budget if budget > 0 else _MAX_NODES
+    ncells = stack.shape[1]
+    status = OUT_OF_NODES
+    peer_rect = t.peer_rect
+    rect = peer_rect.shape[0] > 0
+    units = t.units
+    full = t.full
+    while True:
+        if state == _EXPAND:
+            cands = stack[level]
+            cell = _most_conflicted(cands, w.scores, w.value_scores)
+            if cell < 0:  # a solution
+                if ctr[_NOUT] < out.shape[0]:
+                    for c in range(ncells):
+                        out[ctr[_NOUT], c] = _highest(cands[c])
+                state, status = _solved(ctr, out, limit, pause_when_full)
+                if state == _DONE:  # the limit
+                    break
+                if level == 0:  # no decision above: the search is over
+                    state, status = _DONE, EXHAUSTED
+                    break
+                level -= 1  # the decision above is done with
+                if status != OUT_OF_NODES:  # a full buffer: hand the solutions over first
+                    break
+                continue
+            bit = cands[cell] & -cands[cell]
+            count = _popcount(cands[cell])
+            if count > 2 and w.scores[cell] > 0:
+                first, digit = _two_places(cands, units, w.scores, w.scores[cell], count)
+                if first >= 0:
+                    cell = first
+                    bit = digit
+            branch[level] = cell
+            untried[level] = bit
+            state = _DECIDE
+        elif state == _DECIDE:
+            if ctr[_NODES] >= node_end:
+                break
+            if _guess(stack, level, branch[level], untried[level], heuristic, ctr, t, w):
                 level += 1
                 state = _EXPAND
             else:
-                ctr[_BACKTRACKS] += 1
-                _blame(child, cell, bit, heuristic, ctr, w)
+                state = _NEXT
+        else:  # _NEXT: the decision at ``level`` is done with: its digit leaves its cell there
+            if ctr[_NODES] >= node_end:
+                break
+            cands = stack[level]
+            cell = branch[level]
+            left = cands[cell] & ~untried[level]
+            consistent = left != 0  # (not a node of the statistics: at most one per guess)
+            if consistent:
+                cands[cell] = left
+                qlen = 0
+                if left & (left - 1) == 0:
+                    w.queue[0] = cell
+                    qlen = 1
+                if rect:
+                    consistent = _singles(cands, w.queue, qlen, peer_rect, units, full)
+                else:
+                    consistent = _propagate(cands, qlen, _wake(cell, t, w, 0), t, w)
+            if consistent:
+                state = _EXPAND
+            elif level == 0:
+                state, status = _DONE, EXHAUSTED
+                break
+            else:
+                level -= 1
     return _keep(ctr, level, state, status)
 
 
@@ -1680,20 +1750,6 @@ def _keep(ctr, level, state, status):
     if state == _DONE:
         ctr[_FINAL] = status
     return status
-
-
-@njit(_nrt=False, cache=True)
-def _take_next(untried, branch, other, level, ctr, node_end):
-    """``_take`` where a branch on a digit's two places in a house (``other``, ``wdeg``) tries the second
-    place once the first is done: the branch point then holds that cell and digit."""
-    while untried[level] == 0 and level > 0 and other[level] < 0:
-        level -= 1
-    second = other[level]
-    if untried[level] == 0 and second >= 0:
-        branch[level] = second >> 6
-        untried[level] = np.int64(1) << (second & 63)
-        other[level] = -1
-    return _take(untried, level, ctr, node_end)
 
 
 @njit(_nrt=False, cache=True)
