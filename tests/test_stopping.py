@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_cp import Rules
-from sudoku_cp.backends.auto import QUICK_SECONDS
+from sudoku_cp.backends.auto import LIGHT_SECONDS, QUICK_SECONDS
 from sudoku_cp.samples import blanked, pattern_grid
 
 #: Seconds after the start before the signal: the command is solving by then (start-up takes about one).
@@ -225,12 +225,11 @@ def test_a_long_search_under_variant_rules_stops_promptly_on_a_signal(backend: s
     proc = subprocess.Popen(
         [*command, "--backend", backend, str(killer)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
-    # auto hands the count on to CP-SAT after its quick turn on the reference search and 0.2 s of the
-    # compiled one: a signal while it imports OR-tools waits for the import (held: one cut short leaves
-    # it broken), so both get the time to be searching
-    time.sleep(
-        STARTED + (2.0 if backend in ("auto", "cpsat") else 0.0) + (QUICK_SECONDS if backend == "auto" else 0)
-    )
+    # auto hands the count on to CP-SAT after its quick turn on the reference search, sat's light turn
+    # and 0.2 s of the compiled one: a signal while it loads numba or imports OR-tools waits for them
+    # (held: one cut short leaves them broken), so both get the time to be searching
+    turns = QUICK_SECONDS + LIGHT_SECONDS if backend == "auto" else 0.0
+    time.sleep(STARTED + (2.0 if backend in ("auto", "cpsat") else 0.0) + turns)
     assert proc.poll() is None, "the count ended before the signal: the test puzzle is too easy"
     signalled = time.monotonic()
     proc.send_signal(signal.SIGINT)
