@@ -1388,12 +1388,11 @@ def _fail(w, npend):
 
 
 @njit(_nrt=False, cache=True)
-def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, scores, value_scores):
-    """The cell to branch on (ties to the first in row-major order), -1 when all cells are solved."""
+def _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, scores):
+    """The cell to branch on (ties to the first in row-major order), -1 when all cells are solved; ``wdeg``
+    chooses in ``_run_binary`` (``_most_conflicted``)."""
     ncells = cands.shape[0]
     best = -1
-    if heuristic == _WDEG:
-        return _most_conflicted(cands, scores, value_scores)
     if heuristic == _CONFLICTS:
         best_score = 0
         best_count = 1
@@ -1616,9 +1615,7 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
     while True:
         if state == _EXPAND:
             cands = stack[level]
-            cell = _choose(
-                cands, heuristic, units, house_start, houses_of, weights, unit_sums, w.scores, w.value_scores
-            )
+            cell = _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, w.scores)
             if cell < 0:  # a solution
                 if ctr[_NOUT] < out.shape[0]:
                     for c in range(ncells):
