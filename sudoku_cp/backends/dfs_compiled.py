@@ -1379,6 +1379,16 @@ def _propagate(cands, qlen, npend, t, w):
                 w.pending[p] = _SELF_WOKEN
 
 
+@njit(_nrt=False, cache=True, inline="always")
+def _settle(cands, qlen, npend, t, w):
+    """Propagate ``cands`` after a narrowing (``w.queue[:qlen]`` the cells it fixed, ``w.stack[:npend]``
+    the propagators it woke): the singles alone on rules that are rows, columns and boxes (``peer_rect``),
+    else ``_propagate``; False on a contradiction."""
+    if t.peer_rect.shape[0] > 0:
+        return _singles(cands, w.queue, qlen, t.peer_rect, t.units, t.full)
+    return _propagate(cands, qlen, npend, t, w)
+
+
 @njit(_nrt=False, cache=True)
 def _fail(w, npend):
     """Clear the propagators still pending (the next call starts clean); False."""
@@ -1580,11 +1590,7 @@ def _start(grid, stack, ctr, t, w, heuristic):
             w.scores[x] = 0
     for x in range(w.value_scores.shape[0]):
         w.value_scores[x] = 0
-    if t.peer_rect.shape[0] > 0:
-        consistent = _singles(root, w.queue, qlen, t.peer_rect, t.units, full)
-    else:
-        consistent = _propagate(root, qlen, nprops, t, w)
-    if consistent:
+    if _settle(root, qlen, nprops, t, w):
         ctr[_STATE] = _EXPAND
     else:
         ctr[_STATE] = _DONE
@@ -1605,7 +1611,6 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
     level = ctr[_LEVEL]
     state = ctr[_STATE]
     node_end = ctr[_NODES] + budget if budget > 0 else _MAX_NODES
-    ncells = stack.shape[1]
     status = OUT_OF_NODES
     units = t.units
     house_start = t.house_start
@@ -1617,11 +1622,8 @@ def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuri
             cands = stack[level]
             cell = _choose(cands, heuristic, units, house_start, houses_of, weights, unit_sums, w.scores)
             if cell < 0:  # a solution
-                if ctr[_NOUT] < out.shape[0]:
-                    for c in range(ncells):
-                        out[ctr[_NOUT], c] = _highest(cands[c])
                 untried[level] = 0  # nothing left to try here: step back
-                state, status = _solved(ctr, out, limit, pause_when_full)
+                state, status = _solution(cands, ctr, out, limit, pause_when_full)
                 if status != OUT_OF_NODES:
                     break
             else:
@@ -1650,10 +1652,7 @@ def _guess(stack, level, cell, bit, heuristic, ctr, t, w):
     w.queue[0] = cell
     ctr[_GUESSES] += 1
     ctr[_NODES] += 1
-    if t.peer_rect.shape[0] > 0:
-        consistent = _singles(child, w.queue, 1, t.peer_rect, t.units, t.full)
-    else:
-        consistent = _propagate(child, 1, _wake(cell, t, w, 0), t, w)
+    consistent = _settle(child, 1, _wake(cell, t, w, 0), t, w)
     if not consistent:
         ctr[_BACKTRACKS] += 1
         _blame(child, cell, bit, heuristic, ctr, w)
@@ -1670,21 +1669,14 @@ def _run_binary(stack, branch, untried, ctr, out, pause_when_full, limit, budget
     level = ctr[_LEVEL]
     state = ctr[_STATE]
     node_end = ctr[_NODES] + budget if budget > 0 else _MAX_NODES
-    ncells = stack.shape[1]
     status = OUT_OF_NODES
-    peer_rect = t.peer_rect
-    rect = peer_rect.shape[0] > 0
     units = t.units
-    full = t.full
     while True:
         if state == _EXPAND:
             cands = stack[level]
             cell = _most_conflicted(cands, w.scores, w.value_scores)
             if cell < 0:  # a solution
-                if ctr[_NOUT] < out.shape[0]:
-                    for c in range(ncells):
-                        out[ctr[_NOUT], c] = _highest(cands[c])
-                state, status = _solved(ctr, out, limit, pause_when_full)
+                state, status = _solution(cands, ctr, out, limit, pause_when_full)
                 if state == _DONE:  # the limit
                     break
                 if level == 0:  # no decision above: the search is over
@@ -1725,10 +1717,7 @@ def _run_binary(stack, branch, untried, ctr, out, pause_when_full, limit, budget
                 if left & (left - 1) == 0:
                     w.queue[0] = cell
                     qlen = 1
-                if rect:
-                    consistent = _singles(cands, w.queue, qlen, peer_rect, units, full)
-                else:
-                    consistent = _propagate(cands, qlen, _wake(cell, t, w, 0), t, w)
+                consistent = _settle(cands, qlen, _wake(cell, t, w, 0), t, w)
             if consistent:
                 state = _EXPAND
             elif level == 0:
@@ -1764,6 +1753,15 @@ def _take(untried, level, ctr, node_end):
     bit = rest & -rest
     untried[level] = rest ^ bit
     return level, bit
+
+
+@njit(_nrt=False, cache=True)
+def _solution(cands, ctr, out, limit, pause_when_full):
+    """``_solved`` for the solution ``cands``, written to ``out[ctr[_NOUT]]`` first (when that row exists)."""
+    if ctr[_NOUT] < out.shape[0]:
+        for c in range(cands.shape[0]):
+            out[ctr[_NOUT], c] = _highest(cands[c])
+    return _solved(ctr, out, limit, pause_when_full)
 
 
 @njit(_nrt=False, cache=True)
