@@ -300,3 +300,20 @@ def test_explain_shows_a_progress_line_on_a_terminal_while_a_puzzle_takes_long()
         proc.wait()
         os.close(master)
     assert b"\r0 puzzles, 0 puzzles/s, still working (0:0" in seen, seen
+
+
+def test_the_command_leaves_its_objects_to_the_exit_and_a_caller_keeps_its_collector(tmp_path: Path) -> None:
+    path = tmp_path / "easy.txt"
+    path.write_text(EASY + "\n")
+    script = (
+        "import gc, sys\n"
+        "from sudoku_cp.cli import main\n"
+        f"main(['count', {str(path)!r}])\n"
+        "print(gc.get_freeze_count())\n"
+        f"sys.argv = ['sudoku-cp', 'count', {str(path)!r}]\n"
+        "main()\n"
+        "print(gc.get_freeze_count() > 0)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["1", "0", "1", "True"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import importlib
 import os
 import sys
@@ -125,8 +126,27 @@ def _command(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``sudoku-cp`` with ``argv`` (default: the process's arguments); return the exit status."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Run ``sudoku-cp`` with ``argv`` (default: the process's arguments); return the exit status.
+
+    Run as the process's own command (``argv`` None), it leaves the objects it made to the interpreter's
+    exit without a last pass of the cycle collector (``_quick_exit``)."""
+    if argv is None:
+        try:
+            return _run(sys.argv[1:])
+        finally:
+            _quick_exit()
+    return _run(list(argv))
+
+
+def _quick_exit() -> None:
+    """Spare the interpreter's exit its full pass of the cycle collector over every object the command
+    made: once numba's compiler is loaded (the dfs kernels), that pass took 0.3-0.45 s of a one-puzzle
+    command's 1.5 s. ``gc.freeze`` moves them out of the collector's reach; the exit still closes files
+    and runs ``atexit`` handlers, and a process soon to end frees its memory all the same."""
+    gc.freeze()
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser(_command(argv), lazy=True)
     try:
         args = parser.parse_args(argv)
