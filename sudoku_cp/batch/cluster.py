@@ -231,7 +231,7 @@ class ClusterPool:
     @property
     def workers(self) -> int:
         """Workers the scheduler knows now."""
-        return len(self.client.scheduler_info().get("workers", {}))
+        return len(self.client.nthreads())  # asked now (scheduler_info() is refreshed every few seconds)
 
     def map(self, tasks: Iterable[Any], local: Callable[[Any], Any] | None = None) -> Iterator[Any]:
         """Yield ``handler(task)`` for every task, in the order of ``tasks``; ``ahead`` in flight at most.
