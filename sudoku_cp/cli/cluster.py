@@ -67,9 +67,8 @@ def cluster_note(client: Any | None) -> str:
     workers = 0
     if connected(client):  # asking a lost scheduler would wait for the client's reconnection timeout
         with contextlib.suppress(Exception):  # lost meanwhile
-            workers = len(
-                client.nthreads()
-            )  # asked now: scheduler_info() is a copy refreshed every few seconds
+            # asked now: scheduler_info() is a copy, refreshed every few seconds
+            workers = len(client.nthreads())
     note = f", on {workers:,} Dask {plural(workers, 'worker')}"
     watch = _WATCHES.get(id(client))
     if watch is not None and watch.workers_lost:
