@@ -34,6 +34,38 @@ def assert_solves(puzzle: Puzzle, solution: Puzzle | None) -> None:
 FULL = bool(os.environ.get("SUDOKU_CP_FULL_TESTS"))
 
 
+#: The package's compiled kernels, in two groups of about equal compile time on a machine without numba's
+#: cache of them (a fresh clone: about 110 s each here), each group loaded by one warm-up process.
+KERNELS = (
+    "from sudoku_cp.backends import dfs_compiled; dfs_compiled.warm_up()\n"
+    "from sudoku_cp.encode import propagated; propagated.warm_up()\n"
+    "from sudoku_cp.certify import drat_compiled; drat_compiled.warm_up()",
+    "from sudoku_cp.human import chains_compiled, fish_compiled, forcing_compiled\n"
+    "chains_compiled.warm_up(); forcing_compiled.warm_up(); fish_compiled.warm_up()\n"
+    "from sudoku_cp.se.rater import rate_se\n"
+    "rate_se('........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3')",
+)
+
+
+#: A module of each group whose cache index says the group has been compiled here.
+COMPILED = (("backends", "dfs_compiled"), ("se", "propagation"), ("human", "chains_compiled"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before the test workers start (in the process that starts them), compile the kernels for this
+    machine, the groups of ``KERNELS`` side by side: each worker would otherwise compile every kernel it
+    meets itself, the same work on every core (on a fresh clone, a third of the suite's time). With
+    numba's cache warm (its index files beside the modules: ``COMPILED``) nothing is done."""
+    if hasattr(config, "workerinput") or (os.cpu_count() or 1) < 2:
+        return
+    package = Path(sudoku_cp.__file__).parent
+    if all(any((package / folder / "__pycache__").glob(f"{name}.*.nbi")) for folder, name in COMPILED):
+        return
+    warming = [subprocess.Popen([sys.executable, "-c", code]) for code in KERNELS]
+    for process in warming:
+        process.wait()
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the package's modules to bytecode once: where PYTHONDONTWRITEBYTECODE is set (as on the CI
     machine) every ``sudoku-cp`` subprocess of the tests would otherwise compile them again (0.1 s each)."""
