@@ -2088,7 +2088,7 @@ def _ensure_compiled(bands: bool = False) -> None:
 
     A signal that cut numba's compiling short would be lost and leave it broken, so it is delivered when
     the kernels are ready instead; on a warm cache that is a fraction of a second. A first compile on a
-    machine is slow (about 40 s here, the band search a third of it), so after ``signals.NOTICE_AFTER``
+    machine is slow (about 70 s here, the band search 20 s more), so after ``signals.NOTICE_AFTER``
     seconds a line on standard error says what is happening.
     The band search's kernels load only for a search that takes them (a 9x9 one), so other shapes start
     no later than before they existed.
@@ -2097,7 +2097,7 @@ def _ensure_compiled(bands: bool = False) -> None:
     if _READY and (_BANDS_READY or not bands):
         return
     try:
-        with compiling("the dfs search", 40):
+        with compiling("the dfs search", 70):
             if not _READY:
                 _warm_general()
             if bands and not _BANDS_READY:
