@@ -35,9 +35,13 @@ FULL = bool(os.environ.get("SUDOKU_CP_FULL_TESTS"))
 
 
 #: The package's compiled kernels, in two groups of about equal compile time on a machine without numba's
-#: cache of them (a fresh clone: about 110 s each here), each group loaded by one warm-up process.
+#: cache of them (a fresh clone: about two minutes each here), each group loaded by one warm-up process:
+#: the dfs's module built ahead of time, and its JIT kernels, which some tests compare with it.
 KERNELS = (
-    "from sudoku_cp.backends import dfs_compiled; dfs_compiled.warm_up()\n"
+    "import os, subprocess, sys\n"
+    "from sudoku_cp.backends import dfs_compiled; dfs_compiled.warm_up()\n"  # built ahead of time
+    "code = 'from sudoku_cp.backends import dfs_compiled; dfs_compiled.warm_up()'\n"  # and numba's JIT
+    "subprocess.run([sys.executable, '-c', code], env={**os.environ, 'SUDOKU_CP_KERNELS': 'jit'})\n"
     "from sudoku_cp.encode import propagated; propagated.warm_up()\n"
     "from sudoku_cp.certify import drat_compiled; drat_compiled.warm_up()",
     "from sudoku_cp.human import chains_compiled, fish_compiled, forcing_compiled\n"
@@ -48,7 +52,7 @@ KERNELS = (
 
 
 #: A module of each group whose cache index says the group has been compiled here.
-COMPILED = (("backends", "dfs_compiled"), ("se", "propagation"), ("human", "chains_compiled"))
+COMPILED = (("backends", "dfs_kernels"), ("se", "propagation"), ("human", "chains_compiled"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

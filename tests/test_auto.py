@@ -5,6 +5,7 @@ one process and in the batch path."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -169,11 +170,33 @@ def test_a_command_on_a_few_puzzles_loads_the_compiled_dfs_only_for_what_the_ref
         f"auto.QUICK_SECONDS = 0.1\nauto.LIGHT_SECONDS = 10.0\nauto.LIGHT_UP_TO = {9 if light else 0}\n"
         f"code = main(['count', {str(path)!r}])\nprint('numba' in sys.modules, code)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    env = {**os.environ, "SUDOKU_CP_KERNELS": "jit"}  # the kernels as numba's: costly to load
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
     count, numba = done.stdout.split("\n")[:2]
     assert numba == f"{loads} 0", done.stderr
     assert count.split()[-1] == "1"  # unique, as the compiled dfs counts it
     assert len(make_backend("dfs").enumerate(puzzle, limit=2).solutions) == 1
+
+
+def test_with_the_kernels_built_ahead_of_time_a_command_takes_the_compiled_dfs_without_numba(
+    tmp_path: Path,
+) -> None:
+    """Once ``dfs_aot`` has built the kernels, they load in milliseconds: the quick turns are skipped
+    (``dfs_compiled.loads_quickly``) and numba is never imported."""
+    from sudoku_cp.backends import dfs_compiled
+
+    dfs_compiled.warm_up()  # builds them where this machine has none
+    path = tmp_path / "pill.json"
+    path.write_text(json.dumps(to_fpuzzles(PILL)))
+    code = (
+        "import sys\nfrom sudoku_cp.backends import dfs_compiled\nfrom sudoku_cp.cli import main\n"
+        "print(dfs_compiled.loads_quickly())\n"
+        f"code = main(['count', {str(path)!r}])\nprint('numba' in sys.modules, code)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    quick, count, numba = done.stdout.split("\n")[:3]
+    assert (quick, numba) == ("True", "False 0"), done.stderr
+    assert count.split()[-1] == "1"
 
 
 @pytest.mark.parametrize("puzzle", [PILL, THERMO, ZERO_LITTLE_KILLER], ids=["pill", "thermo", "no-grid"])

@@ -7,10 +7,13 @@ Every solution is checked by the independent verifier; the two engines must expl
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import subprocess
 import sys
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -267,9 +270,33 @@ def test_without_numba_the_backend_falls_back_to_the_reference() -> None:
         "try:\n    DfsBackend(engine='compiled')\n"
         "except BackendUnavailableError as e:\n    print('refused:', e)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    env = {**os.environ, "SUDOKU_CP_KERNELS": "jit"}  # no module built ahead of time to fall back on
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     assert "refused: the compiled dfs engine needs numba" in done.stdout
+
+
+@needs_numba
+def test_the_kernels_built_ahead_of_time_search_without_numba() -> None:
+    from sudoku_cp.backends import dfs_compiled
+
+    dfs_compiled.warm_up()  # builds the module where this machine has none
+    script = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from sudoku_cp import solve\n"
+        "from sudoku_cp.backends.dfs import DfsBackend\n"
+        "from sudoku_cp.backends.dfs_compiled import kernels\n"
+        "b = DfsBackend(); assert b.engine == 'compiled', b.engine\n"
+        "print(solve('12343412214343..', b, unique=True).solution.to_string(), kernels().how)\n"
+        f"print(solve({HARD_9X9!r}, b, unique=True).solution.to_string())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    small, hard = done.stdout.splitlines()
+    assert small == "1234341221434321 aot"
+    assert (
+        hard == DfsBackend(engine="python").enumerate(Puzzle.from_string(HARD_9X9)).solutions[0].to_string()
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -430,3 +457,41 @@ def test_auto_takes_wdeg_beyond_the_classic_rules_on_the_compiled_engine_only() 
         assert [default.stats[k] for k in ("guesses", "backtracks")] == [
             named.stats[k] for k in ("guesses", "backtracks")
         ]
+
+
+@needs_numba
+def test_the_kernels_built_ahead_of_time_and_numbas_jit_search_the_same_trees() -> None:
+    """``dfs_aot``'s module and numba's JIT compile the same functions: on published variant puzzles, a
+    classic 9x9 (the band search) and a batch, the same solutions, guesses, backtracks and nodes."""
+    script = (
+        "import json, sys\n"
+        "import numpy as np\n"
+        "from cases import HARD_9X9, VARIANTS\n"
+        "from sudoku_cp import Puzzle, Rules\n"
+        "from sudoku_cp.backends import dfs_compiled, make_backend\n"
+        "from sudoku_cp.formats.fpuzzles import from_fpuzzles\n"
+        "out = []\n"
+        "puzzles = [from_fpuzzles(v['fpuzzles']) for v in VARIANTS] + [Puzzle.from_string(HARD_9X9)]\n"
+        "for heuristic in ('auto', 'mrv'):\n"
+        "    backend = make_backend('dfs:compiled', heuristic=heuristic)\n"
+        "    for p in puzzles:\n"
+        "        found = backend.enumerate(p, limit=2)\n"
+        "        out.append([[s.to_string() for s in found.solutions]]\n"
+        "                   + [found.stats[k] for k in ('guesses', 'backtracks', 'nodes')])\n"
+        "grids = np.array([list(Puzzle.from_string(HARD_9X9).cells)] * 2, np.uint8)\n"
+        "for rules in (Rules.classic(3, 3), Rules.classic(2, 3)):\n"
+        "    rows = grids if rules.n == 9 else grids[:, :36] * (grids[:, :36] <= 6)\n"
+        "    r = dfs_compiled.solve_array(rows, rules, 2)\n"
+        "    out.append([r.counts.tolist(), r.nodes.tolist(), r.solutions.tolist()])\n"
+        "print(json.dumps([dfs_compiled.kernels().how, out]))\n"
+    )
+    runs = {}
+    for how in ("aot", "jit"):
+        env = {**os.environ, "SUDOKU_CP_KERNELS": how, "PYTHONPATH": str(Path(__file__).parent)}
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, env=env
+        )
+        assert done.returncode == 0, done.stderr
+        made, runs[how] = json.loads(done.stdout)
+        assert made == how
+    assert runs["aot"] == runs["jit"]

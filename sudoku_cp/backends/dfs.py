@@ -40,12 +40,17 @@ ENGINES = ("auto", "compiled", "python")
 
 @functools.cache
 def _compiled_module() -> Any | None:
-    """The compiled engine's module, or None when numba (or a numpy it accepts) cannot be imported (once a
-    process: ``held_import`` sets and restores signal handlers, 38 us a call)."""
+    """The compiled engine's module, or None when it has no kernels here: none built ahead of time and
+    numba (or a numpy it accepts) cannot be imported (once a process: ``held_import`` sets and restores
+    signal handlers, 38 us a call)."""
+    module = held_import("sudoku_cp.backends.dfs_compiled")
+    if module.loads_quickly():
+        return module
     try:
-        return held_import("sudoku_cp.backends.dfs_compiled")  # (numba: see held_import)
+        held_import("numba")  # (numba: see held_import)
     except ImportError:
         return None
+    return module
 
 
 class DfsBackend(Backend):

@@ -21,7 +21,7 @@ place). It explores its own tree, unlike the other heuristics (which follow ``df
 step): the same solutions to each limit whenever the search is complete, the same counts, but its own
 order among several solutions and its own statistics.
 
-The kernel is resumable like ``dfs_compiled._run`` (its state is the stack and the counters), so the
+The kernel is resumable like ``dfs_kernels._run`` (its state is the stack and the counters), so the
 single-puzzle search runs in slices of nodes and returns to Python between them.
 """
 
@@ -45,23 +45,22 @@ from .dfs_compiled import (
     _NODES,
     _NOUT,
     _STATE,
+    BAND_LEVELS,
+    BAND_WORDS,
     EXHAUSTED,
     OUT_OF_NODES,
-    _keep,
-    _now_ns,
-    _record,
-    _solved,
-    _take,
 )
+from .dfs_kernels import _keep, _now_ns, _record, _solved, _take
 
-__all__ = ["WORDS", "run", "solve_batch", "stack", "start"]
+__all__ = ["LEVELS", "WORDS", "run", "solve_batch", "start"]
 
-#: Words of one search state: 27 digit-band masks (digit * 3 + band), 3 masks of unplaced cells, 2 spare.
-WORDS = 32
+#: Words of one search state: 27 digit-band masks (digit * 3 + band), 3 masks of unplaced cells, 2 spare
+#: (``dfs_compiled.band_stack`` makes a search's arrays).
+WORDS = BAND_WORDS
 _UNPLACED = 27
 FULL = (1 << 27) - 1
 #: Depth of the stack: each level places at least one cell.
-LEVELS = 82
+LEVELS = BAND_LEVELS
 
 
 def _tables() -> tuple[np.ndarray, ...]:
@@ -337,7 +336,7 @@ def _write(s, row):
 @njit(cache=True)
 def run(stack, branch, untried, ctr, out, pause_when_full, limit, budget):
     """Continue the search kept in ``stack``/``branch``/``untried``/``ctr`` for up to ``budget`` nodes (0:
-    no budget), with the statuses and counters of ``dfs_compiled._run``."""
+    no budget), with the statuses and counters of ``dfs_kernels._run``."""
     if ctr[_STATE] == _DONE:
         return ctr[_FINAL]
     level = ctr[_LEVEL]
@@ -399,14 +398,9 @@ def run(stack, branch, untried, ctr, out, pause_when_full, limit, budget):
     return _keep(ctr, level, state, status)
 
 
-def stack() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A search's arrays: the states (a row per level), each level's branch cell and untried digits."""
-    return np.empty((LEVELS, WORDS), np.int64), np.zeros(LEVELS, np.int64), np.zeros(LEVELS, np.int64)
-
-
 @njit(cache=True)
 def solve_batch(grids, limit, max_nodes, result):
-    """``dfs_compiled._solve_batch`` for 9x9 puzzles by the band search: every row of ``grids`` into
+    """``dfs_kernels._solve_batch`` for 9x9 puzzles by the band search: every row of ``grids`` into
     ``result``, each puzzle with at most ``max_nodes`` nodes."""
     states = np.empty((LEVELS, WORDS), np.int64)
     branch = np.zeros(LEVELS, np.int64)

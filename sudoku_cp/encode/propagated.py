@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from ..backends.dfs_compiled import _flat, _highest, _popcount, _propagate, _tables, _work
+from ..backends.dfs_compiled import _flat, _tables, _work
+from ..backends.dfs_kernels import _highest, _popcount, _propagate
 from ..backends.dfs_rules import house_intersections
 from ..rules import RULES_KEPT, Rules
 from ..signals import compiling

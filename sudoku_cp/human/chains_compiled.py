@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..backends.dfs_compiled import _popcount
+from ..backends.dfs_kernels import _popcount
 from ..signals import compiling
 
 __all__ = ["AIC", "KINDS", "XY", "shortest", "shortest_x", "warm_up"]

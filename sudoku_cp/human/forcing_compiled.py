@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..backends.dfs_compiled import _popcount
+from ..backends.dfs_kernels import _popcount
 from ..signals import compiling
 
 __all__ = ["fix", "forcing", "formula", "propagate", "single", "warm_up"]

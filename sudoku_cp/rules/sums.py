@@ -140,7 +140,7 @@ class LinearSum:
     def narrow(self, masks: Sequence[int]) -> list[int] | None:
         """The digits each term keeps (bit d-1 for digit d) given its candidates ``masks`` (in ``cells``
         order); None when the sum cannot be kept. The readable form of what the compiled search computes
-        (``dfs_compiled._sum_rule``), in two passes:
+        (``dfs_kernels._sum_rule``), in two passes:
 
         - bounds: a digit stays where, with the other terms of its group on distinct digits of the group's
           candidates and every other group between its least and its most, the total is still reachable;

@@ -1,0 +1,176 @@
+"""The dfs search's kernels compiled ahead of time: one extension module, built once a machine with
+``numba.pycc`` and loaded in milliseconds without numba.
+
+A process that loads numba's JIT kernels pays numba's import and its first dispatch (its typing
+registries): 1.1 s on this machine before any search, more than most one-puzzle commands take in all.
+The module built here holds the same machine code for the entry points (``ENTRY_POINTS``: the general
+search's start, resumable run and batch, the band search's three), compiled from the same functions with
+the argument types the driver passes (``dfs_compiled``: ``_Tables``, ``_Work``, ``BatchResult`` of fixed
+dtypes), so both give the same trees, solutions and statistics. Its name carries a digest of the
+kernels' sources and of the versions of Python, numpy and numba (``key``): an edited kernel or an upgrade
+builds anew, never loads stale code. It is written where numba's cache is (``NUMBA_CACHE_DIR``, else the
+package's ``__pycache__``), or in the user's cache folder where that is read-only, through a temporary
+name and an atomic rename, so processes that build at once do not see each other's halves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+__all__ = ["ENTRY_POINTS", "build", "built", "key", "load", "location"]
+
+#: The functions of the built module, in the order of ``dfs_compiled.Kernels``.
+ENTRY_POINTS = ("start", "run", "solve_batch", "band_start", "band_run", "band_solve_batch")
+_HERE = Path(__file__).resolve().parent
+#: The sources whose code the module holds (the driver's constants are frozen into the kernels).
+_SOURCES = (
+    "dfs_kernels.py",
+    "dfs_bands.py",
+    "dfs_compiled.py",
+    "batch_result.py",
+    "dfs_rules.py",
+    "dfs_reference.py",
+    "../rules/sums.py",
+)
+
+
+def key() -> str:
+    """A digest of the kernels' sources and of the versions that compile them: the built module's name."""
+    digest = hashlib.sha256()
+    for name in _SOURCES:
+        digest.update((_HERE / name).read_bytes())
+    try:
+        from importlib.metadata import version
+
+        numba_version = version("numba")
+    except Exception:  # numba not installed: no module can be built, and none matches
+        numba_version = "none"
+    digest.update(f"{sys.version}|{np.__version__}|{numba_version}|{platform.machine()}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _folders() -> list[Path]:
+    """Where a built module may be, as numba's cache: ``NUMBA_CACHE_DIR`` when set, else the package's
+    ``__pycache__``; then the user's cache folder."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sudoku-cp"
+    numba_cache = os.environ.get("NUMBA_CACHE_DIR")
+    return [Path(numba_cache) if numba_cache else _HERE / "__pycache__", cache]
+
+
+def _name() -> str:
+    return f"_dfs_kernels_{key()}"
+
+
+def location() -> Path | None:
+    """The built module's file, None when this machine has not built it."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for folder in _folders():
+        path = folder / f"{_name()}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+def built() -> bool:
+    """Whether the module is built for these sources and versions (a look at a file: no import)."""
+    return location() is not None
+
+
+def load() -> ModuleType | None:
+    """The built module, imported (None when there is none)."""
+    path = location()
+    if path is None:
+        return None
+    spec = importlib.util.spec_from_file_location(_name(), path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def build() -> ModuleType:
+    """Compile the module (about 45 s here) into the first folder of ``_folders`` that can be written,
+    and load it. Raises what stops it: numba or its ``pycc`` missing, no C compiler, no folder."""
+    import warnings
+
+    from numba import typeof
+
+    with warnings.catch_warnings():  # pycc's pending deprecation: the JIT path stays the fallback
+        warnings.simplefilter("ignore")
+        from numba.pycc import CC
+
+    from ..rules import Rules
+    from . import dfs_bands, dfs_kernels
+    from .batch_result import BatchResult
+    from .dfs_compiled import BANDS_RULES, CompiledSearch, _tables, band_stack
+
+    rules = Rules.classic(2, 2)
+    search = s = CompiledSearch(rules)
+    t, w = _tables(rules), search._work
+    grid = np.zeros(rules.ncells, np.uint8)
+    out = np.zeros((2, rules.ncells), np.uint8)
+    states, branch, untried = band_stack()
+    band_grid = np.zeros(BANDS_RULES.ncells, np.uint8)
+    band_out = np.zeros((2, BANDS_RULES.ncells), np.uint8)
+    i64, flag = np.int64(0), True
+
+    def types(*values: object) -> tuple:
+        return tuple(typeof(v) for v in values)
+
+    from numba import types as nt
+
+    exports = {
+        "start": (dfs_kernels._start, nt.none(*types(grid, search._stack, search._ctr, t, w, i64))),
+        "run": (
+            dfs_kernels._run,
+            nt.int64(*types(s._stack, s._branch, s._untried, s._ctr, out, flag, i64, i64, i64, t, w)),
+        ),
+        "solve_batch": (
+            dfs_kernels._solve_batch,
+            nt.none(*types(grid.reshape(1, -1), i64, i64, i64, t, w, BatchResult.zeros(1, rules.ncells))),
+        ),
+        "band_start": (dfs_bands.start, nt.none(*types(band_grid, states, search._ctr))),
+        "band_run": (
+            dfs_bands.run,
+            nt.int64(*types(states, branch, untried, search._ctr, band_out, flag, i64, i64)),
+        ),
+        "band_solve_batch": (
+            dfs_bands.solve_batch,
+            nt.none(*types(band_grid.reshape(1, -1), i64, i64, BatchResult.zeros(1, BANDS_RULES.ncells))),
+        ),
+    }
+    errors = []
+    for folder in _folders():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=folder, prefix=".building-") as building:
+                cc = CC(_name())
+                cc.output_dir = building
+                cc.verbose = False
+                cc.target_cpu = "host"  # this machine's instructions, as numba's JIT uses them
+                for name in ENTRY_POINTS:
+                    function, signature = exports[name]
+                    cc.export(name, signature)(function.py_func)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    cc.compile()
+                made = next(Path(building).iterdir())
+                os.replace(made, folder / made.name)
+            break
+        except OSError as exc:  # a folder we may not write: the next one
+            errors.append(f"{folder}: {exc}")
+    else:
+        raise OSError("; ".join(errors))
+    module = load()
+    assert module is not None
+    return module
