@@ -50,8 +50,23 @@ def test_a_variant_the_dfs_has_not_answered_in_its_budget_goes_to_a_solver_that_
     # a first turn of the learner long enough for it on a fresh clone, where it compiles its propagation
     # first (the dfs, going on a slice a turn, would otherwise answer in the learner's short turns)
     monkeypatch.setattr(auto, "LEARNER_SECONDS", 600.0)
+    monkeypatch.setattr(auto, "LIGHT_UP_TO", 0)  # no light turn of sat between (tested below)
     found = make_backend(variant).enumerate(puzzle, limit=2)
     assert found.stats["answered_by"] == learner
+    assert found.solutions == expected.solutions and found.complete
+
+
+@pytest.mark.parametrize("puzzle", [PILL, THERMO], ids=["sums", "thermo"])
+def test_after_the_dfs_first_turn_sat_takes_a_light_turn_before_any_learner(
+    puzzle: Puzzle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sat on the candidates before any guess, even under sums (whose learner is CP-SAT: OR-tools takes
+    most of a second to import); what it answers is the dfs's answer."""
+    expected = make_backend("dfs").enumerate(puzzle, limit=2)
+    monkeypatch.setattr(auto, "DFS_SECONDS", 0.0)
+    monkeypatch.setattr(auto, "LIGHT_SECONDS", 600.0)
+    found = make_backend("auto").enumerate(puzzle, limit=2)
+    assert found.stats["answered_by"] == "sat"
     assert found.solutions == expected.solutions and found.complete
 
 

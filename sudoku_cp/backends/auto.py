@@ -13,17 +13,21 @@ turn (its growing turns keep what is repeated a fraction of the whole). The clas
 alone, whose batch path (one compiled call per chunk) stays as it is. Named backends keep their meaning:
 ``--backend dfs`` is the dfs search and nothing else.
 
-Loading the compiled dfs (numba and its kernels) takes about a second, far longer than most puzzles' search.
-So in a process that has not loaded it yet, a chunk of at most ``QUICK_PUZZLES`` puzzles (a command on a
-puzzle or two) first gets ``QUICK_SECONDS`` a puzzle on the dfs's reference engine, then ``LIGHT_SECONDS`` on
-``sat`` from that engine's candidates before any guess, and only what those leave loads the compiled search
-(a one-puzzle ``count`` of a published killer: 1.5 s -> 0.5 s, the whole process; of a published pill arrow
-puzzle that the reference engine does not answer quickly, 2.3 s -> 0.6 s).
+The compiled dfs's kernels are built ahead of time once a machine (``dfs_aot``) and then load in
+milliseconds. Where they are not (numba's JIT kernels instead: ``SUDOKU_CP_KERNELS=jit``, or no C
+compiler), loading them takes about a second, far longer than most puzzles' search. So in a process that
+has not loaded them yet and cannot load them quickly (``dfs_compiled.loads_quickly``), a chunk of at most
+``QUICK_PUZZLES`` puzzles (a command on a puzzle or two) first gets ``QUICK_SECONDS`` a puzzle on the dfs's
+reference engine, then ``LIGHT_SECONDS`` on ``sat`` from that engine's candidates before any guess, and
+only what those leave loads the compiled search (a one-puzzle ``count`` of a published killer: 1.5 s ->
+0.5 s, the whole process; of a published pill arrow puzzle that the reference engine does not answer
+quickly, 2.3 s -> 0.6 s).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..grid import Puzzle
@@ -120,16 +124,24 @@ class AutoBackend(Backend):
         started = time.perf_counter()
         if puzzle.rules.is_classic:
             return _answered(self._dfs.enumerate(puzzle, limit, time_limit), "dfs", started)
-        return self.take_turns(puzzle, limit, time_limit, started, dfs_first=True)
+        return self.take_turns(puzzle, limit, time_limit, started, dfs_first=True, light=True)
 
     def take_turns(
-        self, puzzle: Puzzle, limit: int, time_limit: float | None, started: float, dfs_first: bool
+        self,
+        puzzle: Puzzle,
+        limit: int,
+        time_limit: float | None,
+        started: float,
+        dfs_first: bool,
+        light: bool = False,
     ) -> Enumeration:
         """The dfs and the solver that learns in turns (``DFS_SECONDS`` doubling, ``LEARNER_SECONDS``
         growing threefold) from ``dfs_first``'s, until one answers or ``time_limit`` (seconds since
         ``started``) is spent: then the last turn's answer, timed out (unknown). Each backend's search goes
         on from its last turn where it can pause (the compiled dfs, sat on a propagated puzzle), else
-        starts afresh (CP-SAT)."""
+        starts afresh (CP-SAT). With ``light``, the dfs's first turn is followed by sat's light turn
+        (``_light_answer``: python-sat loads in milliseconds, OR-tools in most of a second) and then by the
+        dfs's second."""
         turns = {"dfs": DFS_SECONDS, "learner": LEARNER_SECONDS}
         growth = {"dfs": DFS_GROWTH, "learner": LEARNER_GROWTH}
         searches: dict[str, Searching] = {}
@@ -145,6 +157,14 @@ class AutoBackend(Backend):
                 if not found.timed_out or (left is not None and budget >= left):
                     return _answered(found, backend.name, started)
                 turns[turn] *= growth[turn]
+                if light and turn == "dfs":  # sat's light turn, then the dfs's next
+                    light = False
+                    left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+                    answer = _light_answer(puzzle, limit, left)
+                    if answer is not None:
+                        if not answer.timed_out:
+                            return _answered(answer, "sat", started)
+                        continue
                 turn = "learner" if turn == "dfs" else "dfs"
         finally:
             for search in searches.values():
@@ -177,12 +197,18 @@ def _answered(found: Enumeration, by: str, started: float) -> Enumeration:
     return Enumeration(found.solutions, found.complete, found.timed_out, stats)
 
 
-def _compiled_module_loaded() -> bool:
-    """Whether this process has the compiled dfs's kernels already, or loads them in milliseconds (built
-    ahead of time: ``dfs_compiled.loads_quickly``)."""
+def _loads_quickly() -> bool:
+    """Whether the compiled dfs's kernels are loaded or load in milliseconds (built ahead of time)."""
     from . import dfs_compiled
 
     return dfs_compiled.loads_quickly()
+
+
+def _compiled_module_loaded() -> bool:
+    """Whether this process has loaded the compiled dfs's kernels already."""
+    from . import dfs_compiled
+
+    return dfs_compiled.loaded()
 
 
 class _Portfolio:
@@ -205,7 +231,15 @@ class _Portfolio:
         heuristic: str = AUTO,
         time_limit: float | None = None,
     ) -> Any:
-        if self._kernel is None and len(grids) <= QUICK_PUZZLES:
+        fast = self._kernel is not None or _loads_quickly()
+        if fast and len(grids) <= QUICK_PUZZLES and not rules.is_classic:
+            # a puzzle or two: each to the turns at once, the dfs's first, then sat's light turn
+            from .batch_result import BatchResult
+
+            found = BatchResult.zeros(*grids.shape)
+            self._take_turns(found, grids, range(len(grids)), rules, limit, time_limit, True, light=True)
+            return found
+        if not fast and len(grids) <= QUICK_PUZZLES:
             found, spent = _quick(grids, rules, limit, time_limit)
             rest = (found.status == OUT_OF_NODES).nonzero()[0]
             if len(rest) and _light_fits(rules) and (time_limit is None or spent < time_limit):
@@ -240,11 +274,12 @@ class _Portfolio:
         self,
         found: BatchResult,
         grids: np.ndarray,
-        rows: np.ndarray,
+        rows: Iterable[int],
         rules: Rules,
         limit: int,
         time_limit: float | None,
         dfs_first: bool,
+        light: bool = False,
     ) -> None:
         """Each of ``rows`` to the portfolio's turns (``take_turns``) within what its ``time_limit`` leaves
         after ``found.seconds``, its answer written into ``found``."""
@@ -252,7 +287,7 @@ class _Portfolio:
             started = time.perf_counter()
             left = None if time_limit is None else max(0.0, time_limit - float(found.seconds[i]))
             puzzle = Puzzle(rules, tuple(grids[i].tolist()))
-            _put(found, i, self._backend.take_turns(puzzle, limit, left, started, dfs_first))
+            _put(found, i, self._backend.take_turns(puzzle, limit, left, started, dfs_first, light))
             found.seconds[i] += time.perf_counter() - started
 
     def _load(self) -> Any:
@@ -307,29 +342,37 @@ def _light(
     """``sat``'s turn of ``LIGHT_SECONDS`` (or ``time_limit``, if shorter) on each of ``rows``, from the
     reference engine's candidates before any guess, its answers written into ``found`` where it has one;
     the longest turn taken. Loads python-sat, not numba."""
+
+    longest = 0.0
+    for i in rows:
+        started = time.perf_counter()
+        answer = _light_answer(Puzzle(rules, tuple(grids[i].tolist())), limit, time_limit)
+        spent = time.perf_counter() - started
+        found.seconds[i] += spent
+        longest = max(longest, spent)
+        if answer is not None and not answer.timed_out:
+            _put(found, i, answer)
+    return longest
+
+
+def _light_answer(puzzle: Puzzle, limit: int, time_limit: float | None) -> Enumeration | None:
+    """``sat``'s turn of ``LIGHT_SECONDS`` (or ``time_limit``, if shorter) on ``puzzle`` from the reference
+    engine's candidates before any guess; None where its formula would not build within a turn
+    (``_light_fits``). Loads python-sat, not numba nor OR-tools."""
     from ..candidates import Candidates
     from .dfs_rules import root_candidates
 
+    if not _light_fits(puzzle.rules):
+        return None
+    masks = root_candidates(puzzle.cells, puzzle.rules)
+    if masks is None:  # no solution
+        return Enumeration((), True, False, {})
+    budget = LIGHT_SECONDS if time_limit is None else max(0.0, min(LIGHT_SECONDS, time_limit))
     sat = held_import("sudoku_cp.backends.sat").SatBackend(propagate=False)
-    budget = LIGHT_SECONDS if time_limit is None else min(LIGHT_SECONDS, time_limit)
-    longest = 0.0
     try:
-        for i in rows:
-            started = time.perf_counter()
-            puzzle = Puzzle(rules, tuple(grids[i].tolist()))
-            masks = root_candidates(puzzle.cells, rules)
-            if masks is None:  # the quick turn would have said so: no solution
-                answer = Enumeration((), True, False, {})
-            else:
-                answer = sat.enumerate_candidates(Candidates(puzzle, tuple(masks)), limit, budget)
-            spent = time.perf_counter() - started
-            found.seconds[i] += spent
-            longest = max(longest, spent)
-            if not answer.timed_out:
-                _put(found, i, answer)
+        return sat.enumerate_candidates(Candidates(puzzle, tuple(masks)), limit, budget)
     finally:
         sat.close()
-    return longest
 
 
 def _put(found: BatchResult, i: int, answer: Enumeration) -> None:

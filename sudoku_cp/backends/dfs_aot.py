@@ -15,6 +15,7 @@ name and an atomic rename, so processes that build at once do not see each other
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -166,6 +167,10 @@ def build() -> ModuleType:
                     cc.compile()
                 made = next(Path(building).iterdir())
                 os.replace(made, folder / made.name)
+            for stale in folder.glob("_dfs_kernels_*"):  # modules of earlier sources or versions
+                if stale.name != made.name:
+                    with contextlib.suppress(OSError):  # (one in use where files in use stay)
+                        stale.unlink()
             break
         except OSError as exc:  # a folder we may not write: the next one
             errors.append(f"{folder}: {exc}")

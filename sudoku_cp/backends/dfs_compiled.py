@@ -61,10 +61,15 @@ __all__ = [
     "band_stack",
     "heuristic_code",
     "kernels",
+    "loaded",
     "loads_quickly",
     "solve_array",
     "warm_up",
 ]
+
+# The constants below are the kernels' too (``dfs_kernels``, ``dfs_bands``), frozen into their machine code:
+# the module built ahead of time is keyed on this file, but numba's JIT cache only on the kernels' own
+# files, so a change here needs that cache cleared (the ``__pycache__/*.nbi`` and ``*.nbc`` files).
 
 # What stopped a search (``BatchResult.status``): EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES (``batch_result``),
 # and for the resumable search alone:
@@ -748,6 +753,11 @@ def band_stack() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         np.zeros(BAND_LEVELS, np.int64),
         np.zeros(BAND_LEVELS, np.int64),
     )
+
+
+def loaded() -> bool:
+    """Whether this process has loaded its kernels."""
+    return _KERNELS is not None
 
 
 def loads_quickly() -> bool:
