@@ -495,3 +495,21 @@ def test_the_kernels_built_ahead_of_time_and_numbas_jit_search_the_same_trees() 
         made, runs[how] = json.loads(done.stdout)
         assert made == how
     assert runs["aot"] == runs["jit"]
+
+
+def test_a_failed_build_is_remembered_and_later_processes_go_to_the_jit_kernels(tmp_path: Path) -> None:
+    """Where building the module failed (no C compiler: after the whole compile), its note spares the next
+    processes the same vain compile; the kernels then do not count as quick to load."""
+    script = (
+        "from sudoku_cp.backends import dfs_aot, dfs_compiled\n"
+        "print(dfs_aot.failed(), dfs_compiled.loads_quickly())\n"
+        "(dfs_aot.location() is None) or print('a module found')\n"
+        "import os  # the note where numba's cache is, as build leaves it\n"
+        "note = f\"{os.environ['NUMBA_CACHE_DIR']}/_dfs_kernels_{dfs_aot.key()}.failed\"\n"
+        "open(note, 'w').write('no compiler')\n"
+        "print(dfs_aot.failed(), dfs_compiled.loads_quickly(), dfs_aot.built())\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "user")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["None False", "no compiler False False"]

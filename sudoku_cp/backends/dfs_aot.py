@@ -16,6 +16,7 @@ name and an atomic rename, so processes that build at once do not see each other
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -28,7 +29,7 @@ from types import ModuleType
 
 import numpy as np
 
-__all__ = ["ENTRY_POINTS", "build", "built", "key", "load", "location"]
+__all__ = ["ENTRY_POINTS", "build", "built", "failed", "key", "load", "location"]
 
 #: The functions of the built module, in the order of ``dfs_compiled.Kernels``.
 ENTRY_POINTS = ("start", "run", "solve_batch", "band_start", "band_run", "band_solve_batch")
@@ -45,6 +46,7 @@ _SOURCES = (
 )
 
 
+@functools.cache
 def key() -> str:
     """A digest of the kernels' sources and of the versions that compile them: the built module's name."""
     digest = hashlib.sha256()
@@ -63,9 +65,11 @@ def key() -> str:
 def _folders() -> list[Path]:
     """Where a built module may be, as numba's cache: ``NUMBA_CACHE_DIR`` when set, else the package's
     ``__pycache__``; then the user's cache folder."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sudoku-cp"
     numba_cache = os.environ.get("NUMBA_CACHE_DIR")
-    return [Path(numba_cache) if numba_cache else _HERE / "__pycache__", cache]
+    folders = [Path(numba_cache) if numba_cache else _HERE / "__pycache__"]
+    with contextlib.suppress(RuntimeError):  # no home folder to be found
+        folders.append(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sudoku-cp")
+    return folders
 
 
 def _name() -> str:
@@ -87,6 +91,27 @@ def built() -> bool:
     return location() is not None
 
 
+def failed() -> str | None:
+    """Why building the module failed on this machine for these sources and versions (a note ``build``
+    leaves, so that later processes go to numba's JIT at once instead of compiling in vain; deleting the
+    ``.failed`` file beside where the module would be tries again), or None."""
+    for folder in _folders():
+        note = folder / f"{_name()}.failed"
+        if note.is_file():
+            with contextlib.suppress(OSError):
+                return note.read_text().strip() or "it failed before"
+    return None
+
+
+def _note_failure(reason: str) -> None:
+    """Leave ``failed``'s note in the first folder that takes it."""
+    for folder in _folders():
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{_name()}.failed").write_text(reason + "\n")
+            return
+
+
 def load() -> ModuleType | None:
     """The built module, imported (None when there is none)."""
     path = location()
@@ -101,7 +126,16 @@ def load() -> ModuleType | None:
 
 def build() -> ModuleType:
     """Compile the module (about 45 s here) into the first folder of ``_folders`` that can be written,
-    and load it. Raises what stops it: numba or its ``pycc`` missing, no C compiler, no folder."""
+    and load it. Raises what stops it (numba or its ``pycc`` missing, no C compiler, no folder), leaving
+    a note of it (``failed``)."""
+    try:
+        return _build()
+    except Exception as exc:
+        _note_failure(f"{type(exc).__name__}: {exc}")
+        raise
+
+
+def _build() -> ModuleType:
     import warnings
 
     from numba import typeof

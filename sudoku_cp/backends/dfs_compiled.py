@@ -695,7 +695,7 @@ def _load_kernels() -> Kernels:
 
     if os.environ.get("SUDOKU_CP_KERNELS", "aot") != "jit":
         module = dfs_aot.load()
-        if module is None:
+        if module is None and dfs_aot.failed() is None:
             try:
                 module = dfs_aot.build()
             except Exception as exc:  # no compiler, no numba.pycc, a folder we may not write
