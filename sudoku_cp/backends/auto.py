@@ -70,7 +70,8 @@ LEARNER_GROWTH = 3.0
 QUICK_SECONDS = 0.1
 QUICK_PUZZLES = 4
 #: What the quick turn leaves goes next, still before numba loads, to ``sat`` for up to ``LIGHT_SECONDS``
-#: on the shape's formula with the reference engine's candidates before any guess (its propagation, the
+#: (with the kernels at hand, what the dfs's first turn leaves: ``take_turns``'s ``light``) on the shape's
+#: formula with the reference engine's candidates before any guess (its propagation, the
 #: sums' exclusion groups included, as assumptions): python-sat loads in milliseconds and most published
 #: variant puzzles are answered by it in a tenth of a second so (``_light``). Grids above ``LIGHT_UP_TO``
 #: and rules whose sums' graphs (``sums.graph_size`` times the digits) exceed ``LIGHT_WORK`` skip it:
@@ -342,7 +343,6 @@ def _light(
     """``sat``'s turn of ``LIGHT_SECONDS`` (or ``time_limit``, if shorter) on each of ``rows``, from the
     reference engine's candidates before any guess, its answers written into ``found`` where it has one;
     the longest turn taken. Loads python-sat, not numba."""
-
     longest = 0.0
     for i in rows:
         started = time.perf_counter()
