@@ -125,9 +125,9 @@ def load() -> ModuleType | None:
 
 
 def build() -> ModuleType:
-    """Compile the module (about 45 s here) into the first folder of ``_folders`` that can be written,
-    and load it. Raises what stops it (numba or its ``pycc`` missing, no C compiler, no folder), leaving
-    a note of it (``failed``)."""
+    """Compile the module (about 80 s here on a fresh install) into the first folder of ``_folders`` that
+    can be written, and load it. Raises what stops it (numba or its ``pycc`` missing, no C compiler, no
+    folder), leaving a note of it (``failed``)."""
     try:
         return _build()
     except Exception as exc:

@@ -674,14 +674,15 @@ def kernels(bands: bool = False) -> Kernels:
 
     The module ``dfs_aot`` compiles ahead of time loads in milliseconds, without numba (whose import and
     first dispatch took 1.1 s of a one-puzzle command); the first search on a machine builds it (about
-    45 s here, announced on standard error after ``signals.NOTICE_AFTER`` seconds). Where it cannot be
+    80 s here on a fresh install, 20-25 s where numba's cache holds the kernels' inner functions already;
+    announced on standard error after ``signals.NOTICE_AFTER`` seconds). Where it cannot be
     built (no C compiler, no ``numba.pycc``) or ``SUDOKU_CP_KERNELS=jit`` asks, numba's JIT kernels serve,
     from numba's cache (their first compile: about 70 s here, the band search's 20 s more, which loads only
     for a search that takes it). Raises ImportError when neither is possible (no numba).
     """
     global _KERNELS
     if _KERNELS is None:
-        with compiling("the dfs search", 45):
+        with compiling("the dfs search", 80):
             _KERNELS = _load_kernels()
     if _KERNELS.how == "jit" and not ({"general", "bands"} if bands else {"general"}) <= _JIT_WARM:
         with compiling("the dfs search", 70):
