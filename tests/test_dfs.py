@@ -513,3 +513,19 @@ def test_a_failed_build_is_remembered_and_later_processes_go_to_the_jit_kernels(
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["None False", "no compiler False False"]
+
+
+def test_a_module_that_does_not_load_is_set_aside_for_the_jit_kernels(tmp_path: Path) -> None:
+    script = (
+        "import importlib.machinery, os\n"
+        "from sudoku_cp.backends import dfs_aot, dfs_compiled\n"
+        "suffix = importlib.machinery.EXTENSION_SUFFIXES[0]\n"
+        "path = f\"{os.environ['NUMBA_CACHE_DIR']}/_dfs_kernels_{dfs_aot.key()}{suffix}\"\n"
+        "open(path, 'wb').write(b'not a shared library')\n"
+        "print(dfs_aot.load(), dfs_compiled.loads_quickly(), 'does not load' in dfs_aot.failed())\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "user")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None", "False", "True"]
+    assert "runs on numba's JIT instead" in done.stderr

@@ -87,8 +87,9 @@ def location() -> Path | None:
 
 
 def built() -> bool:
-    """Whether the module is built for these sources and versions (a look at a file: no import)."""
-    return location() is not None
+    """Whether the module is built for these sources and versions and was not found unusable (a look at
+    files: no import)."""
+    return location() is not None and failed() is None
 
 
 def failed() -> str | None:
@@ -113,14 +114,21 @@ def _note_failure(reason: str) -> None:
 
 
 def load() -> ModuleType | None:
-    """The built module, imported (None when there is none)."""
+    """The built module, imported; None when there is none, or when it does not import here (then a note
+    says why: ``failed``)."""
     path = location()
-    if path is None:
+    if path is None or failed() is not None:
         return None
-    spec = importlib.util.spec_from_file_location(_name(), path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        spec = importlib.util.spec_from_file_location(_name(), path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception as exc:  # a damaged file, a library this interpreter lacks
+        reason = f"{path} does not load: {type(exc).__name__}: {exc}"
+        _note_failure(reason)
+        print(f"sudoku-cp: the dfs search runs on numba's JIT instead ({reason})", file=sys.stderr)
+        return None
     return module
 
 
