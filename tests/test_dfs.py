@@ -497,35 +497,39 @@ def test_the_kernels_built_ahead_of_time_and_numbas_jit_search_the_same_trees() 
     assert runs["aot"] == runs["jit"]
 
 
+def _in_an_empty_cache(script: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    """``script`` in a process whose numba cache (where the built module goes) is the empty ``tmp_path``."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "user")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_a_failed_build_is_remembered_and_later_processes_go_to_the_jit_kernels(tmp_path: Path) -> None:
     """Where building the module failed (no C compiler: after the whole compile), its note spares the next
     processes the same vain compile; the kernels then do not count as quick to load."""
-    script = (
+    done = _in_an_empty_cache(
         "from sudoku_cp.backends import dfs_aot, dfs_compiled\n"
         "print(dfs_aot.failed(), dfs_compiled.loads_quickly())\n"
         "(dfs_aot.location() is None) or print('a module found')\n"
         "import os  # the note where numba's cache is, as build leaves it\n"
         "note = f\"{os.environ['NUMBA_CACHE_DIR']}/_dfs_kernels_{dfs_aot.key()}.failed\"\n"
         "open(note, 'w').write('no compiler')\n"
-        "print(dfs_aot.failed(), dfs_compiled.loads_quickly(), dfs_aot.built())\n"
+        "print(dfs_aot.failed(), dfs_compiled.loads_quickly(), dfs_aot.built())\n",
+        tmp_path,
     )
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "user")}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
-    assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["None False", "no compiler False False"]
 
 
 def test_a_module_that_does_not_load_is_set_aside_for_the_jit_kernels(tmp_path: Path) -> None:
-    script = (
+    done = _in_an_empty_cache(
         "import importlib.machinery, os\n"
         "from sudoku_cp.backends import dfs_aot, dfs_compiled\n"
         "suffix = importlib.machinery.EXTENSION_SUFFIXES[0]\n"
         "path = f\"{os.environ['NUMBA_CACHE_DIR']}/_dfs_kernels_{dfs_aot.key()}{suffix}\"\n"
         "open(path, 'wb').write(b'not a shared library')\n"
-        "print(dfs_aot.load(), dfs_compiled.loads_quickly(), 'does not load' in dfs_aot.failed())\n"
+        "print(dfs_aot.load(), dfs_compiled.loads_quickly(), 'does not load' in dfs_aot.failed())\n",
+        tmp_path,
     )
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "user")}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
-    assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["None", "False", "True"]
     assert "runs on numba's JIT instead" in done.stderr
