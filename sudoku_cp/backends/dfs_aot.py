@@ -146,52 +146,20 @@ def build() -> ModuleType:
 def _build() -> ModuleType:
     import warnings
 
-    from numba import typeof
+    from numba import typeof, types
 
     with warnings.catch_warnings():  # pycc's pending deprecation: the JIT path stays the fallback
         warnings.simplefilter("ignore")
         from numba.pycc import CC
 
-    from ..rules import Rules
-    from . import dfs_bands, dfs_kernels
-    from .batch_result import BatchResult
-    from .dfs_compiled import BANDS_RULES, CompiledSearch, _tables, band_stack
+    from .dfs_compiled import jit_kernels, sample_calls
 
-    rules = Rules.classic(2, 2)
-    search = s = CompiledSearch(rules)
-    t, w = _tables(rules), search._work
-    grid = np.zeros(rules.ncells, np.uint8)
-    out = np.zeros((2, rules.ncells), np.uint8)
-    states, branch, untried = band_stack()
-    band_grid = np.zeros(BANDS_RULES.ncells, np.uint8)
-    band_out = np.zeros((2, BANDS_RULES.ncells), np.uint8)
-    i64, flag = np.int64(0), True
-
-    def types(*values: object) -> tuple:
-        return tuple(typeof(v) for v in values)
-
-    from numba import types as nt
-
-    exports = {
-        "start": (dfs_kernels._start, nt.none(*types(grid, search._stack, search._ctr, t, w, i64))),
-        "run": (
-            dfs_kernels._run,
-            nt.int64(*types(s._stack, s._branch, s._untried, s._ctr, out, flag, i64, i64, i64, t, w)),
-        ),
-        "solve_batch": (
-            dfs_kernels._solve_batch,
-            nt.none(*types(grid.reshape(1, -1), i64, i64, i64, t, w, BatchResult.zeros(1, rules.ncells))),
-        ),
-        "band_start": (dfs_bands.start, nt.none(*types(band_grid, states, search._ctr))),
-        "band_run": (
-            dfs_bands.run,
-            nt.int64(*types(states, branch, untried, search._ctr, band_out, flag, i64, i64)),
-        ),
-        "band_solve_batch": (
-            dfs_bands.solve_batch,
-            nt.none(*types(band_grid.reshape(1, -1), i64, i64, BatchResult.zeros(1, BANDS_RULES.ncells))),
-        ),
-    }
+    dispatchers = jit_kernels()
+    exports = {}  # name: (the function, its signature: the types of the driver's arguments)
+    for part in ("general", "bands"):
+        for name, args in sample_calls(part).items():
+            returns = types.int64 if name in ("run", "band_run") else types.none  # (statuses, or nothing)
+            exports[name] = (getattr(dispatchers, name), returns(*(typeof(a) for a in args)))
     errors = []
     for folder in _folders():
         try:

@@ -60,9 +60,11 @@ __all__ = [
     "Resumable",
     "band_stack",
     "heuristic_code",
+    "jit_kernels",
     "kernels",
     "loaded",
     "loads_quickly",
+    "sample_calls",
     "solve_array",
     "warm_up",
 ]
@@ -703,6 +705,11 @@ def _load_kernels() -> Kernels:
                 print(f"sudoku-cp: the dfs search runs on numba's JIT instead ({exc})", file=sys.stderr)
         if module is not None:
             return Kernels(*(getattr(module, name) for name in dfs_aot.ENTRY_POINTS), how="aot")
+    return jit_kernels()
+
+
+def jit_kernels() -> Kernels:
+    """numba's dispatchers of the entry points (imports numba; compiles nothing yet)."""
     from . import dfs_bands, dfs_kernels
 
     return Kernels(
@@ -716,28 +723,37 @@ def _load_kernels() -> Kernels:
     )
 
 
-def _warm(k: Kernels, bands: bool) -> None:
-    """Run each JIT kernel once on a tiny search (the general ones on 4x4, the band search's with
-    ``bands``), so that numba compiles or loads them here, where signals are held."""
-    if "general" not in _JIT_WARM:
+def sample_calls(part: str) -> dict[str, tuple]:
+    """One call's arguments for each entry point of a part of ``Kernels``, in the order to call them:
+    ``general`` on an empty 4x4, ``bands`` on an empty 9x9. ``_warm`` runs numba's JIT kernels on them,
+    and ``dfs_aot`` compiles the entry points for their types: those the driver passes."""
+    if part == "general":
         rules = Rules.classic(2, 2)
-        t = _tables(rules)
-        search = CompiledSearch(rules)
+        t, s = _tables(rules), CompiledSearch(rules)
         grid = np.zeros(rules.ncells, np.uint8)
-        k.start(grid, search._stack, search._ctr, t, search._work, 0)
-        s = search
-        k.run(s._stack, s._branch, s._untried, s._ctr, s._buffer(2), True, 2, 0, 0, t, s._work)
-        result = BatchResult.zeros(1, rules.ncells)
-        k.solve_batch(grid.reshape(1, -1), 2, 0, 0, t, search._work, result)
-        _JIT_WARM.add("general")
-    if bands and "bands" not in _JIT_WARM:
-        states, branch, untried = band_stack()
-        ctr = np.zeros(_NCTR, np.int64)
-        grid = np.zeros(BANDS_RULES.ncells, np.uint8)
-        k.band_start(grid, states, ctr)
-        k.band_run(states, branch, untried, ctr, np.zeros((2, 81), np.uint8), True, 2, 0)
-        k.band_solve_batch(grid.reshape(1, -1), 2, 0, BatchResult.zeros(1, 81))
-        _JIT_WARM.add("bands")
+        return {
+            "start": (grid, s._stack, s._ctr, t, s._work, 0),
+            "run": (s._stack, s._branch, s._untried, s._ctr, s._buffer(2), True, 2, 0, 0, t, s._work),
+            "solve_batch": (grid.reshape(1, -1), 2, 0, 0, t, s._work, BatchResult.zeros(1, rules.ncells)),
+        }
+    states, branch, untried = band_stack()
+    ctr = np.zeros(_NCTR, np.int64)
+    grid = np.zeros(BANDS_RULES.ncells, np.uint8)
+    return {
+        "band_start": (grid, states, ctr),
+        "band_run": (states, branch, untried, ctr, np.zeros((2, BANDS_RULES.ncells), np.uint8), True, 2, 0),
+        "band_solve_batch": (grid.reshape(1, -1), 2, 0, BatchResult.zeros(1, BANDS_RULES.ncells)),
+    }
+
+
+def _warm(k: Kernels, bands: bool) -> None:
+    """Run each JIT kernel once on a tiny search (``sample_calls``: the general ones, the band search's
+    with ``bands``), so that numba compiles or loads them here, where signals are held."""
+    for part in ("general", "bands") if bands else ("general",):
+        if part not in _JIT_WARM:
+            for name, args in sample_calls(part).items():
+                getattr(k, name)(*args)
+            _JIT_WARM.add(part)
 
 
 #: A band search's state: 27 digit-band masks (digit * 3 + band), 3 masks of unplaced cells, 2 spare;
