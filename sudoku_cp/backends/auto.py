@@ -79,6 +79,11 @@ QUICK_PUZZLES = 4
 #: published pills over 32 cells, 18,000, build in 0.2 s; a three-digit pill over 78 cells, 111,000, in
 #: over 4 s).
 LIGHT_SECONDS = 0.5
+#: With the kernels at hand, the dfs's first turn before sat's light turn is this many times
+#: ``DFS_SECONDS`` (its next turn is as long): the published puzzles that the dfs answers in 0.2-0.4 s
+#: (The Barbed Cross, Hailstone, Sandwich snipe 18, 16x16 Sudoku X very hard) then need no light turn,
+#: while those that sat answers in its light turn (Arrow, slow; I want to break free) wait 0.2 s more.
+LIGHT_AFTER = 2.0
 LIGHT_UP_TO = 16
 LIGHT_WORK = 50_000
 
@@ -142,7 +147,7 @@ class AutoBackend(Backend):
         on from its last turn where it can pause (the compiled dfs, sat on a propagated puzzle), else
         starts afresh (CP-SAT). With ``light``, the dfs's first turn is followed by sat's light turn
         (``_light_answer``: python-sat loads in milliseconds, OR-tools in most of a second) and then by the
-        dfs's second."""
+        dfs's second; that first turn is ``LIGHT_AFTER`` times as long."""
         turns = {"dfs": DFS_SECONDS, "learner": LEARNER_SECONDS}
         growth = {"dfs": DFS_GROWTH, "learner": LEARNER_GROWTH}
         searches: dict[str, Searching] = {}
@@ -150,7 +155,8 @@ class AutoBackend(Backend):
         try:
             while True:
                 left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
-                budget = turns[turn] if left is None else min(turns[turn], left)
+                asked = turns[turn] * (LIGHT_AFTER if light and turn == "dfs" else 1.0)
+                budget = asked if left is None else min(asked, left)
                 backend = self._dfs if turn == "dfs" else self._learning(puzzle.rules)
                 if turn not in searches:
                     searches[turn] = backend.searching(puzzle, limit)
