@@ -536,16 +536,24 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
     and backward, layer after layer; ``bounds`` (9, terms + 1) the windows, the masks after the bounds,
     what the graph keeps, and the groups' unions, sizes, coefficients and spans."""
     m = cells.shape[0]
-    if not _sum_bounds(cands, cells, table, bounds):
-        return -1
     masks = bounds[2]
     keep = bounds[3]
     nopen = 0
     for i in range(m):
+        masks[i] = cands[cells[i]]
+        if masks[i] == 0:
+            return -1
         if masks[i] & (masks[i] - 1) != 0:
             nopen += 1
+    if nopen > FEW_OPEN:  # (with few open terms the exact pass below keeps no more than the bounds)
+        if not _sum_bounds(cands, cells, table, bounds):
+            return -1
+        nopen = 0
+        for i in range(m):
+            if masks[i] & (masks[i] - 1) != 0:
+                nopen += 1
     if nopen <= FEW_OPEN:
-        if not _sum_placed(masks, table, m, nopen, keep, bounds[4]):
+        if not _sum_placed(masks, table, m, nopen, keep, bounds[4], bounds[5]):
             return -1
     elif table[0] == 0:
         for i in range(m):
@@ -631,12 +639,15 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
 
 
 @njit(_nrt=False, cache=True)
-def _sum_placed(masks, table, m, nopen, keep, scratch):
+def _sum_placed(masks, table, m, nopen, keep, scratch, taken):
     """A sum with at most ``FEW_OPEN`` open terms (``LinearSum._placed``): each digit of the open terms
     but the last tried, the last's following from the rest of the total, the terms of a group on
-    distinct digits and off the digits its fixed terms hold; ``keep`` the digits of such assignments.
-    ``scratch`` holds the open terms' places, then what each may hold."""
+    distinct digits and off the digits its fixed terms hold (two fixed terms of a group on one digit
+    fail); ``keep`` the digits of such assignments. ``scratch`` holds the open terms' places, then what
+    each may hold; ``taken`` (m,) each group's fixed digits."""
     rest = table[1]
+    for i in range(m):
+        taken[i] = 0
     j = 0
     for i in range(m):
         mask = masks[i]
@@ -645,17 +656,33 @@ def _sum_placed(masks, table, m, nopen, keep, scratch):
             j += 1
             keep[i] = 0
         else:
+            g = table[2 + m + i]
+            if taken[g] & mask:
+                return False
+            taken[g] |= mask
             rest -= table[2 + i] * _highest(mask)
             keep[i] = mask
     if nopen == 0:
         return rest == 0
     for k in range(nopen):  # what each open term may hold: none of its group's fixed digits
-        g = table[2 + m + scratch[k]]
-        taken = 0
-        for x in range(m):
-            if table[2 + m + x] == g and masks[x] & (masks[x] - 1) == 0:
-                taken |= masks[x]
-        scratch[FEW_OPEN + k] = masks[scratch[k]] & ~taken
+        scratch[FEW_OPEN + k] = masks[scratch[k]] & ~taken[table[2 + m + scratch[k]]]
+    if nopen == 3:
+        for z in range(3):  # two terms of opposite unit weights: their digits a shift of each other's
+            x = scratch[(z + 1) % 3]
+            y = scratch[(z + 2) % 3]
+            if table[2 + x] * table[2 + y] == -1:
+                return _sum_shifted(
+                    table,
+                    m,
+                    rest,
+                    x,
+                    y,
+                    scratch[z],
+                    scratch[FEW_OPEN + (z + 1) % 3],
+                    scratch[FEW_OPEN + (z + 2) % 3],
+                    scratch[FEW_OPEN + z],
+                    keep,
+                )
     last = scratch[nopen - 1]
     a = scratch[0]  # the terms tried before the last (digit 0 where there is none)
     b = scratch[1] if nopen > 2 else a
@@ -672,9 +699,12 @@ def _sum_placed(masks, table, m, nopen, keep, scratch):
                 continue
             left = rest - table[2 + a] * d0 - table[2 + b] * d1
             w = table[2 + last]
-            if left % w != 0:
+            if w == 1 or w == -1:  # (most terms: a division costs more than the rest of the loop)
+                d = left * w
+            elif left % w != 0:
                 continue
-            d = left // w
+            else:
+                d = left // w
             if d < 1 or d > 63 or (scratch[FEW_OPEN + nopen - 1] >> (d - 1)) & 1 == 0:
                 continue
             g = table[2 + m + last]
@@ -686,6 +716,37 @@ def _sum_placed(masks, table, m, nopen, keep, scratch):
                 keep[a] |= np.int64(1) << (d0 - 1)
             if d1 != 0:
                 keep[b] |= np.int64(1) << (d1 - 1)
+    return found
+
+
+@njit(_nrt=False, cache=True)
+def _sum_shifted(table, m, rest, x, y, z, options_x, options_y, options_z, keep):
+    """``_sum_placed`` on three open terms, ``x`` and ``y`` of weights s and -s (s = 1 or -1): each
+    digit of ``z`` tried, dx - dy is then fixed, so the digits of ``x`` and ``y`` that pair up are their
+    options masked by each other's shifted (a word operation where a loop over pairs was); the terms of
+    a group on distinct digits. True when an assignment remains."""
+    found = False
+    s = table[2 + x]
+    wz = table[2 + z]
+    gx = table[2 + m + x]
+    gy = table[2 + m + y]
+    gz = table[2 + m + z]
+    tries = options_z
+    while tries != 0:
+        bit = tries & -tries
+        tries ^= bit
+        dz = _lowest(bit)
+        k = (rest - wz * dz) * s  # dx - dy
+        if k == 0 and gx == gy:
+            continue
+        ox = options_x & ~bit if gx == gz else options_x
+        oy = options_y & ~bit if gy == gz else options_y
+        kx = ox & _shifted(oy, k)
+        if kx != 0:
+            found = True
+            keep[x] |= kx
+            keep[y] |= oy & _shifted(ox, -k)
+            keep[z] |= bit
     return found
 
 

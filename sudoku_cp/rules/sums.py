@@ -151,6 +151,10 @@ class LinearSum:
           theirs that keeps the sum with the terms of a group on digits no other term of it holds
           (``_placed``): exact for the sum and its groups together.
         """
+        if not all(masks):
+            return None
+        if sum(1 for mask in masks if mask & (mask - 1)) <= FEW_OPEN:
+            return self._placed(list(masks))  # exact: it keeps no more than the bounds would
         masks = self._bounds(masks)
         if masks is None:
             return None
@@ -228,18 +232,16 @@ class LinearSum:
         groups = self.groups or tuple(range(len(masks)))
         rest = self.total
         open_terms = []
+        taken = [0] * len(masks)  # each group's fixed digits
         for i, mask in enumerate(masks):
             if mask & (mask - 1):
                 open_terms.append(i)
+            elif taken[groups[i]] & mask:  # two fixed terms of a group on one digit
+                return None
             else:
+                taken[groups[i]] |= mask
                 rest -= weights[i] * mask.bit_length()
-        options = []
-        for i in open_terms:
-            taken = 0
-            for j, mask in enumerate(masks):
-                if groups[j] == groups[i] and not mask & (mask - 1):
-                    taken |= mask
-            options.append(list(_digits(masks[i] & ~taken)))
+        options = [list(_digits(masks[i] & ~taken[groups[i]])) for i in open_terms]
         keep = [0 if mask & (mask - 1) else mask for mask in masks]
         if not open_terms:
             return keep if rest == 0 else None
