@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cases import HARD_9X9, VARIANTS
@@ -154,6 +155,41 @@ def test_the_turns_come_back_to_the_dfs_when_the_learner_stalls(monkeypatch: pyt
     monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
     found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2)
     assert found.complete and found.solutions == () and found.stats["answered_by"] == "dfs"
+
+
+def test_the_dfs_first_turn_before_sat_light_turn_is_light_after_times_its_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The turns in order, on a puzzle that no first turn answers: the dfs's first turn ``LIGHT_AFTER``
+    times ``DFS_SECONDS``, then sat's light turn (here one whose formula would not build), the learner,
+    and the dfs's next turn ``DFS_GROWTH`` times ``DFS_SECONDS``."""
+    from sudoku_cp.backends.dfs import DfsBackend
+
+    turns: list[tuple[str, float | None]] = []
+    searching = DfsBackend.searching
+
+    def recorded(self: DfsBackend, puzzle: Puzzle, limit: int = 1) -> Any:
+        search = searching(self, puzzle, limit)
+        advance = search.advance
+
+        def turn(time_limit: float | None = None) -> Any:
+            turns.append(("dfs", time_limit))
+            return advance(time_limit)
+
+        search.advance = turn
+        return search
+
+    def light(puzzle: Puzzle, limit: int, time_limit: float | None) -> None:
+        turns.append(("light", None))
+
+    monkeypatch.setattr(DfsBackend, "searching", recorded)
+    monkeypatch.setattr(auto, "_light_answer", light)
+    monkeypatch.setattr(auto, "DFS_SECONDS", 0.001)
+    monkeypatch.setattr(auto, "LIGHT_AFTER", 3.0)
+    monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
+    found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2)
+    assert found.complete and found.solutions == ()
+    assert turns[:3] == [("dfs", pytest.approx(0.003)), ("light", None), ("dfs", pytest.approx(0.002))]
 
 
 def test_the_turns_stop_at_the_time_limit_with_an_unknown_answer(monkeypatch: pytest.MonkeyPatch) -> None:
