@@ -149,7 +149,8 @@ class LinearSum:
           total), which ignores the groups and is exact for the sum alone;
         - or, with at most ``FEW_OPEN`` terms of more than one digit left, the digits of an assignment of
           theirs that keeps the sum with the terms of a group on digits no other term of it holds
-          (``_placed``): exact for the sum and its groups together.
+          (``_placed``): exact for the sum and its groups together. Where that many are open from the
+          start it runs alone: it keeps no more than the bounds would.
         """
         if not all(masks):
             return None
