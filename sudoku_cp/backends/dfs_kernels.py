@@ -533,9 +533,9 @@ def _sum_rule(cands, cells, table, changed, layers, bounds):
     """A sum (``rules.sums.LinearSum.narrow``; ``table`` is exact, total, the coefficients, then each
     term's exclusion group): the bounds pass (``_sum_bounds``), then, exact, each cell keeps the digits on
     a path of the graph of partial sums from 0 to the total; at most ``FEW_OPEN`` open terms, the exact
-    ``_sum_placed`` (alone where they are that few from the start). ``layers`` (2, work) holds the graph forward
-    and backward, layer after layer; ``bounds`` (9, terms + 1) the windows, the masks after the bounds,
-    what the graph keeps, and the groups' unions, sizes, coefficients and spans."""
+    ``_sum_placed`` (alone where they are that few from the start). ``layers`` (2, work) holds the graph
+    forward and backward, layer after layer; ``bounds`` (9, terms + 1) the windows, the masks after the
+    bounds, what the graph keeps, and the groups' unions, sizes, coefficients and spans."""
     m = cells.shape[0]
     masks = bounds[2]
     keep = bounds[3]
