@@ -669,21 +669,8 @@ def _sum_placed(masks, table, m, nopen, keep, scratch, taken):
         scratch[FEW_OPEN + k] = masks[scratch[k]] & ~taken[table[2 + m + scratch[k]]]
     if nopen == 3:
         for z in range(3):  # two terms of opposite unit weights: their digits a shift of each other's
-            x = scratch[(z + 1) % 3]
-            y = scratch[(z + 2) % 3]
-            if table[2 + x] * table[2 + y] == -1:
-                return _sum_shifted(
-                    table,
-                    m,
-                    rest,
-                    x,
-                    y,
-                    scratch[z],
-                    scratch[FEW_OPEN + (z + 1) % 3],
-                    scratch[FEW_OPEN + (z + 2) % 3],
-                    scratch[FEW_OPEN + z],
-                    keep,
-                )
+            if table[2 + scratch[(z + 1) % 3]] * table[2 + scratch[(z + 2) % 3]] == -1:
+                return _sum_shifted(table, m, rest, scratch, z, keep)
     last = scratch[nopen - 1]
     a = scratch[0]  # the terms tried before the last (digit 0 where there is none)
     b = scratch[1] if nopen > 2 else a
@@ -721,18 +708,24 @@ def _sum_placed(masks, table, m, nopen, keep, scratch, taken):
 
 
 @njit(_nrt=False, cache=True)
-def _sum_shifted(table, m, rest, x, y, z, options_x, options_y, options_z, keep):
-    """``_sum_placed`` on three open terms, ``x`` and ``y`` of weights s and -s (s = 1 or -1): each
-    digit of ``z`` tried, dx - dy is then fixed, so the digits of ``x`` and ``y`` that pair up are their
-    options masked by each other's shifted (a word operation where a loop over pairs was); the terms of
-    a group on distinct digits. True when an assignment remains."""
+def _sum_shifted(table, m, rest, scratch, which, keep):
+    """``_sum_placed`` on its three open terms (``scratch``: their places, then their options) where the
+    two after the ``which``-th, x and y, weigh s and -s (s = 1 or -1): each digit of the third, z, tried,
+    dx - dy is then fixed, so the digits of x and y that pair up are their options masked by each other's
+    shifted (a word operation where a loop over pairs was); the terms of a group on distinct digits. True
+    when an assignment remains."""
+    x = scratch[(which + 1) % 3]
+    y = scratch[(which + 2) % 3]
+    z = scratch[which]
+    options_x = scratch[FEW_OPEN + (which + 1) % 3]
+    options_y = scratch[FEW_OPEN + (which + 2) % 3]
+    tries = scratch[FEW_OPEN + which]
     found = False
     s = table[2 + x]
     wz = table[2 + z]
     gx = table[2 + m + x]
     gy = table[2 + m + y]
     gz = table[2 + m + z]
-    tries = options_z
     while tries != 0:
         bit = tries & -tries
         tries ^= bit

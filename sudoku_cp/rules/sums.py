@@ -154,12 +154,11 @@ class LinearSum:
         """
         if not all(masks):
             return None
-        if sum(1 for mask in masks if mask & (mask - 1)) <= FEW_OPEN:
-            return self._placed(list(masks))  # exact: it keeps no more than the bounds would
-        masks = self._bounds(masks)
-        if masks is None:
-            return None
-        if sum(1 for mask in masks if mask & (mask - 1)) <= FEW_OPEN:
+        if _open(masks) > FEW_OPEN:  # (fewer: ``_placed`` keeps no more than the bounds would)
+            masks = self._bounds(masks)
+            if masks is None:
+                return None
+        if _open(masks) <= FEW_OPEN:
             return self._placed(masks)
         if not self.exact:
             return masks
@@ -225,7 +224,7 @@ class LinearSum:
             keep.append(kept)
         return keep
 
-    def _placed(self, masks: list[int]) -> list[int] | None:
+    def _placed(self, masks: Sequence[int]) -> list[int] | None:
         """``narrow``'s pass over a sum with few open terms: the fixed terms leave the rest of the total
         (and their digits, which the open terms of their group cannot take); each digit of the open terms
         but the last is tried, the last's follows."""
@@ -689,3 +688,8 @@ def implied_sums(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...], i
     for cells, total in crossing_sums(n, rules.houses, every, rules.peer_sets):
         out.append((cells, (1,) * len(cells), total))
     return out
+
+
+def _open(masks: Sequence[int]) -> int:
+    """How many of ``masks`` hold more than one digit."""
+    return sum(1 for mask in masks if mask & (mask - 1))
