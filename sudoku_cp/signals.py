@@ -10,6 +10,10 @@ A long call into a solver's C code (CP-SAT, CaDiCaL) runs no Python at all until
 would wait for the end of the search. When the call releases the GIL, ``stopping(stop)`` has a helper
 thread call ``stop`` (the solver's own "stop searching") as soon as a signal arrives; the call returns
 within milliseconds and the signal is then delivered as above.
+
+A helper thread's solver calls are stopped the same way from another thread: the helper runs them under a
+``Stop`` (``Stop.running``), whose ``set`` calls the stop of the call running (``stopping``'s block) and
+keeps any later one from starting (``stop_requested``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,17 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import FrameType, ModuleType
 
-__all__ = ["HELD", "NOTICE_AFTER", "announced", "compiling", "held_import", "signals_held", "stopping"]
+__all__ = [
+    "HELD",
+    "NOTICE_AFTER",
+    "Stop",
+    "announced",
+    "compiling",
+    "held_import",
+    "signals_held",
+    "stop_requested",
+    "stopping",
+]
 
 #: The signals held.
 HELD = (signal.SIGINT, signal.SIGTERM)
@@ -98,10 +112,16 @@ def stopping(stop: Callable[[], None]) -> Iterator[None]:
     inside the call; a helper thread waiting on it calls ``stop``, so the call returns early. The signals
     are held meanwhile and delivered to the handlers in place before when the block ends, as in
     ``signals_held``. A signal this process ignores (a pool's worker ignores SIGINT: its parent decides)
-    stays ignored and stops nothing. Outside the main thread it only runs the block.
+    stays ignored and stops nothing. Outside the main thread, where no signal arrives, a ``Stop`` the
+    thread runs under (``Stop.running``) calls ``stop`` when it is set; else the block only runs.
     """
     if threading.current_thread() is not threading.main_thread():
-        yield
+        request = Stop.current()
+        if request is None:
+            yield
+            return
+        with request._watching(stop):
+            yield
         return
     watched = [sig for sig in HELD if signal.getsignal(sig) is not signal.SIG_IGN]
     reader, writer = socket.socketpair()
@@ -125,3 +145,60 @@ def _watch(reader: socket.socket, stop: Callable[[], None], signals: list[int]) 
     while (data := reader.recv(1)) and data[0] != 0:
         if data[0] in signals:
             stop()
+
+
+_THREAD = threading.local()
+
+
+class Stop:
+    """A stop of the solver calls a helper thread makes, asked from another thread: the helper runs them
+    under it (``running``), ``set`` stops the call running at once (its ``stopping`` block's ``stop``, as a
+    signal would) and ``stop_requested`` then tells the helper's later calls not to start."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stops: list[Callable[[], None]] = []
+        self.is_set = False
+
+    def set(self) -> None:
+        """Stop the call running under this, and every later one."""
+        with self._lock:
+            self.is_set = True
+            stops = list(self._stops)
+        for stop in stops:
+            stop()
+
+    @staticmethod
+    def current() -> Stop | None:
+        """The stop this thread runs under, if any."""
+        return getattr(_THREAD, "stop", None)
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        """Run the block (on the helper thread) under this stop."""
+        previous = getattr(_THREAD, "stop", None)
+        _THREAD.stop = self
+        try:
+            yield
+        finally:
+            _THREAD.stop = previous
+
+    @contextlib.contextmanager
+    def _watching(self, stop: Callable[[], None]) -> Iterator[None]:
+        with self._lock:
+            self._stops.append(stop)
+            stop_now = self.is_set
+        if stop_now:  # set before the call began
+            stop()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._stops.remove(stop)
+
+
+def stop_requested() -> bool:
+    """Whether the ``Stop`` this thread runs under (``Stop.running``) was set: its next solver call would be
+    stopped at once, so it need not start."""
+    request = Stop.current()
+    return request is not None and request.is_set

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -57,18 +58,86 @@ def test_a_variant_the_dfs_has_not_answered_in_its_budget_goes_to_a_solver_that_
     assert found.solutions == expected.solutions and found.complete
 
 
+class _Stalled:
+    """A dfs search that never answers (each step sleeps its length), or that answers on its ``answer_at``-th
+    step with ``answer``, recording each step's length and start in ``steps``."""
+
+    def __init__(
+        self, steps: list[tuple[float | None, float]], answer: Any = None, answer_at: int = 0
+    ) -> None:
+        self.steps, self.answer, self.answer_at = steps, answer, answer_at
+
+    def advance(self, time_limit: float | None = None) -> Any:
+        from sudoku_cp.result import Enumeration
+
+        self.steps.append((time_limit, time.perf_counter()))
+        if self.answer is not None and len(self.steps) >= self.answer_at:
+            return self.answer
+        time.sleep(time_limit or 0.0)
+        return Enumeration((), False, True, {"time": 0.0})
+
+    def close(self) -> None:
+        pass
+
+
+def _stall_the_dfs(monkeypatch: pytest.MonkeyPatch, search: _Stalled) -> None:
+    from sudoku_cp.backends.dfs import DfsBackend
+
+    monkeypatch.setattr(DfsBackend, "searching", lambda self, puzzle, limit=1: search)
+
+
 @pytest.mark.parametrize("puzzle", [PILL, THERMO], ids=["sums", "thermo"])
-def test_after_the_dfs_first_turn_sat_takes_a_light_turn_before_any_learner(
+def test_sat_light_turn_runs_beside_the_dfs_first_turn_and_answers_what_that_has_not(
     puzzle: Puzzle, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """sat on the candidates before any guess, even under sums (whose learner is CP-SAT: OR-tools takes
-    most of a second to import); what it answers is the dfs's answer."""
+    most of a second to import), on a helper thread from ``LIGHT_ALONE`` on while the dfs goes on in steps
+    of ``BESIDE_STEP``; what it answers is the dfs's answer."""
     expected = make_backend("dfs").enumerate(puzzle, limit=2)
-    monkeypatch.setattr(auto, "DFS_SECONDS", 0.0)
-    monkeypatch.setattr(auto, "LIGHT_SECONDS", 600.0)
+    steps: list[tuple[float | None, float]] = []
+    light: list[float] = []
+    answer = auto._light_answer
+
+    def slow_light(*args: Any) -> Any:
+        light.append(time.perf_counter())
+        time.sleep(0.1)  # long enough for the dfs's steps beside it to show
+        found = answer(*args)
+        light.append(time.perf_counter())
+        return found
+
+    _stall_the_dfs(monkeypatch, _Stalled(steps))
+    monkeypatch.setattr(auto, "_light_answer", slow_light)
+    monkeypatch.setattr(auto, "BESIDE_SECONDS", 600.0)
     found = make_backend("auto").enumerate(puzzle, limit=2)
     assert found.stats["answered_by"] == "sat"
     assert found.solutions == expected.solutions and found.complete
+    assert steps[0][0] == pytest.approx(auto.LIGHT_ALONE)
+    started, ended = light
+    beside = [at for length, at in steps[1:] if started < at < ended]
+    assert beside and all(length == pytest.approx(auto.BESIDE_STEP) for length, _ in steps[1:])
+
+
+def test_the_dfs_answer_beside_the_light_turn_stops_it_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dfs answers on its third step while sat's light turn is searching a puzzle it takes far longer
+    on (here every grid of the thermometers with no givens, stopped only by ``signals.Stop``): the answer
+    is the dfs's and the helper thread has ended within a second."""
+    import threading
+
+    expected = make_backend("dfs").enumerate(THERMO, limit=2)
+    empty = Puzzle(THERMO.rules, (0,) * 81)
+    answer = auto._light_answer
+
+    def endless(puzzle: Puzzle, limit: int, time_limit: float | None, seconds: float) -> Any:
+        return answer(empty, 10**9, None, 600.0)
+
+    _stall_the_dfs(monkeypatch, _Stalled([], expected, answer_at=3))
+    monkeypatch.setattr(auto, "_light_answer", endless)
+    monkeypatch.setattr(auto, "BESIDE_STEP", 0.2)  # the light turn is well into its search by then
+    started = time.perf_counter()
+    found = make_backend("auto").enumerate(THERMO, limit=2)
+    assert found.stats["answered_by"] == "dfs" and found.solutions == expected.solutions
+    assert time.perf_counter() - started < 0.05 + 0.4 + 1.0
+    assert not [t for t in threading.enumerate() if t.name == "sudoku-cp light turn"]
 
 
 def test_a_variant_the_dfs_answers_in_its_budget_stays_with_it() -> None:
@@ -157,46 +226,50 @@ def test_the_turns_come_back_to_the_dfs_when_the_learner_stalls(monkeypatch: pyt
     assert found.complete and found.solutions == () and found.stats["answered_by"] == "dfs"
 
 
-def test_the_dfs_first_turn_before_sat_light_turn_is_light_after_times_its_turn(
-    monkeypatch: pytest.MonkeyPatch,
+def test_the_turns_in_order_after_the_light_turn_beside_the_dfs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a puzzle that neither first turn answers: the dfs alone for ``LIGHT_ALONE``, then in steps of
+    ``BESIDE_STEP`` until sat's light turn (of ``BESIDE_SECONDS``) has ended, then the dfs's next turn
+    (``DFS_GROWTH`` times ``DFS_SECONDS``)."""
+    steps: list[tuple[float | None, float]] = []
+    light: list[str] = []
+
+    def unanswered(puzzle: Puzzle, limit: int, time_limit: float | None, seconds: float) -> Any:
+        from sudoku_cp.result import Enumeration
+
+        time.sleep(0.05)
+        light.append(f"{seconds}")
+        return Enumeration((), False, True, {})
+
+    _stall_the_dfs(monkeypatch, _Stalled(steps))
+    monkeypatch.setattr(auto, "_light_answer", unanswered)
+    monkeypatch.setattr(auto, "LIGHT_ALONE", 0.004)
+    monkeypatch.setattr(auto, "BESIDE_STEP", 0.01)
+    monkeypatch.setattr(auto, "DFS_SECONDS", 0.003)
+    monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
+    found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2, time_limit=0.3)
+    assert found.timed_out and light == [f"{auto.BESIDE_SECONDS}"]
+    lengths = [length for length, _ in steps]
+    beside = lengths[1 : lengths.index(pytest.approx(0.006))]
+    assert lengths[0] == pytest.approx(0.004) and beside
+    assert all(length == pytest.approx(0.01) for length in beside)
+
+
+@pytest.mark.parametrize("light", [True, False], ids=["light-beside", "turns"])
+def test_the_turns_stop_at_the_time_limit_with_an_unknown_answer(
+    light: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The turns in order, on a puzzle that no first turn answers: the dfs's first turn ``LIGHT_AFTER``
-    times ``DFS_SECONDS``, then sat's light turn (here one whose formula would not build), the learner,
-    and the dfs's next turn ``DFS_GROWTH`` times ``DFS_SECONDS``."""
-    from sudoku_cp.backends.dfs import DfsBackend
-
-    turns: list[tuple[str, float | None]] = []
-    searching = DfsBackend.searching
-
-    def recorded(self: DfsBackend, puzzle: Puzzle, limit: int = 1) -> Any:
-        search = searching(self, puzzle, limit)
-        advance = search.advance
-
-        def turn(time_limit: float | None = None) -> Any:
-            turns.append(("dfs", time_limit))
-            return advance(time_limit)
-
-        search.advance = turn
-        return search
-
-    def light(puzzle: Puzzle, limit: int, time_limit: float | None) -> None:
-        turns.append(("light", None))
-
-    monkeypatch.setattr(DfsBackend, "searching", recorded)
-    monkeypatch.setattr(auto, "_light_answer", light)
+    """A dfs that never answers, beside sat's light turn or in turns with CP-SAT, neither of which
+    answers these sums within the limit: the answer is unknown, on time."""
+    _stall_the_dfs(monkeypatch, _Stalled([]))
     monkeypatch.setattr(auto, "DFS_SECONDS", 0.001)
-    monkeypatch.setattr(auto, "LIGHT_AFTER", 3.0)
+    monkeypatch.setattr(auto, "LIGHT_ALONE", 0.001)
     monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
-    found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2)
-    assert found.complete and found.solutions == ()
-    assert turns[:3] == [("dfs", pytest.approx(0.003)), ("light", None), ("dfs", pytest.approx(0.002))]
-
-
-def test_the_turns_stop_at_the_time_limit_with_an_unknown_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(auto, "DFS_SECONDS", 0.001)
-    monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
+    if not light:
+        monkeypatch.setattr(auto, "LIGHT_UP_TO", 0)
+    started = time.perf_counter()
     found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2, time_limit=0.05)
     assert found.timed_out and not found.complete  # (the turns ended: an answer came back, unknown)
+    assert time.perf_counter() - started < 3.0  # (no hang; OR-tools's import is not stopped by the limit)
 
 
 @pytest.mark.parametrize(
@@ -292,6 +365,7 @@ def test_the_dfs_turns_go_on_from_the_last(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(auto, "DFS_GROWTH", 1.0)
     monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.005)
     monkeypatch.setattr(auto, "LEARNER_GROWTH", 1.0)
+    monkeypatch.setattr(auto, "LIGHT_UP_TO", 0)  # no light turn beside the first
     found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2, time_limit=30)
     assert found.complete and found.solutions == () and found.stats["answered_by"] == "dfs"
     assert found.stats["nodes"] == whole.stats["nodes"]

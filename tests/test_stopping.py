@@ -251,3 +251,33 @@ def test_solver_calls_under_variant_rules_run_where_a_signal_stops_them() -> Non
     nine = Rules.classic(3, 3)
     assert not interruptible(nine, 16) and interruptible(Rules.classic(4, 4), 16)
     assert interruptible(nine.with_named("x"), 16)
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_a_helper_thread_search_stops_at_once_when_its_stop_is_set(backend: str) -> None:
+    """A search on a helper thread, where no signal arrives, runs under a ``signals.Stop``: setting it from
+    another thread stops the solver call running (CP-SAT's enumeration of every grid here is one call) and
+    any later one, and the search answers unknown (the portfolio's light turn beside the dfs)."""
+    import threading
+
+    from sudoku_cp import Puzzle
+    from sudoku_cp.backends import make_backend
+    from sudoku_cp.signals import Stop, stop_requested
+
+    empty = Puzzle(Rules.classic(3, 3).with_named("x"), (0,) * 81)  # more grids than any search ends
+    stop = Stop()
+    found: list = []
+
+    def search() -> None:
+        with stop.running():
+            found.append(make_backend(backend).enumerate(empty, limit=10**9))
+
+    helper = threading.Thread(target=search, daemon=True)  # (a failure must not hang the run)
+    helper.start()
+    time.sleep(1.0 if backend == "sat" else 2.0)  # (OR-tools's import first)
+    assert helper.is_alive() and not stop_requested()  # (the main thread runs under no stop)
+    stopped = time.monotonic()
+    stop.set()
+    helper.join(PROMPT)
+    assert not helper.is_alive() and time.monotonic() - stopped < PROMPT
+    assert found[0].timed_out and not found[0].complete and found[0].solutions

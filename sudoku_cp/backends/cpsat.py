@@ -78,7 +78,7 @@ from ..encode.cpsat_model import (
 from ..errors import SudokuError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats, common_stats
-from ..signals import held_import, stopping
+from ..signals import Stop, held_import, stop_requested, stopping
 from .base import Backend, interruptible
 from .propagation import Rental
 
@@ -359,7 +359,8 @@ class CpSatBackend(Backend):
         collector: Any = None,
     ) -> tuple[Any, cp_model.CpSolver | None]:
         """One CP-SAT solve (enumerating into ``collector`` if given): its status and solver, with the
-        statistics added to ``stats``; ``(None, None)`` when the deadline has passed already."""
+        statistics added to ``stats``; ``(None, None)`` when the deadline has passed already (or the thread's
+        ``signals.Stop`` was set)."""
         from ortools.sat.python import cp_model
 
         solver = cp_model.CpSolver()
@@ -372,7 +373,9 @@ class CpSatBackend(Backend):
             if left <= 0:
                 return None, None
             solver.parameters.max_time_in_seconds = left
-        if interruptible(model.rules, INTERRUPTIBLE_FROM_N):
+        if stop_requested():  # a helper thread's solve stopped before it began (``signals.Stop``)
+            return None, None
+        if interruptible(model.rules, INTERRUPTIBLE_FROM_N) or Stop.current() is not None:
             with stopping(solver.stop_search):
                 status = solver.solve(model.model, collector)
         else:

@@ -24,6 +24,7 @@ import os
 import platform
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -36,6 +37,7 @@ ENTRY_POINTS = ("start", "run", "solve_batch", "band_start", "band_run", "band_s
 _HERE = Path(__file__).resolve().parent
 #: The sources whose code the module holds (the driver's constants are frozen into the kernels).
 _SOURCES = (
+    "dfs_aot.py",
     "dfs_kernels.py",
     "dfs_bands.py",
     "dfs_compiled.py",
@@ -143,6 +145,28 @@ def build() -> ModuleType:
         raise
 
 
+@contextlib.contextmanager
+def _releasing_the_gil() -> Iterator[None]:
+    """Entry points compiled in the block release the GIL while they run, as numba's ``nogil=True`` makes
+    the JIT's do: pycc takes no such option, so its compiler's flags are given ``release_gil`` meanwhile.
+    The kernels touch no Python object, and another thread (sat's light turn beside the dfs, ``auto``)
+    then runs while the dfs searches instead of waiting for each of its slices to end."""
+    from numba.pycc import compiler
+
+    flags = compiler.Flags
+
+    class Releasing(flags):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    compiler.Flags = Releasing
+    try:
+        yield
+    finally:
+        compiler.Flags = flags
+
+
 def _build() -> ModuleType:
     import warnings
 
@@ -172,7 +196,7 @@ def _build() -> ModuleType:
                 for name in ENTRY_POINTS:
                     function, signature = exports[name]
                     cc.export(name, signature)(function.py_func)
-                with warnings.catch_warnings():
+                with warnings.catch_warnings(), _releasing_the_gil():
                     warnings.simplefilter("ignore")
                     cc.compile()
                 made = next(Path(building).iterdir())

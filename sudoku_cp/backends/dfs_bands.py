@@ -293,7 +293,7 @@ def _choose(s):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def start(grid, stack, ctr):
     """Load a 9x9 puzzle (81 digits, 0 = empty) into ``stack[0]``, propagate it and reset the counters."""
     s = stack[0]
@@ -333,7 +333,7 @@ def _write(s, row):
                 row[b * 27 + _LOG37[bit % 37]] = d + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(stack, branch, untried, ctr, out, pause_when_full, limit, budget):
     """Continue the search kept in ``stack``/``branch``/``untried``/``ctr`` for up to ``budget`` nodes (0:
     no budget), with the statuses and counters of ``dfs_kernels._run``."""
@@ -398,7 +398,7 @@ def run(stack, branch, untried, ctr, out, pause_when_full, limit, budget):
     return _keep(ctr, level, state, status)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_batch(grids, limit, max_nodes, result):
     """``dfs_kernels._solve_batch`` for 9x9 puzzles by the band search: every row of ``grids`` into
     ``result``, each puzzle with at most ``max_nodes`` nodes."""

@@ -1286,7 +1286,7 @@ def _blame(child, cell, bit, heuristic, ctr, w):
             w.value_scores[d] >>= 2
 
 
-@njit(_nrt=False, cache=True)
+@njit(_nrt=False, cache=True, nogil=True)
 def _start(grid, stack, ctr, t, w, heuristic):
     """Load a puzzle into ``stack[0]`` and propagate its givens (and every propagator); reset the counters."""
     root = stack[0]
@@ -1323,7 +1323,7 @@ def _start(grid, stack, ctr, t, w, heuristic):
         ctr[_FINAL] = EXHAUSTED
 
 
-@njit(_nrt=False, cache=True)
+@njit(_nrt=False, cache=True, nogil=True)
 def _run(stack, branch, untried, ctr, out, pause_when_full, limit, budget, heuristic, t, w):
     """Continue the search kept in ``stack``/``branch``/``untried``/``ctr`` for up to ``budget`` nodes.
 
@@ -1504,7 +1504,7 @@ def _solved(ctr, out, limit, pause_when_full):
     return _NEXT, OUT_OF_NODES
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve_batch(grids, limit, heuristic, max_nodes, t, w, result):
     """Solve every row of ``grids`` into ``result`` (a ``BatchResult`` of zeroed arrays), with each
     puzzle's seconds from the monotonic clock read before and after it."""

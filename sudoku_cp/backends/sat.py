@@ -49,7 +49,7 @@ from ..encode.cnf import candidates, check_encoding, clause_families, decode, de
 from ..errors import BackendUnavailableError, UnknownBackendError, UnsupportedRuleError, UsageError
 from ..grid import Puzzle, Rules
 from ..result import Enumeration, Stats
-from ..signals import held_import, stopping
+from ..signals import Stop, held_import, stop_requested, stopping
 from .base import Backend, Searching, interruptible
 from .propagation import Rental
 
@@ -275,6 +275,9 @@ def _not_main() -> bool:
 def _solve_call(
     solver: Any, name: str, assumptions: list[int], deadline: float | None, stoppable: bool
 ) -> bool | None:
+    if stop_requested():  # a helper thread's call that was stopped before it began (``signals.Stop``)
+        return None
+    stoppable = stoppable or Stop.current() is not None
     if name in BUDGETED:
         return _sliced(solver, name, assumptions, deadline, stoppable)
     if deadline is None and (not stoppable or name in UNSTOPPABLE):
@@ -305,7 +308,7 @@ def _sliced(
     """A budgeted search in slices of FIRST_SLICE conflicts and doubling, none ending past the deadline."""
     native = _cadical_native(name) if stoppable else None
     budget = FIRST_SLICE
-    while deadline is None or deadline > time.perf_counter():
+    while (deadline is None or deadline > time.perf_counter()) and not stop_requested():
         solver.conf_budget(budget)
         if deadline is not None:  # the rate of this slice bounds the next one (no reading without)
             started, before = time.perf_counter(), solver.accum_stats()["conflicts"]
