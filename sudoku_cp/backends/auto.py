@@ -86,10 +86,13 @@ LIGHT_SECONDS = 0.5
 #: With the kernels at hand, sat's light turn runs beside the dfs's first turn on a helper thread
 #: (``_light_beside``), from ``LIGHT_ALONE`` on and for up to ``BESIDE_SECONDS``: both release the GIL
 #: while they search, so on two cores the puzzle is answered by whichever is quicker, where the turns one
-#: after the other cost the sum (measured, whole process, best of three alternating with the turns in
-#: sequence: Arrow, slow 0.80 -> 0.65 s, I want to break free 0.92 -> 0.48, A kind of magic 0.98 -> 0.53,
-#: Wecoc #1 1.69 -> 0.92; in one process, Anti-consecutive hard 2.7 -> 0.7 s with the light turn of 1 s
-#: instead of 0.5). The puzzles the dfs answers within ``LIGHT_ALONE`` (most) start no second search.
+#: after the other cost the sum. Measured, whole process, best of three alternating with the turns in
+#: sequence: I want to break free 0.83 -> 0.45 s, A kind of magic 0.81 -> 0.54, Anti-consecutive hard
+#: 3.24 -> 1.11, Wecoc #1 1.50 -> 1.27, [mod A] 2.98 -> 1.37, Hard renban 1 4.33 -> 3.31, 2 2.47 -> 1.50;
+#: but the puzzles the dfs answers in 0.2-0.35 s lose a little to the helper's formula build, whose C
+#: calls hold the GIL (Sandwich snipe 18 0.56 -> 0.83 s, Hailstone 0.63 -> 0.82, 16x16 Sudoku X very hard
+#: 0.64 -> 0.86): a later start (0.15 s, 0.25 s) measured no better over those and the former together.
+#: The puzzles the dfs answers within ``LIGHT_ALONE`` (most) start no second search.
 LIGHT_ALONE = 0.05
 BESIDE_SECONDS = 1.0
 #: Where sat's formula would not build within a light turn (``_light_fits``), the dfs's first turn is
@@ -100,9 +103,10 @@ BESIDE_STEP = 0.02
 #: Python's switch interval meanwhile (5 ms by default): the main thread, back from a dfs slice, waits this
 #: long at most for the GIL while the helper builds its formula in Python, where it waited 5 ms a slice.
 BESIDE_SWITCH = 0.0005
-#: The longest the main thread waits for the light turn's thread to stop: a formula's build, which no
-#: stop ends, takes at most a few hundredths of a second within ``LIGHT_WORK``.
-CLOSE_WAIT = 1.0
+#: The longest the main thread waits for the light turn's thread to stop once it has its answer: a solver
+#: call stops at once, a formula's build (up to 0.2 s within ``LIGHT_WORK``) runs on after (waiting for it
+#: cost the puzzles the dfs answers in 0.2-0.4 s up to a quarter of a second).
+CLOSE_WAIT = 0.02
 LIGHT_UP_TO = 16
 LIGHT_WORK = 50_000
 
@@ -289,11 +293,17 @@ class _Beside:
         return self._answer
 
     def close(self) -> None:
-        """Stop the light turn and wait for its thread, at most ``CLOSE_WAIT`` seconds (a formula being
-        built runs to its end; its solver call then ends at once). The stop is asked again while it
-        waits: one asked as a call was starting may be lost by the solver."""
-        waited = time.perf_counter() + CLOSE_WAIT
-        while self._thread.is_alive() and time.perf_counter() < waited:
+        """Stop the light turn; wait ``CLOSE_WAIT`` at most for its thread (a solver call ends at once), and
+        where that is still building its formula in Python, which no stop ends, let it end by itself: a
+        thread of its own asks the stop again until it has (one asked as a call was starting may be lost
+        by the solver)."""
+        self._stop.set()
+        self._thread.join(CLOSE_WAIT)
+        if self._thread.is_alive():
+            threading.Thread(target=self._insist, name="sudoku-cp light turn's stop", daemon=True).start()
+
+    def _insist(self) -> None:
+        while self._thread.is_alive():
             self._stop.set()
             self._thread.join(0.02)
 
