@@ -92,13 +92,17 @@ def test_sat_light_turn_runs_beside_the_dfs_first_turn_and_answers_what_that_has
 ) -> None:
     """sat on the candidates before any guess, even under sums (whose learner is CP-SAT: OR-tools takes
     most of a second to import), on a helper thread from ``LIGHT_ALONE`` on while the dfs goes on in steps
-    of ``BESIDE_STEP``; what it answers is the dfs's answer."""
+    of ``BESIDE_STEP`` (Python's switch interval ``BESIDE_SWITCH`` meanwhile); what it answers is the dfs's
+    answer."""
     expected = make_backend("dfs").enumerate(puzzle, limit=2)
     steps: list[tuple[float | None, float]] = []
     light: list[float] = []
     answer = auto._light_answer
 
+    switching: list[float] = []
+
     def slow_light(*args: Any) -> Any:
+        switching.append(sys.getswitchinterval())
         light.append(time.perf_counter())
         time.sleep(0.1)  # long enough for the dfs's steps beside it to show
         found = answer(*args)
@@ -108,9 +112,11 @@ def test_sat_light_turn_runs_beside_the_dfs_first_turn_and_answers_what_that_has
     _stall_the_dfs(monkeypatch, _Stalled(steps))
     monkeypatch.setattr(auto, "_light_answer", slow_light)
     monkeypatch.setattr(auto, "BESIDE_SECONDS", 600.0)
+    before = sys.getswitchinterval()
     found = make_backend("auto").enumerate(puzzle, limit=2)
     assert found.stats["answered_by"] == "sat"
     assert found.solutions == expected.solutions and found.complete
+    assert switching == [auto.BESIDE_SWITCH] and sys.getswitchinterval() == before  # (short meanwhile)
     assert steps[0][0] == pytest.approx(auto.LIGHT_ALONE)
     started, ended = light
     beside = [at for length, at in steps[1:] if started < at < ended]

@@ -28,10 +28,11 @@ quickly, 2.3 s -> 0.6 s).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..grid import Puzzle
@@ -245,9 +246,14 @@ def _light_beside(
     found = dfs.advance(LIGHT_ALONE if left is None else min(LIGHT_ALONE, left))
     if not found.timed_out or _left(time_limit, started) == 0.0:
         return found, "dfs"
-    switching = sys.getswitchinterval()
-    sys.setswitchinterval(BESIDE_SWITCH)
-    helper = _Beside(puzzle, limit, _left(time_limit, started))
+    with _switching_often():
+        return _beside(dfs, _Beside(puzzle, limit, _left(time_limit, started)), time_limit, started)
+
+
+def _beside(
+    dfs: Searching, helper: _Beside, time_limit: float | None, started: float
+) -> tuple[Enumeration, str]:
+    """The dfs's steps while ``helper`` searches, until one answers (``_light_beside``)."""
     try:
         while True:
             left = _left(time_limit, started)
@@ -259,7 +265,28 @@ def _light_beside(
                 return (answer, "sat") if answer is not None and not answer.timed_out else (found, "dfs")
     finally:
         helper.close()
-        sys.setswitchinterval(switching)
+
+
+_SWITCHING = threading.Lock()
+_SWITCHING_DEPTH = [0, 0.0]  # the blocks open, and the interval before the first
+
+
+@contextlib.contextmanager
+def _switching_often() -> Iterator[None]:
+    """Python's switch interval at ``BESIDE_SWITCH`` in the block, the one before restored when the last
+    block open (of any thread) ends."""
+    with _SWITCHING:
+        if _SWITCHING_DEPTH[0] == 0:
+            _SWITCHING_DEPTH[1] = sys.getswitchinterval()
+            sys.setswitchinterval(BESIDE_SWITCH)
+        _SWITCHING_DEPTH[0] += 1
+    try:
+        yield
+    finally:
+        with _SWITCHING:
+            _SWITCHING_DEPTH[0] -= 1
+            if _SWITCHING_DEPTH[0] == 0:
+                sys.setswitchinterval(_SWITCHING_DEPTH[1])
 
 
 class _Beside:
