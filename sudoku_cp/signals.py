@@ -161,12 +161,12 @@ class Stop:
         self.is_set = False
 
     def set(self) -> None:
-        """Stop the call running under this, and every later one."""
+        """Stop the call running under this, and every later one. The stops are called under the lock that
+        a call's block takes to end, so none reaches a solver once its call is over (it may be freed)."""
         with self._lock:
             self.is_set = True
-            stops = list(self._stops)
-        for stop in stops:
-            stop()
+            for stop in self._stops:
+                stop()
 
     @staticmethod
     def current() -> Stop | None:

@@ -120,7 +120,7 @@ class AutoBackend(Backend):
     """
 
     name = "auto"
-    description = "the default: dfs; on variant rules dfs and cpsat or sat in turns (0.2 s each, growing)"
+    description = "the default: dfs; on variant rules sat beside it, then it and cpsat or sat in turns"
     #: ``auto:python`` runs the dfs's reference engine first (a puzzle or two need not load numba).
     variants = ("python",)
     #: The dfs's heuristic, which the batch engine passes to the chunk kernel.
