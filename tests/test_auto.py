@@ -26,6 +26,8 @@ from sudoku_cp.rules import Rules
 KILLER = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Killer sudoku")
 #: Published puzzles on which the dfs needs more nodes than its first slice: a sum, and no sum.
 PILL = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Pill arrow")
+DIAGONALS = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Sudoku X")
+#: A published puzzle of thermometers (the dfs answers it in about a slice).
 THERMO = next(from_fpuzzles(v["fpuzzles"]) for v in VARIANTS if v["name"] == "Thermosudoku")
 
 
@@ -42,7 +44,7 @@ def test_the_classic_rules_go_to_the_dfs_alone(monkeypatch: pytest.MonkeyPatch) 
 
 
 @pytest.mark.parametrize("variant", ["auto", "auto:python"])
-@pytest.mark.parametrize(("puzzle", "learner"), [(PILL, "cpsat"), (THERMO, "sat")], ids=["sums", "thermo"])
+@pytest.mark.parametrize(("puzzle", "learner"), [(PILL, "cpsat"), (DIAGONALS, "sat")], ids=["sums", "x"])
 def test_a_variant_the_dfs_has_not_answered_in_its_budget_goes_to_a_solver_that_learns(
     variant: str, puzzle: Puzzle, learner: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -336,7 +338,7 @@ def test_with_the_kernels_built_ahead_of_time_a_command_takes_the_compiled_dfs_w
     assert count.split()[-1] == "1"
 
 
-@pytest.mark.parametrize("puzzle", [PILL, THERMO, ZERO_LITTLE_KILLER], ids=["pill", "thermo", "no-grid"])
+@pytest.mark.parametrize("puzzle", [PILL, DIAGONALS, ZERO_LITTLE_KILLER], ids=["pill", "x", "no-grid"])
 def test_the_compiled_dfs_in_turns_explores_the_tree_of_one_search(puzzle: Puzzle) -> None:
     """A search run in turns far too short for it (``Backend.searching``) ends as one search does: the same
     solutions in the same order, the same completeness, the same nodes and guesses."""

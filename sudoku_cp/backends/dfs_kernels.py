@@ -1265,19 +1265,32 @@ def _two_places(cands, units, scores, num, den):
     return first, digit
 
 
+#: ``wdeg`` adds this to the score of the single whose digit propagation was removing at a dead end, and
+#: one to the guessed cell's (the JS solver's whole rule): dfs on the 93 published puzzles of
+#: bench_published, against the culprit alone: geometric mean of times over 10 ms x0.74 (27 puzzles),
+#: Arrow, slow 18,778 -> 5,518 backtracks (the JS solver's own tree, 5,106, blames the guess), I want to
+#: break free 0.63 -> 0.18 s, Wecoc #1 [mod A] 0.57 -> 0.39 s; but Hard renban 2 0.58 -> 3.3 s. With 1 or
+#: 2 for the culprit the mean was the same, Hard renban 1 and Anti-consecutive, hard slower, with 6 x0.82;
+#: the guess alone x1.06, Hard renban 2 4.3 s. (Here, not in ``dfs_compiled``: numba's cache of a kernel
+#: knows its own file's changes, not those of a constant it imports.)
+_CULPRIT_SCORE = 3
+
+
 @njit(_nrt=False, cache=True)
 def _blame(child, cell, bit, heuristic, ctr, w):
     """Count a dead end of the guess ``bit`` in ``cell``: ``conflicts`` scores the guessed cell;
-    ``wdeg`` scores the cell whose digit propagation was removing when it failed (the guess itself, or a
-    single it forced: where the contradiction is) and that digit, and decays every ``_DECAY_EVERY``."""
+    ``wdeg`` scores it by one, as the JS solver does, and by ``_CULPRIT_SCORE`` the single the guess
+    forced whose digit propagation was removing when it failed (where the contradiction is), and that
+    digit; it decays every ``_DECAY_EVERY``."""
+    w.scores[cell] += 1
     if heuristic != _WDEG:
-        w.scores[cell] += 1
         return
     culprit = w.culprit[0]
-    if culprit >= 0 and child[culprit] != 0 and child[culprit] & (child[culprit] - 1) == 0:
-        cell = culprit
-        bit = child[culprit]
-    w.scores[cell] += 1
+    if culprit >= 0 and culprit != cell:
+        single = child[culprit]
+        if single != 0 and single & (single - 1) == 0:
+            w.scores[culprit] += _CULPRIT_SCORE
+            bit = single
     w.value_scores[_lowest(bit) - 1] += 1
     if ctr[_BACKTRACKS] % _DECAY_EVERY == 0:
         for c in range(w.scores.shape[0]):
