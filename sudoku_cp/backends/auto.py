@@ -93,9 +93,12 @@ LIGHT_SECONDS = 0.5
 #: but the puzzles the dfs answers in 0.2-0.35 s lose a little to the helper's formula build, whose C
 #: calls hold the GIL (Sandwich snipe 18 0.56 -> 0.83 s, Hailstone 0.63 -> 0.82, 16x16 Sudoku X very hard
 #: 0.64 -> 0.86): a later start (0.15 s, 0.25 s) measured no better over those and the former together.
-#: The puzzles the dfs answers within ``LIGHT_ALONE`` (most) start no second search.
+#: The puzzles the dfs answers within ``LIGHT_ALONE`` (most) start no second search. The light turn lasts up
+#: to 4 s, not 1 s (a race of the two on two cores, its CPU bounded): the published puzzles sat answers
+#: and the dfs does not within a second are answered in 2-3 s (whole process, best of two: Hard renban 2
+#: 4.27 -> 2.57 s, Zero solution: Renban 5.94 -> 2.01 s; the other slowest seven the same).
 LIGHT_ALONE = 0.05
-BESIDE_SECONDS = 1.0
+BESIDE_SECONDS = 4.0
 #: Where sat's formula would not build within a light turn (``_light_fits``), the dfs's first turn is
 #: this many times ``DFS_SECONDS`` (its next turn is as long), the learner's first turn after it.
 LIGHT_AFTER = 2.0
