@@ -189,19 +189,28 @@ def test_a_skyscraper_of_one_over_a_house_puts_n_first_where_the_rule_alone_does
     assert make_backend("dfs").enumerate(Puzzle.empty(rules), limit=1).solutions[0].cells[0] == 4
 
 
-@pytest.mark.parametrize(("box", "keep", "clues", "seeds"), [((3, 3), 0.3, 18, 3), ((4, 4), 0.6, 6, 1)])
-def test_sandwiches_over_whole_rows_find_what_their_graphs_find(
-    box: tuple[int, int], keep: float, clues: int, seeds: int
+@pytest.mark.parametrize(
+    ("key", "box", "keep", "clues", "seeds"),
+    [
+        ("sandwichsum", (3, 3), 0.3, 18, 3),
+        ("sandwichsum", (4, 4), 0.6, 6, 1),
+        ("skyscraper", (3, 3), 0.45, 18, 3),
+        ("skyscraper", (4, 4), 0.6, 12, 1),
+    ],
+)
+def test_sandwiches_and_skyscrapers_over_whole_rows_find_what_their_graphs_find(
+    key: str, box: tuple[int, int], keep: float, clues: int, seeds: int
 ) -> None:
-    """The compiled dfs reasons on a sandwich over a house by its own kernel (the ends' places and the
-    digit sets between them), not the clue's graph: on 9x9 and 16x16 puzzles of many sandwiches drawn
-    from a grid, it finds the solutions the CNF of the graphs finds."""
+    """The compiled dfs reasons on a sandwich or a skyscraper over a house by its own kernel (the ends'
+    places and the digit sets between them; the states of how many are seen and the tallest), not the
+    clue's graph: on 9x9 and 16x16 puzzles of many clues drawn from a grid, it finds the solutions the CNF
+    of the graphs finds."""
     from cases import blanked, full_grid
 
     rules = Rules.classic(*box)
     for seed in range(seeds):
         full = full_grid(rules, seed)
-        clued = rules.with_(variants=tuple(variants("sandwichsum", rules, full.cells, seed, clues)))
+        clued = rules.with_(variants=tuple(variants(key, rules, full.cells, seed, clues)))
         puzzle = Puzzle(clued, blanked(full, keep, seed).cells)
         found = {spec: make_backend(spec).enumerate(puzzle, limit=500) for spec in ("dfs", "sat")}
         assert found["dfs"].complete and found["sat"].complete

@@ -118,7 +118,7 @@ def takes_bands(rules: Rules, heuristic: str) -> bool:
 
 # Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
 # reasoning, which the kernels below follow (but the sandwich's, which ``_sandwich_rule`` says).
-_PAIR, _THERMO, _CAGE, _SUM, _AUTOMATON, _SANDWICH = 0, 1, 2, 3, 4, 5
+_PAIR, _THERMO, _CAGE, _SUM, _AUTOMATON, _SANDWICH, _SKYSCRAPER = 0, 1, 2, 3, 4, 5, 6
 #: ``_Work.pending``: not on the stack, on it, or on it by its own narrowing alone. The pair, thermometer
 #: and automaton rules are idempotent (arc consistency, bounds both ways, a graph's paths: a second run
 #: on what the first left removes nothing), so such a run is skipped, as a rerun of an automaton over
@@ -205,6 +205,8 @@ def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
         table = _sandwich_table(a, rules)
         if table is not None:
             out.append((_SANDWICH, a.cells, table))
+        elif _skyscraper_kernel(a, rules):
+            out.append((_SKYSCRAPER, a.cells, [int(a.kernel[1])]))
         else:
             a = rules.automaton_in_house(a)
             out.append((_AUTOMATON, a.cells, _automaton_table(a)))
@@ -237,6 +239,20 @@ def _sandwich_table(a: Automaton, rules: Rules) -> list[int] | None:
     for sets in by_size:
         offsets.append(offsets[-1] + len(sets))
     return [total, *offsets, *(sum(1 << (d - 1) for d in digits) for sets in by_size for digits in sets)]
+
+
+#: The widest grid whose skyscrapers ``_skyscraper_rule`` reasons on (its states are 32-bit masks).
+SKYSCRAPER_N = 31
+
+
+def _skyscraper_kernel(a: Automaton, rules: Rules) -> bool:
+    """Whether ``_skyscraper_rule`` reasons on an automaton: a skyscraper over a house (the tallest is n)
+    whose clue its cells can meet, on a grid of at most ``SKYSCRAPER_N``."""
+    return (
+        a.kernel[:1] == ("skyscraper",)
+        and 1 <= int(a.kernel[1]) <= len(a.cells) == rules.n <= SKYSCRAPER_N
+        and rules.see_each_other(a.cells)
+    )
 
 
 def _automaton_table(a: Automaton) -> list[int]:
@@ -272,7 +288,9 @@ def _sum_work(rules: Rules, props: list[tuple[int, tuple[int, ...], list[int]]])
     for kind, cells, table in props:
         if kind == _AUTOMATON:
             work = max(work, table[0])
-        if kind in (_AUTOMATON, _SANDWICH):
+        if kind == _SKYSCRAPER:
+            work = max(work, len(cells) * table[0])
+        if kind in (_AUTOMATON, _SANDWICH, _SKYSCRAPER):
             terms = max(terms, len(cells) + 1)
     return work, terms
 
@@ -499,7 +517,14 @@ def _node_cost(rules: Rules) -> int:
     for p, kind in enumerate(t.kinds.tolist()):
         terms = int(t.cell_start[p + 1] - t.cell_start[p])
         table = int(t.data_start[p + 1] - t.data_start[p])
-        cost += terms * table if kind == _CAGE else terms * rules.n if kind == _SUM else table + terms
+        if kind == _CAGE:
+            cost += terms * table
+        elif kind == _SUM:
+            cost += terms * rules.n
+        elif kind == _SKYSCRAPER:  # both passes over (cell, how many seen)
+            cost += 2 * terms * int(t.data[t.data_start[p]])
+        else:
+            cost += table + terms
     return cost + t.sum_work * rules.n
 
 

@@ -45,6 +45,7 @@ from .dfs_compiled import (
     _PLACEMENT_START,
     _SANDWICH,
     _SELF_WOKEN,
+    _SKYSCRAPER,
     _STATE,
     _THERMO,
     _WDEG,
@@ -873,6 +874,80 @@ def _sandwich_rule(cands, cells, table, full, changed, scratch):
     return _keep_all(cands, cells, keep, changed)  # (each keep within its cell's digits)
 
 
+@njit(_nrt=False, cache=True)
+def _skyscraper_rule(cands, cells, total, changed, layers, keep):
+    """A skyscraper over a house: ``total`` of its cells, read from the clue, are taller than every cell
+    before them, and the tallest is n. The states after cell i are (how many seen, the tallest so far),
+    the tallest as a mask per count (``layers[0]``, i * total + count - 1); a forward pass finds the states
+    each cell can reach, a backward pass (``layers[1]``) those that still reach n with ``total`` seen, and
+    each cell keeps the digits of some such step: the regular constraint on this automaton (Pesant 2004),
+    as the JS solver reasons on skyscrapers, with what the row's distinct digits say of each state
+    (``_tallest``). A few mask operations per state, where the graph of the clue joined with its row's
+    distinct digits (``Automaton.distinct``, 2,500 edges a clue), a little stronger, is far slower
+    (Skyscraper - all 5: 23 guesses in 3.9 ms -> 130 in 0.96 ms; Skyscaper 2-3: 16 guesses in 4.3 ms ->
+    62 in 0.61 ms, 1,320 without ``_tallest``)."""
+    m = cells.shape[0]
+    fwd = layers[0]
+    back = layers[1]
+    one = np.int64(1)
+    for j in range(total):
+        fwd[j] = 0
+    fwd[0] = cands[cells[0]] & _tallest(0, 0, m, total)  # the first cell is always seen
+    for i in range(1, m):
+        v = cands[cells[i]]
+        taller = -((v & -v) << 1)  # the tallest so far hides some digit of the cell: above its least
+        at = i * total
+        for j in range(total):
+            hidden = fwd[at - total + j] & taller
+            if j > 0:
+                before = np.int64(fwd[at - total + j - 1])
+                if before != 0:  # seen: a digit above the least tallest before
+                    hidden |= v & -((before & -before) << 1)
+            fwd[at + j] = hidden & _tallest(i, j, m, total)
+    last = (m - 1) * total
+    for j in range(total):
+        back[last + j] = 0
+    back[last + total - 1] = fwd[last + total - 1] & (one << (m - 1))
+    if back[last + total - 1] == 0:
+        return -1
+    for i in range(m - 1, 0, -1):
+        v = cands[cells[i]]
+        taller = -((v & -v) << 1)
+        at = i * total
+        kept = np.int64(0)
+        for j in range(total):
+            back[at - total + j] = 0
+        for j in range(total):
+            now = np.int64(back[at + j])
+            if now == 0:
+                continue
+            same = fwd[at - total + j] & now & taller  # hidden: the tallest stays, above the cell's digit
+            if same != 0:
+                back[at - total + j] |= same
+                kept |= (one << (_highest(same) - 1)) - 1
+            if j > 0:
+                before = np.int64(fwd[at - total + j - 1])
+                if before != 0:
+                    seen = now & v & -((before & -before) << 1)  # seen: the cell is the new tallest
+                    if seen != 0:
+                        back[at - total + j - 1] |= before & ((one << (_highest(seen) - 1)) - 1)
+                        kept |= seen
+        keep[i] = kept & v
+    keep[0] = back[0] & cands[cells[0]]
+    return _keep_all(cands, cells, keep, changed)
+
+
+@njit(_nrt=False, cache=True, inline="always")
+def _tallest(i, j, n, total):
+    """The tallest a row of n distinct digits can have after its cell ``i`` with ``j + 1`` seen: at least
+    i + 1 (so many distinct digits) and j + 1, and room above it for the ``total - j - 1`` still to see."""
+    low = max(i, j) + 1
+    high = n - (total - j - 1)
+    if high < low:
+        return np.int64(0)
+    return ((np.int64(1) << high) - 1) & ~((np.int64(1) << (low - 1)) - 1)
+
+
 @njit(_nrt=False, cache=True, inline="always")
 def _sandwich_fits(v, i, j, m, c, o):
     """Whether each cell between ``i`` and ``j`` can hold a digit of ``c`` and each outside one of ``o``,
@@ -944,6 +1019,8 @@ def _apply(p, cands, t, w):
         return _automaton_rule(cands, cells, table, w.changed, w.layers, w.bounds)
     if kind == _SANDWICH:
         return _sandwich_rule(cands, cells, table, t.full, w.changed, w.bounds)
+    if kind == _SKYSCRAPER:
+        return _skyscraper_rule(cands, cells, table[0], w.changed, w.layers, w.bounds[0])
     return _sum_rule(cands, cells, table, w.changed, w.layers, w.bounds)
 
 
@@ -1101,7 +1178,7 @@ def _propagate(cands, qlen, npend, t, w):
                 return _fail(w, npend)
             unseen = unseen or nch > 0
             npend, qlen = _absorb(nch, queue, qlen, npend, t, w)
-            if w.pending[p] == _PENDING and t.kinds[p] in (_PAIR, _THERMO, _AUTOMATON):
+            if w.pending[p] == _PENDING and t.kinds[p] in (_PAIR, _THERMO, _AUTOMATON, _SKYSCRAPER):
                 w.pending[p] = _SELF_WOKEN
 
 

@@ -287,5 +287,10 @@ class Skyscraper(_Clue):
             return state
 
         return Forms(
-            automata=(Automaton.unroll(self.cells, n, (0, 0), step, lambda s: s[1] == total, "skyscraper"),)
+            automata=(
+                replace(
+                    Automaton.unroll(self.cells, n, (0, 0), step, lambda s: s[1] == total, "skyscraper"),
+                    kernel=("skyscraper", total),
+                ),
+            )
         )
