@@ -93,9 +93,9 @@ def test_sat_light_turn_runs_beside_the_dfs_first_turn_and_answers_what_that_has
     puzzle: Puzzle, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """sat on the candidates before any guess, even under sums (whose learner is CP-SAT: OR-tools takes
-    most of a second to import), on a helper thread from ``LIGHT_ALONE`` on while the dfs goes on in steps
-    of ``BESIDE_STEP`` (Python's switch interval ``BESIDE_SWITCH`` meanwhile); what it answers is the dfs's
-    answer."""
+    most of a second to import), on a helper thread from ``LIGHT_ALONE`` on (``SUMS_ALONE`` under sums)
+    while the dfs goes on in steps of ``BESIDE_STEP`` (Python's switch interval ``BESIDE_SWITCH``
+    meanwhile); what it answers is the dfs's answer."""
     expected = make_backend("dfs").enumerate(puzzle, limit=2)
     steps: list[tuple[float | None, float]] = []
     light: list[float] = []
@@ -114,12 +114,14 @@ def test_sat_light_turn_runs_beside_the_dfs_first_turn_and_answers_what_that_has
     _stall_the_dfs(monkeypatch, _Stalled(steps))
     monkeypatch.setattr(auto, "_light_answer", slow_light)
     monkeypatch.setattr(auto, "BESIDE_SECONDS", 600.0)
+    monkeypatch.setattr(auto, "SUMS_BESIDE", 600.0)
+    monkeypatch.setattr(auto, "SUMS_ALONE", 0.2)  # (1 s: the stub sleeps its steps)
     before = sys.getswitchinterval()
     found = make_backend("auto").enumerate(puzzle, limit=2)
     assert found.stats["answered_by"] == "sat"
     assert found.solutions == expected.solutions and found.complete
     assert switching == [auto.BESIDE_SWITCH] and sys.getswitchinterval() == before  # (short meanwhile)
-    assert steps[0][0] == pytest.approx(auto.LIGHT_ALONE)
+    assert steps[0][0] == pytest.approx(0.2 if puzzle.rules.has_sums else auto.LIGHT_ALONE)
     started, ended = light
     beside = [at for length, at in steps[1:] if started < at < ended]
     assert beside and all(length == pytest.approx(auto.BESIDE_STEP) for length, _ in steps[1:])
@@ -257,12 +259,12 @@ def test_the_turns_in_order_after_the_light_turn_beside_the_dfs(monkeypatch: pyt
 
     _stall_the_dfs(monkeypatch, _Stalled(steps))
     monkeypatch.setattr(auto, "_light_answer", unanswered)
-    monkeypatch.setattr(auto, "LIGHT_ALONE", 0.004)
+    monkeypatch.setattr(auto, "SUMS_ALONE", 0.004)  # (a little killer: sums)
     monkeypatch.setattr(auto, "BESIDE_STEP", 0.01)
     monkeypatch.setattr(auto, "DFS_SECONDS", 0.003)
     monkeypatch.setattr(auto, "LEARNER_SECONDS", 0.01)
     found = make_backend("auto").enumerate(ZERO_LITTLE_KILLER, limit=2, time_limit=0.3)
-    assert found.timed_out and light == [f"{auto.BESIDE_SECONDS}"]
+    assert found.timed_out and light == [f"{auto.SUMS_BESIDE}"]
     lengths = [length for length, _ in steps]
     beside = lengths[1 : lengths.index(pytest.approx(0.006))]
     assert lengths[0] == pytest.approx(0.004) and beside

@@ -99,6 +99,12 @@ LIGHT_SECONDS = 0.5
 #: 4.27 -> 2.57 s, Zero solution: Renban 5.94 -> 2.01 s; the other slowest seven the same).
 LIGHT_ALONE = 0.05
 BESIDE_SECONDS = 4.0
+#: Under sums (the learner CP-SAT), sat's light turn starts after the dfs's first ``SUMS_ALONE`` seconds
+#: and lasts ``SUMS_BESIDE``: on no published puzzle with sums did it answer before the dfs, which answers
+#: them all within 0.6 s (benchmarks/bench_published.py), so from 0.05 s on it cost their CPU alone
+#: (Wecoc #1 [mod B] 0.75 s of wall time, 1.39 s of CPU), and a longer turn would put off CP-SAT's.
+SUMS_ALONE = 1.0
+SUMS_BESIDE = 1.0
 #: Where sat's formula would not build within a light turn (``_light_fits``), the dfs's first turn is
 #: this many times ``DFS_SECONDS`` (its next turn is as long), the learner's first turn after it.
 LIGHT_AFTER = 2.0
@@ -242,15 +248,18 @@ def _light_beside(
     dfs: Searching, puzzle: Puzzle, limit: int, time_limit: float | None, started: float
 ) -> tuple[Enumeration, str]:
     """The dfs's first turn, with sat's light turn beside it on a helper thread (``_Beside``) from
-    ``LIGHT_ALONE`` on until that ends, and the answer of the first to answer with who gave it (the dfs's,
-    timed out, when neither did). The dfs searches in steps of ``BESIDE_STEP``, reading between them
-    whether the light turn has answered."""
+    ``LIGHT_ALONE`` on for ``BESIDE_SECONDS`` (under sums ``SUMS_ALONE``, ``SUMS_BESIDE``), and the answer
+    of the first to answer with who gave it (the dfs's, timed out, when neither did). The dfs searches in
+    steps of ``BESIDE_STEP``, reading between them whether the light turn has answered."""
+    sums = puzzle.rules.has_sums
+    alone = SUMS_ALONE if sums else LIGHT_ALONE
     left = _left(time_limit, started)
-    found = dfs.advance(LIGHT_ALONE if left is None else min(LIGHT_ALONE, left))
+    found = dfs.advance(alone if left is None else min(alone, left))
     if not found.timed_out or _left(time_limit, started) == 0.0:
         return found, "dfs"
+    seconds = SUMS_BESIDE if sums else BESIDE_SECONDS
     with _switching_often():
-        return _beside(dfs, _Beside(puzzle, limit, _left(time_limit, started)), time_limit, started)
+        return _beside(dfs, _Beside(puzzle, limit, _left(time_limit, started), seconds), time_limit, started)
 
 
 def _beside(
@@ -297,19 +306,22 @@ class _Beside:
     (``signals.Stop``: its solver calls end within milliseconds; its formula's build, at most a few
     hundredths of a second with ``LIGHT_WORK``, runs to its end)."""
 
-    def __init__(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> None:
+    def __init__(self, puzzle: Puzzle, limit: int, time_limit: float | None, seconds: float) -> None:
         self._stop = Stop()
         self._answer: Enumeration | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(
-            target=self._run, args=(puzzle, limit, time_limit), name="sudoku-cp light turn", daemon=True
+            target=self._run,
+            args=(puzzle, limit, time_limit, seconds),
+            name="sudoku-cp light turn",
+            daemon=True,
         )
         self._thread.start()
 
-    def _run(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> None:
+    def _run(self, puzzle: Puzzle, limit: int, time_limit: float | None, seconds: float) -> None:
         try:
             with self._stop.running():
-                self._answer = _light_answer(puzzle, limit, time_limit, BESIDE_SECONDS)
+                self._answer = _light_answer(puzzle, limit, time_limit, seconds)
         except BaseException as exc:  # raised again on the thread that reads the answer
             self._error = exc
 
