@@ -10,10 +10,10 @@ classic ones the portfolio takes turns: the dfs for ``DFS_SECONDS``, then ``cpsa
 its last, and so on until one answers or the time limit is spent. The compiled dfs goes on from where its
 last turn stopped, and so does sat on a propagated puzzle (its solver kept); CP-SAT starts afresh each
 turn (its growing turns keep what is repeated a fraction of the whole). On a puzzle or two (a command's),
-the dfs's first turn has ``sat`` beside it on a helper thread (``_light_beside``): both search with the
-GIL released, so on two cores whichever is quicker answers. The classic rules go to the dfs
-alone, whose batch path (one compiled call per chunk) stays as it is. Named backends keep their meaning:
-``--backend dfs`` is the dfs search and nothing else.
+the dfs's first turn has ``sat`` beside it on a helper thread (``_light_beside``; under sums only after the
+dfs's first second): both search with the GIL released, so on two cores whichever is quicker answers.
+The classic rules go to the dfs alone, whose batch path (one compiled call per chunk) stays as it is.
+Named backends keep their meaning: ``--backend dfs`` is the dfs search and nothing else.
 
 The compiled dfs's kernels are built ahead of time once a machine (``dfs_aot``) and then load in
 milliseconds. Where they are not (numba's JIT kernels instead: ``SUDOKU_CP_KERNELS=jit``, or no C
