@@ -117,12 +117,13 @@ def takes_bands(rules: Rules, heuristic: str) -> bool:
 
 
 # Kinds of the propagators beyond houses and peers (``_Tables.kinds``); see ``dfs_rules`` for each one's
-# reasoning, which the kernels below follow (but the sandwich's, which ``_sandwich_rule`` says).
+# reasoning, which the kernels below follow (but the sandwich's and the skyscraper's, which
+# ``_sandwich_rule`` and ``_skyscraper_rule`` say).
 _PAIR, _THERMO, _CAGE, _SUM, _AUTOMATON, _SANDWICH, _SKYSCRAPER = 0, 1, 2, 3, 4, 5, 6
-#: ``_Work.pending``: not on the stack, on it, or on it by its own narrowing alone. The pair, thermometer
-#: and automaton rules are idempotent (arc consistency, bounds both ways, a graph's paths: a second run
-#: on what the first left removes nothing), so such a run is skipped, as a rerun of an automaton over
-#: a row cost the sandwiches a fifth of their search.
+#: ``_Work.pending``: not on the stack, on it, or on it by its own narrowing alone. The pair, thermometer,
+#: automaton and skyscraper rules are idempotent (arc consistency, bounds both ways, a graph's paths: a
+#: second run on what the first left removes nothing), so such a run is skipped, as a rerun of an
+#: automaton over a row cost the sandwiches a fifth of their search.
 _IDLE, _PENDING, _SELF_WOKEN = 0, 1, 2
 
 
