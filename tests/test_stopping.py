@@ -27,17 +27,20 @@ PROMPT = 1.5
 def hard(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 49x49 grid with 60% of its cells blank: dfs and CP-SAT do not answer it within 40 s (sat does in
     about 4 s: see ``hard_for_sat``)."""
-    path = tmp_path_factory.mktemp("hard") / "hard49.txt"
-    path.write_text(blanked(pattern_grid(Rules.classic(7, 7), seed=1), 0.6, seed=1).to_string() + "\n")
-    return path
+    return _blanked_file(tmp_path_factory, Rules.classic(7, 7), 0.6)
 
 
 @pytest.fixture(scope="module")
 def hard_for_sat(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 56x56 grid with 65% of its cells blank: sat and dfs do not answer it within 30 s (CP-SAT does in
     about 5 s). The 49x49 grid, which sat answers in about 4 s, let a signal at 3.8 s come too late."""
-    path = tmp_path_factory.mktemp("hard") / "hard56.txt"
-    path.write_text(blanked(pattern_grid(Rules.classic(7, 8), seed=1), 0.65, seed=1).to_string() + "\n")
+    return _blanked_file(tmp_path_factory, Rules.classic(7, 8), 0.65)
+
+
+def _blanked_file(tmp_path_factory: pytest.TempPathFactory, rules: Rules, blank: float) -> Path:
+    """A file of one puzzle: a grid of ``rules`` with the share ``blank`` of its cells blank (seed 1)."""
+    path = tmp_path_factory.mktemp("hard") / f"hard{rules.n}.txt"
+    path.write_text(blanked(pattern_grid(rules, seed=1), blank, seed=1).to_string() + "\n")
     return path
 
 

@@ -225,7 +225,7 @@ def _sandwich_table(a: Automaton, rules: Rules) -> list[int] | None:
     to the total start (and the last ends), then the sets as masks. None for any other automaton, a
     sandwich outside a house or one of more than ``SANDWICH_SETS`` sets."""
     n = rules.n
-    if a.kernel[:1] != ("sandwich",) or len(a.cells) != n or not rules.see_each_other(a.cells):
+    if a.kernel[:1] != ("sandwich",) or not _over_house(a, rules):
         return None
     total = int(a.kernel[1])
     by_size: list[tuple[tuple[int, ...], ...]] = []
@@ -251,9 +251,14 @@ def _skyscraper_kernel(a: Automaton, rules: Rules) -> bool:
     whose clue its cells can meet, on a grid of at most ``SKYSCRAPER_N``."""
     return (
         a.kernel[:1] == ("skyscraper",)
-        and 1 <= int(a.kernel[1]) <= len(a.cells) == rules.n <= SKYSCRAPER_N
-        and rules.see_each_other(a.cells)
+        and 1 <= int(a.kernel[1]) <= rules.n <= SKYSCRAPER_N
+        and _over_house(a, rules)
     )
+
+
+def _over_house(a: Automaton, rules: Rules) -> bool:
+    """Whether an automaton reads a whole house: n cells that all see each other (its kernel's ground)."""
+    return len(a.cells) == rules.n and rules.see_each_other(a.cells)
 
 
 def _automaton_table(a: Automaton) -> list[int]:

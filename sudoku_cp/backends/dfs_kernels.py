@@ -895,14 +895,12 @@ def _skyscraper_rule(cands, cells, total, changed, layers, keep):
     fwd[0] = cands[cells[0]] & _tallest(0, 0, m, total)  # the first cell is always seen
     for i in range(1, m):
         v = cands[cells[i]]
-        taller = -((v & -v) << 1)  # the tallest so far hides some digit of the cell: above its least
+        taller = _above_least(v)  # the tallest so far hides some digit of the cell
         at = i * total
         for j in range(total):
             hidden = fwd[at - total + j] & taller
-            if j > 0:
-                before = np.int64(fwd[at - total + j - 1])
-                if before != 0:  # seen: a digit above the least tallest before
-                    hidden |= v & -((before & -before) << 1)
+            if j > 0:  # seen: a digit above the least tallest before
+                hidden |= v & _above_least(np.int64(fwd[at - total + j - 1]))
             fwd[at + j] = hidden & _tallest(i, j, m, total)
     last = (m - 1) * total
     for j in range(total):
@@ -912,7 +910,7 @@ def _skyscraper_rule(cands, cells, total, changed, layers, keep):
         return -1
     for i in range(m - 1, 0, -1):
         v = cands[cells[i]]
-        taller = -((v & -v) << 1)
+        taller = _above_least(v)
         at = i * total
         kept = np.int64(0)
         for j in range(total):
@@ -924,17 +922,28 @@ def _skyscraper_rule(cands, cells, total, changed, layers, keep):
             same = fwd[at - total + j] & now & taller  # hidden: the tallest stays, above the cell's digit
             if same != 0:
                 back[at - total + j] |= same
-                kept |= (one << (_highest(same) - 1)) - 1
+                kept |= _below_greatest(same)
             if j > 0:
                 before = np.int64(fwd[at - total + j - 1])
-                if before != 0:
-                    seen = now & v & -((before & -before) << 1)  # seen: the cell is the new tallest
-                    if seen != 0:
-                        back[at - total + j - 1] |= before & ((one << (_highest(seen) - 1)) - 1)
-                        kept |= seen
+                seen = now & v & _above_least(before)  # seen: the cell is the new tallest
+                if seen != 0:
+                    back[at - total + j - 1] |= before & _below_greatest(seen)
+                    kept |= seen
         keep[i] = kept & v
     keep[0] = back[0] & cands[cells[0]]
     return _keep_all(cands, cells, keep, changed)
+
+
+@njit(_nrt=False, cache=True, inline="always")
+def _above_least(mask):
+    """The digits above the least of ``mask`` (none for an empty mask)."""
+    return -((mask & -mask) << 1)
+
+
+@njit(_nrt=False, cache=True, inline="always")
+def _below_greatest(mask):
+    """The digits below the greatest of a nonempty ``mask``."""
+    return (np.int64(1) << (_highest(mask) - 1)) - 1
 
 
 @njit(_nrt=False, cache=True, inline="always")
