@@ -138,3 +138,35 @@ def test_submodules_named_after_their_function_leave_the_function_on_the_package
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_command_keeps_numpys_blas_to_one_thread_unless_told_otherwise() -> None:
+    """No command does linear algebra; OpenBLAS's threads, one a core, wait busily when numpy loads. The
+    process's own command sets one (before numpy loads: the batch path loads it) where the user did not;
+    a user's choice, and a process that loaded numpy before calling ``main``, keep theirs."""
+    import os
+
+    def blas_threads(prelude: str, env: dict[str, str]) -> list[str]:
+        code = (
+            f"{prelude}import os, sys\n"
+            "from sudoku_cp.cli import main\n"
+            "sys.argv = ['sudoku-cp', 'count', '-']\n"
+            "try:\n"
+            "    main()\n"
+            "finally:\n"
+            "    print(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules)\n"
+        )
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            input="12343412214343..\n",
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"} | env,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.split()[-2:]
+
+    assert blas_threads("", {}) == ["1", "True"]
+    assert blas_threads("", {"OPENBLAS_NUM_THREADS": "3"}) == ["3", "True"]
+    assert blas_threads("import numpy\n", {}) == ["None", "True"]
