@@ -544,3 +544,29 @@ def test_the_rule_of_45_states_each_sum_once_and_no_house_less_one_cell() -> Non
     assert not any(len(cells) == 8 for cells, _, _ in sums)
     for cells, weights, total in sums:
         assert sum(w * grid[c] for c, w in zip(cells, weights, strict=True)) == total
+
+
+def test_unit_propagation_drops_the_digit_sets_that_need_a_digit_no_cell_can_take() -> None:
+    """Three all-different cells that hold a run of three consecutive digits (a renban's digit sets), none
+    of which can take a 5: unit propagation alone rules out the three runs that need it, and no other
+    (the pigeonhole the sets' digit clauses state; ``rules_cnf.set_clauses``)."""
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    from sudoku_cp.encode.amo import at_most_one
+    from sudoku_cp.encode.rules_cnf import set_clauses
+
+    n, cells = 9, (0, 1, 2)
+    runs = tuple(tuple(range(low, low + 3)) for low in range(1, 8))
+    pool = IDPool(start_from=n * n * n + 1)
+    clauses = set_clauses("renban", cells, runs, n, pool)
+    for cell in cells:  # a digit each
+        clauses += [[cell * n + d for d in range(1, n + 1)]]
+        clauses += at_most_one([cell * n + d for d in range(1, n + 1)], "pairwise", pool)
+    for d in range(1, n + 1):  # all different
+        clauses += at_most_one([cell * n + d for cell in cells], "pairwise", pool)
+    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
+        consistent, implied = solver.propagate(assumptions=[-(cell * n + 5) for cell in cells])
+    assert consistent
+    dropped = {k for k, run in enumerate(runs) if -pool.id(("renban", k)) in implied}
+    assert dropped == {k for k, run in enumerate(runs) if 5 in run}

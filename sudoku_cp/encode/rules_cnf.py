@@ -134,14 +134,18 @@ def set_clauses(
     key: object, cells: tuple[int, ...], sets: tuple[tuple[int, ...], ...], n: int, pool: IDPool
 ) -> list[list[int]]:
     """Cells that hold one of ``sets`` (with their group's all-different, exactly its digits): one
-    selector per set, ``(key, k)`` in the pool, at least one of them, at most one, and each confining
-    every cell to its set."""
+    selector per set, ``(key, k)`` in the pool, at least one of them, at most one, each confining every
+    cell to its set and, where the set has as many digits as there are cells, putting each of its digits
+    in one of them: implied by the all-different, but a pigeonhole unit propagation does not see
+    (encodings/sums.md)."""
     if not sets:
         return _false(pool, (key, "impossible"))
     selectors = [pool.id((key, k)) for k in range(len(sets))]
     out = [selectors]
     for s, digits in zip(selectors, sets, strict=True):
         out += [[-s, *(cell * n + d for d in digits)] for cell in cells]
+        if len(digits) == len(cells):
+            out += [[-s, *(cell * n + d for cell in cells)] for d in digits]
     out += at_most_one(selectors, "pairwise" if len(selectors) <= 16 else "seqcounter", pool)
     return out
 

@@ -99,6 +99,9 @@ def _add_bool(model: cp_model.CpModel, rules: Rules, lits: list[list[Any]]) -> N
         for b, digits in zip(chosen, sets, strict=True):
             for c in cells_of_set:
                 model.add_bool_or([lits[c][d - 1] for d in digits]).only_enforce_if(b)
+            if len(digits) == len(cells_of_set):  # each of the set's digits in one of its cells
+                for d in digits:
+                    model.add_bool_or([lits[c][d - 1] for c in cells_of_set]).only_enforce_if(b)
     _add_automata(model, rules, lits)
 
 
