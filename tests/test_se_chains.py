@@ -225,3 +225,41 @@ def test_chain_searches_skipped_by_reachability_would_have_found_nothing() -> No
         assert hints[0] == hints[1]
         found_any += bool(len(pruned[0])) + bool(hints[0][0])
     assert found_any > 10
+
+
+def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
+    """Nested levels read a hint's chains (its identity, the struck candidates it rests on, its inner
+    hints) off the propagation's rows, making no potential (``Rows.chain``): the same rows in the same
+    order as ``chain_of`` walks the potentials, and the same parents, on the hints levels 2 and 3 find
+    on a forum puzzle's first grids and on every hint nested in them."""
+    from sudoku_cp.se.chaining import Chaining, chain_of
+    from sudoku_cp.se.grid import Grid
+
+    puzzle = Puzzle.from_string(list(NESTED)[1])
+    hints, _ = se_walk(puzzle)
+    first, second = Grid.of(puzzle), Grid.of(puzzle)
+    for h in hints[:1]:
+        h.apply(second)
+    later = Grid.of(puzzle)
+    for h in hints[:4]:
+        h.apply(later)
+    todo = [(h, first) for h in Chaining(True, True, False, 3, ends={})(first)]
+    todo += [(h, second) for h in Chaining(True, True, False, 2, ends={})(second)]
+    checked = nested = 0
+    while todo:
+        h, source = todo.pop()
+        if not (isinstance(h, ChainHint) and h.rows and not h.ends):
+            continue
+        from_rows = h.parents(source, later)
+        for store, row in h.rows:
+            chain = store.chain(row).tolist()
+            potentials = chain_of(store.potential(row))
+            assert [p.key for p in potentials] == store.pkey[chain].tolist()
+            assert all(p.nested is store.nested.get(r) for p, r in zip(potentials, chain, strict=True))
+            inner = [p.nested for p in potentials if p.nested is not None]
+            nested += len(inner)
+            todo += [(x, source) for x in inner]
+        h.targets  # noqa: B018 (made: the potentials' walk from here on)
+        assert h.parents(source, later) == from_rows
+        checked += 1
+    assert checked > 10 and nested > 10, (checked, nested)

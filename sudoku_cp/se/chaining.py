@@ -124,6 +124,7 @@ class ChainHint(Hint):
     detail: str = ""  # where: the cell or region a cell or region chain starts from
     rows: tuple[tuple[Store, int], ...] = ()
     _complexity: int = field(default=-1, repr=False)
+    _identity: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
 
     @property
     def targets(self) -> tuple[Potential, ...]:
@@ -140,19 +141,30 @@ class ChainHint(Hint):
     def _nested_complexity(self) -> int:
         if self.rows and not any(store.nested for store, _ in self.rows):
             return 0  # no inner technique anywhere in these propagations
+        if self.ends or not self.rows:
+            nested = [p.nested for target in self.targets for p in chain_of(target)]
+        else:  # read off the rows, with no potential made
+            nested = [store.nested.get(r) for store, row in self.rows for r in store.chain(row).tolist()]
         total, seen = 0, set()
-        for target in self.targets:
-            for p in chain_of(target):
-                if p.nested is not None:
-                    ident = p.nested.identity()
-                    if ident not in seen:
-                        seen.add(ident)
-                        total += p.nested.complexity
+        for hint in nested:
+            if hint is not None:
+                ident = hint.identity()
+                if ident not in seen:
+                    seen.add(ident)
+                    total += hint.complexity
         return total
 
     def identity(self) -> tuple[tuple[int, ...], ...]:
-        """Two chains are the same (SE's ``FullChain``) when their targets' chains hold the same keys."""
-        return tuple(tuple(p.key for p in chain_of(t)) for t in self.targets)
+        """Two chains are the same (SE's ``FullChain``) when their targets' chains hold the same keys
+        (kept: a target's chain never changes, and nested levels ask a hint's many times)."""
+        if self._identity is None:
+            self._identity = self._chains()
+        return self._identity
+
+    def _chains(self) -> tuple[tuple[int, ...], ...]:
+        if self.ends or not self.rows:
+            return tuple(tuple(p.key for p in chain_of(t)) for t in self.targets)
+        return tuple(tuple(store.pkey[store.chain(row)].tolist()) for store, row in self.rows)
 
     def finish(self) -> ChainHint:
         self.difficulty = self.base + length_difficulty(self.complexity)
@@ -162,6 +174,15 @@ class ChainHint(Hint):
         """The candidates removed since ``source`` that the chains rest on: for each "on" link by the cell
         rule, the cell's removed candidates; by a region rule, the digit's removed places there."""
         out: dict[tuple[int, int], None] = {}
+        if not self.ends and self.rows:  # read off the rows, with no potential made
+            for store, row in self.rows:
+                chain = store.chain(row)
+                for k, cause in zip(store.pkey[chain].tolist(), store.pcause[chain].tolist(), strict=True):
+                    if cause < 0:
+                        cause = self.initial_cause
+                    if k & 1 and cause is not None:
+                        _removed_under(source, grid, k >> 6, k >> 1 & 31, cause, out)
+            return list(out)
         for target in self.targets:
             done: set[int] = set()
             todo = [target]
@@ -215,7 +236,7 @@ class PathHint(ChainHint):
             back.setdefault(k ^ 1, cause)
         return list(forward.items()), list(back.items())
 
-    def identity(self) -> tuple[tuple[int, ...], ...]:
+    def _chains(self) -> tuple[tuple[int, ...], ...]:
         return tuple(tuple(k for k, _ in line) for line in self._lines())
 
     def parents(self, source: Grid, grid: Grid) -> list[tuple[int, int]]:
@@ -505,7 +526,7 @@ class Chaining:
         found, refs, arena, par = multiple.search(
             self._source, regions, where, geo.n, self.nishio, self.multiple, self.dynamic
         )
-        rows = Rows(*arena, par)
+        rows = Rows(*arena, par, geo.ncells)
         names = {
             multiple.ABSURD: "Forcing" if self.nishio else "Contradiction Forcing",
             multiple.DOUBLE: "Double Forcing",

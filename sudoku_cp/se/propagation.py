@@ -26,6 +26,7 @@ __all__ = [
     "CELL_CAUSE",
     "Rows",
     "Store",
+    "chain_rows",
     "count_ancestors",
     "off_targets",
     "on_targets",
@@ -250,24 +251,30 @@ def propagate(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type: ignore[no-untyped-def]
-    """How many rows ``row`` rests on, itself included: SE's ``getAncestorCount``. Rows of one
-    propagation hold distinct keys, so ``mark`` is by key (rows marked with ``stamp`` are counted);
-    ``stack`` has room for every key."""
+def chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, out):  # type: ignore[no-untyped-def]
+    """The rows ``row`` rests on, itself first, breadth first, each key once (as ``chaining.chain_of``
+    walks the potentials: first come, first kept), into ``out``; their count. ``mark`` is by key (keys
+    marked with ``stamp`` are taken)."""
     mark[pkey[row]] = stamp
-    stack[0] = row
-    top, count = 1, 0
-    while top:
-        top -= 1
-        r = stack[top]
-        count += 1
+    out[0] = row
+    head, tail = 0, 1
+    while head < tail:
+        r = out[head]
+        head += 1
         for j in range(pstart[r], pstart[r] + pnpar[r]):
             q = par[j]
             if mark[pkey[q]] != stamp:
                 mark[pkey[q]] = stamp
-                stack[top] = q
-                top += 1
-    return count
+                out[tail] = q
+                tail += 1
+    return tail
+
+
+@njit(cache=True)
+def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type: ignore[no-untyped-def]
+    """How many rows ``row`` rests on, itself included: SE's ``getAncestorCount`` (``chain_rows``'s
+    count; ``stack`` has room for every key)."""
+    return chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, stack)
 
 
 class Rows:
@@ -276,12 +283,25 @@ class Rows:
     their parents, only when read."""
 
     def __init__(
-        self, pkey: np.ndarray, pcause: np.ndarray, pstart: np.ndarray, pnpar: np.ndarray, par: np.ndarray
+        self,
+        pkey: np.ndarray,
+        pcause: np.ndarray,
+        pstart: np.ndarray,
+        pnpar: np.ndarray,
+        par: np.ndarray,
+        ncells: int,
     ) -> None:
         self.pkey, self.pcause, self.pstart, self.pnpar, self.par = pkey, pcause, pstart, pnpar, par
+        self.nkeys = ncells << 6  # keys are below this
         #: the inner hint of each ADVANCED row (row -> hint)
         self.nested: dict[int, Any] = {}
         self._made: dict[int, Potential] = {}
+
+    def chain(self, row: int) -> np.ndarray:
+        """The rows ``row`` rests on, itself first, in ``chaining.chain_of``'s order (``chain_rows``)."""
+        mark = np.zeros(self.nkeys, dtype=np.int32)
+        out = np.empty(self.nkeys, dtype=np.int32)
+        return out[: chain_rows(self.pkey, self.pstart, self.pnpar, self.par, row, mark, 1, out)]
 
     def potential(self, row: int) -> Potential:
         """Row ``row`` as a ``Potential`` with its parents (made once per row)."""
@@ -336,7 +356,7 @@ class Store(Rows):
         self.index_of = buffer[:keys]
         self.index_of.fill(-1)
         pkey, pcause, pstart, pnpar, self.qon, self.qoff = buffer[keys : keys + 6 * cap].reshape(6, cap)
-        super().__init__(pkey, pcause, pstart, pnpar, buffer[keys + 6 * cap :])
+        super().__init__(pkey, pcause, pstart, pnpar, buffer[keys + 6 * cap :], geo.ncells)
         self.cnt = np.zeros(9, dtype=np.int64)
         self._keys: tuple[np.ndarray, np.ndarray] | None = None
         k = cell << 6 | digit << 1 | int(on)
