@@ -36,7 +36,7 @@ import numpy as np
 from . import multiple, unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
-from .propagation import CELL_CAUSE, Rows, Store, places_of, tables
+from .propagation import CELL_CAUSE, Rows, Store, places_of, struck_under, tables
 
 __all__ = ["ChainHint", "Chaining", "length_difficulty"]
 
@@ -166,6 +166,20 @@ class ChainHint(Hint):
             return tuple(tuple(p.key for p in chain_of(t)) for t in self.targets)
         return tuple(tuple(store.pkey[store.chain(row)].tolist()) for store, row in self.rows)
 
+    def struck(self, before: np.ndarray, after: np.ndarray, regions: np.ndarray, n: int) -> np.ndarray:
+        """``parents`` of a hint held as rows, as the "off" keys of the candidates, from the candidates
+        ``before`` and ``after`` as arrays and the regions' table (``propagation.tables``)."""
+        nkeys = len(before) << 6
+        mark, out = np.zeros(nkeys, dtype=np.int32), np.empty(nkeys, dtype=np.int32)
+        initial = -1 if self.initial_cause is None else self.initial_cause
+        m = 0
+        for store, row in self.rows:
+            chain = store.chain(row)
+            m = struck_under(
+                store.pkey, store.pcause, chain, initial, before, after, regions, n, mark, 1, out, m
+            )
+        return out[:m]
+
     def finish(self) -> ChainHint:
         self.difficulty = self.base + length_difficulty(self.complexity)
         return self
@@ -175,14 +189,9 @@ class ChainHint(Hint):
         rule, the cell's removed candidates; by a region rule, the digit's removed places there."""
         out: dict[tuple[int, int], None] = {}
         if not self.ends and self.rows:  # read off the rows, with no potential made
-            for store, row in self.rows:
-                chain = store.chain(row)
-                for k, cause in zip(store.pkey[chain].tolist(), store.pcause[chain].tolist(), strict=True):
-                    if cause < 0:
-                        cause = self.initial_cause
-                    if k & 1 and cause is not None:
-                        _removed_under(source, grid, k >> 6, k >> 1 & 31, cause, out)
-            return list(out)
+            before, after = (np.array(g.cands, dtype=np.int64) for g in (source, grid))
+            keys = self.struck(before, after, tables(grid.geo.box_rows, grid.geo.box_cols)[0], grid.geo.n)
+            return [(k >> 6, k >> 1 & 31) for k in keys.tolist()]
         for target in self.targets:
             done: set[int] = set()
             todo = [target]
@@ -497,14 +506,18 @@ class Chaining:
         source = grid.cands[:]
         before = Grid(grid.geo, grid.values, source)
         grid.cands[:] = store.cands.tolist()
+        regions = tables(grid.geo.box_rows, grid.geo.box_cols)[0]
         try:
             for rule in self._inner_rules()[skip:]:
                 for hint in rule(grid):
-                    parents = hint.parents(before, grid)
-                    if not parents:
+                    if isinstance(hint, ChainHint) and hint.rows and not hint.ends:  # the rows' own way
+                        keys = hint.struck(self._source, store.cands, regions, grid.geo.n)
+                        rows = store.index_of[keys].tolist()
+                    else:
+                        rows = [store.row(pc, pd, False) for pc, pd in hint.parents(before, grid)]
+                    if not rows:
                         continue  # it holds without the assumption: no use inside the chain
                     nested = hint if isinstance(hint, ChainHint) else None
-                    rows = [store.row(pc, pd, False) for pc, pd in parents]
                     for c, mask in hint.removable.items():
                         for d in bits(mask):
                             found.append((c, d, rows, nested))

@@ -33,6 +33,7 @@ __all__ = [
     "places_of",
     "propagate",
     "strike",
+    "struck_under",
     "tables",
 ]
 
@@ -268,6 +269,42 @@ def chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, out):  # type: ignore
                 out[tail] = q
                 tail += 1
     return tail
+
+
+@njit(cache=True)
+def struck_under(pkey, pcause, chain, initial, before, after, regions, n, mark, stamp, out, m):  # type: ignore[no-untyped-def]
+    """What the "on"s of the rows ``chain`` rest on by their rules (SE's ``getRuleParents``): by the cell
+    rule the cell's digits in ``before`` and not in ``after``, by a region rule (its type) the digit's
+    places struck there; a row without a cause reads ``initial`` (-1: none). Appended to ``out`` from
+    ``m`` as "off" keys, in that order, each once (``mark`` by key, ``stamp``); the new count."""
+    for i in range(chain.shape[0]):
+        r = chain[i]
+        k = pkey[r]
+        cause = pcause[r] if pcause[r] >= 0 else initial
+        if not k & 1 or cause < 0:
+            continue
+        cell = k >> 6
+        if cause == CELL_CAUSE:
+            gone = before[cell] & ~after[cell]
+            while gone:
+                key = cell << 6 | (trailing_zeros(gone) + 1) << 1
+                gone &= gone - 1
+                if mark[key] != stamp:
+                    mark[key] = stamp
+                    out[m] = key
+                    m += 1
+        else:
+            digit = k >> 1 & 31
+            bit = 1 << (digit - 1)
+            for j in range(n):
+                c = regions[cell, cause, j]
+                if before[c] & bit and not after[c] & bit:
+                    key = c << 6 | digit << 1
+                    if mark[key] != stamp:
+                        mark[key] = stamp
+                        out[m] = key
+                        m += 1
+    return m
 
 
 @njit(cache=True)
