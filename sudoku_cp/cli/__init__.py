@@ -143,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _one_blas_thread() -> None:
     """Keep numpy's BLAS (OpenBLAS) to one thread, where the user has not chosen: no command does linear
     algebra, but OpenBLAS starts a thread per core when numpy loads, and those wait busily, costing CPU
-    the command never uses (0.05 s of a one-puzzle ``count``'s 0.17 s, 0.1 s of a 0.5 s race of two
+    the command never uses (0.05 s of a one-puzzle ``count``'s 0.17 s, 0.19 s of a 0.6 s race of two
     searches on two cores). Only before numpy loads, so a process that runs ``main`` later keeps its own."""
     if "numpy" not in sys.modules:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
