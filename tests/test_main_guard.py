@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -144,7 +145,6 @@ def test_the_command_keeps_numpys_blas_to_one_thread_unless_told_otherwise() -> 
     """No command does linear algebra; OpenBLAS's threads, one a core, wait busily when numpy loads. The
     process's own command sets one (before numpy loads: the batch path loads it) where the user did not;
     a user's choice, and a process that loaded numpy before calling ``main``, keep theirs."""
-    import os
 
     def blas_threads(prelude: str, env: dict[str, str]) -> list[str]:
         code = (

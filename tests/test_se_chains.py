@@ -230,8 +230,11 @@ def test_chain_searches_skipped_by_reachability_would_have_found_nothing() -> No
 def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
     """Nested levels read a hint's chains (its identity, the struck candidates it rests on, its inner
     hints) off the propagation's rows, making no potential (``Rows.chain``): the same rows in the same
-    order as ``chain_of`` walks the potentials, and the same parents, on the hints levels 2 and 3 find
-    on a forum puzzle's first grids and on every hint nested in them."""
+    order as ``chain_of`` walks the potentials, and the same parents and identity as the hint held as
+    potentials, on the hints levels 2 and 3 find on a forum puzzle's first grids and on every hint
+    nested in them."""
+    import dataclasses
+
     from sudoku_cp.se.chaining import Chaining, chain_of
     from sudoku_cp.se.grid import Grid
 
@@ -248,7 +251,7 @@ def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
     checked = nested = 0
     while todo:
         h, source = todo.pop()
-        if not (isinstance(h, ChainHint) and h.rows and not h.ends):
+        if not (isinstance(h, ChainHint) and h.rows):
             continue
         from_rows = h.parents(source, later)
         for store, row in h.rows:
@@ -259,7 +262,8 @@ def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
             inner = [p.nested for p in potentials if p.nested is not None]
             nested += len(inner)
             todo += [(x, source) for x in inner]
-        h.targets  # noqa: B018 (made: the potentials' walk from here on)
-        assert h.parents(source, later) == from_rows
+        by_potentials = dataclasses.replace(h, rows=(), ends=h.targets)  # the same chains, as potentials
+        assert by_potentials.parents(source, later) == from_rows
+        assert by_potentials.identity() == h.identity()
         checked += 1
     assert checked > 10 and nested > 10, (checked, nested)

@@ -141,10 +141,10 @@ class ChainHint(Hint):
     def _nested_complexity(self) -> int:
         if self.rows and not any(store.nested for store, _ in self.rows):
             return 0  # no inner technique anywhere in these propagations
-        if self.ends or not self.rows:
-            nested = [p.nested for target in self.targets for p in chain_of(target)]
-        else:  # read off the rows, with no potential made
+        if self.rows:  # read off the rows, with no potential made
             nested = [store.nested.get(r) for store, row in self.rows for r in store.chain(row).tolist()]
+        else:
+            nested = [p.nested for target in self.targets for p in chain_of(target)]
         total, seen = 0, set()
         for hint in nested:
             if hint is not None:
@@ -162,9 +162,9 @@ class ChainHint(Hint):
         return self._identity
 
     def _chains(self) -> tuple[tuple[int, ...], ...]:
-        if self.ends or not self.rows:
-            return tuple(tuple(p.key for p in chain_of(t)) for t in self.targets)
-        return tuple(tuple(store.pkey[store.chain(row)].tolist()) for store, row in self.rows)
+        if self.rows:  # read off the rows, with no potential made
+            return tuple(tuple(store.pkey[store.chain(row)].tolist()) for store, row in self.rows)
+        return tuple(tuple(p.key for p in chain_of(t)) for t in self.targets)
 
     def struck(self, before: np.ndarray, after: np.ndarray, regions: np.ndarray, n: int) -> np.ndarray:
         """``parents`` of a hint held as rows, as the "off" keys of the candidates, from the candidates
@@ -187,11 +187,11 @@ class ChainHint(Hint):
     def parents(self, source: Grid, grid: Grid) -> list[tuple[int, int]]:
         """The candidates removed since ``source`` that the chains rest on: for each "on" link by the cell
         rule, the cell's removed candidates; by a region rule, the digit's removed places there."""
-        out: dict[tuple[int, int], None] = {}
-        if not self.ends and self.rows:  # read off the rows, with no potential made
+        if self.rows:  # read off the rows, with no potential made
             before, after = (np.array(g.cands, dtype=np.int64) for g in (source, grid))
             keys = self.struck(before, after, tables(grid.geo.box_rows, grid.geo.box_cols)[0], grid.geo.n)
             return [(k >> 6, k >> 1 & 31) for k in keys.tolist()]
+        out: dict[tuple[int, int], None] = {}
         for target in self.targets:
             done: set[int] = set()
             todo = [target]
@@ -510,7 +510,7 @@ class Chaining:
         try:
             for rule in self._inner_rules()[skip:]:
                 for hint in rule(grid):
-                    if isinstance(hint, ChainHint) and hint.rows and not hint.ends:  # the rows' own way
+                    if isinstance(hint, ChainHint) and hint.rows:  # the rows' own way
                         keys = hint.struck(self._source, store.cands, regions, grid.geo.n)
                         rows = store.index_of[keys].tolist()
                     else:
