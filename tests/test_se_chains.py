@@ -227,6 +227,30 @@ def test_chain_searches_skipped_by_reachability_would_have_found_nothing() -> No
     assert found_any > 10
 
 
+def test_level_zero_chains_found_in_a_fresh_room_are_those_found_in_a_grown_one(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The compiled level-0 search runs in arrays it keeps between calls; a process's first calls run out
+    of room for rows, hints and branches, grow it and start over. From a fresh room (as a new process has
+    it), every producer finds the same rows, ends and arena as once the room has grown."""
+    import numpy as np
+
+    from sudoku_cp.se import multiple
+    from sudoku_cp.se.propagation import tables
+
+    regions, _, where = tables(3, 3)
+    grids = [np.array(cands, dtype=np.int64) for cands in _grids_along_walks()[:12]]
+    modes = [(False, True, True), (True, False, True), (False, True, False), (False, False, True)]
+
+    def searched() -> list[list[np.ndarray]]:
+        return [list(multiple.search(g, regions, where, 9, *mode)) for g in grids for mode in modes]
+
+    monkeypatch.setattr(multiple, "_ROOMS", {})
+    fresh = searched()
+    grown = searched()
+    assert sum(len(found) for found, *_ in grown) > 100
+    for a, b in zip(fresh, grown, strict=True):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
 def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
     """Nested levels read a hint's chains (its identity, the struck candidates it rests on, its inner
     hints) off the propagation's rows, making no potential (``Rows.chain``): the same rows in the same

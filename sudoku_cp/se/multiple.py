@@ -8,9 +8,12 @@ found row of numbers (columns ``KIND`` to ``COUNT``) with the rows its chains en
 them and makes them hints. Nested levels run inner techniques between propagations and stay in Python.
 
 Bundles passed along: ``grid`` (candidates, their places, regions, ``where``, n, cell rule, dynamic),
-``arena`` (rows: key, cause, parents' start and count; the parents), ``work`` (the queues and counters of
-``propagate``), ``branches`` (per "on" branch its sets by key and its span of rows; per candidate its
-branch) and ``out`` (found rows, the rows they end in, counts).
+``arena`` (rows: key, cause, parents' start and count; the parents), ``work`` (the queues, counters and
+targets of ``propagate``), ``copies`` (what a dynamic branch strikes), ``branches`` (per "on" branch its
+sets by key and its span of rows; per candidate its branch; the call's counts) and ``out`` (found rows,
+the rows they end in, the counts). Python makes every array (``_Room``), so the kernels allocate nothing
+and run without numba's reference counts; one that runs out of room says so, and the call starts over
+with more.
 """
 
 from __future__ import annotations
@@ -45,32 +48,71 @@ ABSURD, DOUBLE, CELL, REGION = 0, 1, 2, 3
 KIND, SORT_KEY, REMOVE_CELL, REMOVE_MASK, VALUE_CELL, VALUE, WHERE_TYPE, WHERE, DIGIT, FLAT, FIRST, COUNT = (
     range(12)
 )
-#: Per count of keys, the "on" branches' and the "off" branch's key indexes, -1 everywhere (``search``).
-_UNSET: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+#: Per grid size (keys), the room a call searches in (``_Room``), kept between calls: the index arrays are
+#: -1 everywhere between calls (a call unsets what it set), the sizes grow as calls need.
+_ROOMS: dict[int, _Room] = {}
+#: The arena rows whose ancestor counts a call keeps (rows beyond are counted each time they end a chain):
+#: a level-0 call on a 9x9 grid makes up to about 30,000.
+_MEMO_ROWS = 1 << 16
 # the span of an "on" branch: its first row, the row after its last, its contradiction's rows (or -1)
 _FIRST, _END, _ABSURD0, _ABSURD1 = range(4)
+#: How a kernel call ended: done, or out of room for rows (or parents), found rows (or their ends), or
+#: branches; the caller grows that room and searches again.
+_DONE, _MORE_ROWS, _MORE_FOUND, _MORE_BRANCHES = range(4)
+# the counters of a call (``count``): branches made, found rows, their ends, the ancestor counts' stamp
+_NBRANCH, _NFOUND, _NREFS, _STAMP = range(4)
 
 
-@njit(cache=True)
-def _grown(a):  # type: ignore[no-untyped-def]
-    """``a`` (one or two axes) with twice the room along its first axis."""
-    if a.ndim == 1:
-        out = np.empty(2 * a.shape[0], dtype=a.dtype)
-    else:
-        out = np.empty((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
-    out[: a.shape[0]] = a
-    return out
+class _Room:
+    """The arrays one call searches in, made by Python so that the kernels allocate nothing and run
+    without numba's reference counts (which were over half of a call's time: atomic increments and
+    decrements of every array passed or sliced). ``rows``/``par`` (the arena) and ``found``/``refs`` are
+    new for each call, since the hints read them after; the rest is reused."""
+
+    def __init__(self, ncells: int, n: int) -> None:
+        nkeys = ncells << 6
+        qcap = 2 * ncells * n + 4 * n + 8  # the rows of one propagation, at most
+        self.nrows, self.npar, self.nfound, self.nrefs = 4096, 16384, 64, 256
+        self.index_on = np.full((16, nkeys), -1, dtype=np.int32)
+        self.index_off = np.full(nkeys, -1, dtype=np.int32)
+        self.memo = np.full(_MEMO_ROWS, -1, dtype=np.int32)
+        self.span = np.empty((16, 4), dtype=np.int64)
+        self.slot_of = np.empty(ncells * n, dtype=np.int32)
+        self.work = (
+            np.empty(qcap, dtype=np.int32), np.empty(qcap, dtype=np.int32), np.zeros(9, dtype=np.int64),
+            np.empty(4 * n, dtype=np.int32), np.empty(4 * n, dtype=np.int32),
+        )  # fmt: skip
+        self.copies = (np.empty(ncells, dtype=np.int64), np.empty((3 * n, n), dtype=np.int64))
+        self.scratch = (np.zeros(nkeys, dtype=np.int32), np.empty(nkeys, dtype=np.int32))
+        self.lists = (
+            np.empty(qcap, dtype=np.int32),  # keys of a branch's set
+            np.empty((2, qcap), dtype=np.int32),  # the keys every digit of a cell so far reaches, on and off
+            np.zeros(2, dtype=np.int64),  # their counts
+            np.empty(n, dtype=np.int64),  # the slots of a cell's branches
+            np.empty((3, n), dtype=np.int64),  # a digit's places in each region of the cell
+            np.zeros(3, dtype=np.int64),  # their counts
+            np.empty(max(n, 2), dtype=np.int64),  # the rows a found row ends in
+            np.empty(n, dtype=np.int64),  # "on" keys whose branches may meet
+        )
+        self.count = np.zeros(4, dtype=np.int64)
+
+    def grow(self, status: int) -> None:
+        """Twice the room that a call ran out of (``status``); the index arrays afresh, all -1 (a call
+        that stops short leaves them set)."""
+        if status == _MORE_ROWS:
+            self.nrows, self.npar = 2 * self.nrows, 2 * self.npar
+        elif status == _MORE_FOUND:
+            self.nfound, self.nrefs = 2 * self.nfound, 2 * self.nrefs
+        else:
+            branches = 2 * self.index_on.shape[0]
+            self.index_on = np.empty((branches, self.index_on.shape[1]), dtype=np.int32)
+            self.span = np.empty((branches, 4), dtype=np.int64)
+        self.index_on.fill(-1)
+        self.index_off.fill(-1)
+        self.memo.fill(-1)
 
 
-@njit(cache=True)
-def _wider(rows):  # type: ignore[no-untyped-def]
-    """The arena's rows with room for twice as many."""
-    out = np.empty((rows.shape[0], 2 * rows.shape[1]), dtype=rows.dtype)
-    out[:, : rows.shape[1]] = rows
-    return out
-
-
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _unset(index_of, keys, first, end):  # type: ignore[no-untyped-def]
     """``index_of`` back to -1 at the keys of rows ``first`` to ``end``: one branch's sets undone, in the
     time of its rows rather than of every key (a call makes hundreds of branches of twenty rows)."""
@@ -78,27 +120,27 @@ def _unset(index_of, keys, first, end):  # type: ignore[no-untyped-def]
         index_of[keys[r]] = -1
 
 
-@njit(cache=True)
-def _grown_unset(a):  # type: ignore[no-untyped-def]
-    """``a`` (two axes) with twice the room along its first axis, the new rows -1."""
-    out = np.full((2 * a.shape[0], a.shape[1]), -1, dtype=a.dtype)
-    out[: a.shape[0]] = a
-    return out
-
-
-@njit(cache=True)
-def _branch(arena, index_of, cell, digit, on, grid, work):  # type: ignore[no-untyped-def]
+@njit(_nrt=False, cache=True)
+def _branch(arena, index_of, cell, digit, on, grid, work, copies):  # type: ignore[no-untyped-def]
     """One propagation from ``cell`` being (``on``) or not being ``digit``: its rows appended to the
-    arena (grown as needed), its sets in ``index_of`` (-1 at every key before: ``_unset`` clears it
-    after); the arena and the contradiction's rows (or -1)."""
+    arena, its sets in ``index_of`` (-1 at every key before: ``_unset`` clears it after). Dynamic
+    chains strike ``copies`` of the candidates and places. The status (``_MORE_ROWS`` when the arena is
+    full) and the contradiction's rows (or -1)."""
     rows, par = arena
     source, places, regions, where, n, cell_rule, dynamic = grid
-    qon, qoff, cnt = work
-    cands = source.copy() if dynamic else source
-    places = places.copy() if dynamic else places
+    qon, qoff, cnt, tk, tc = work
+    cands = source
+    if dynamic:
+        cands, struck = copies
+        for x in range(source.shape[0]):
+            cands[x] = source[x]
+        for x in range(places.shape[0]):
+            for y in range(places.shape[1]):
+                struck[x, y] = places[x, y]
+        places = struck
     cnt[ON_HEAD] = cnt[ON_TAIL] = cnt[OFF_HEAD] = cnt[OFF_TAIL] = 0
     if cnt[NPOT] == rows.shape[1]:
-        rows = _wider(rows)
+        return _MORE_ROWS, -1, -1
     first = cnt[NPOT]
     k = cell << 6 | digit << 1 | (1 if on else 0)
     rows[0, first], rows[1, first], rows[2, first], rows[3, first] = k, -1, cnt[NPAR], 0
@@ -107,39 +149,38 @@ def _branch(arena, index_of, cell, digit, on, grid, work):  # type: ignore[no-un
     queue, tail = (qon, ON_TAIL) if on else (qoff, OFF_TAIL)
     queue[0] = first
     cnt[tail] = 1
-    while True:
-        propagate(cands, places, source, regions, where, n, cell_rule, dynamic,
-                  rows[0], rows[1], rows[2], rows[3], par, index_of, qon, qoff, cnt)  # fmt: skip
-        if cnt[STATUS] != 2:
-            break
-        rows, par = _wider(rows), _grown(par)
+    propagate(cands, places, source, regions, where, n, cell_rule, dynamic,
+              rows[0], rows[1], rows[2], rows[3], par, index_of, qon, qoff, cnt, tk, tc)  # fmt: skip
+    if cnt[STATUS] == 2:
+        return _MORE_ROWS, -1, -1
     if cnt[STATUS] == 1:
-        return (rows, par), cnt[ABSURD_ON], cnt[ABSURD_OFF]
-    return (rows, par), -1, -1
+        return _DONE, cnt[ABSURD_ON], cnt[ABSURD_OFF]
+    return _DONE, -1, -1
 
 
-@njit(cache=True)
-def _on_branch(arena, branches, cell, digit, grid, work):  # type: ignore[no-untyped-def]
+@njit(_nrt=False, cache=True)
+def _on_branch(arena, branches, cell, digit, grid, work, copies):  # type: ignore[no-untyped-def]
     """The "on" branch of ``cell`` being ``digit``, propagated the first time a chain asks for it (the
-    cell's own, or a region chain through it): the arena, the branches (grown) and its slot."""
+    cell's own, or a region chain through it): the status and its slot."""
     index_on, span, slot_of, count = branches
     n = grid[4]
     slot = slot_of[cell * n + digit - 1]
     if slot >= 0:
-        return arena, branches, slot
-    slot = count[0]
+        return _DONE, slot
+    slot = count[_NBRANCH]
     if slot == index_on.shape[0]:
-        index_on, span = _grown_unset(index_on), _grown(span)
-    span[slot, _FIRST] = work[2][NPOT]
-    arena, first, second = _branch(arena, index_on[slot], cell, digit, True, grid, work)
+        return _MORE_BRANCHES, -1
+    cnt = work[2]
+    span[slot, _FIRST] = cnt[NPOT]
+    status, first, second = _branch(arena, index_on[slot], cell, digit, True, grid, work, copies)
     span[slot, _ABSURD0], span[slot, _ABSURD1] = first, second
-    span[slot, _END] = work[2][NPOT]
+    span[slot, _END] = cnt[NPOT]
     slot_of[cell * n + digit - 1] = slot
-    count[0] = slot + 1
-    return arena, (index_on, span, slot_of, count), slot
+    count[_NBRANCH] = slot + 1
+    return status, slot
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _set_keys(keys, span, index_of, on, out):  # type: ignore[no-untyped-def]
     """The keys of a branch's "on" (or "off") set in the order they were added, into ``out``: their
     count."""
@@ -152,7 +193,7 @@ def _set_keys(keys, span, index_of, on, out):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _keep(keys, m, index_of):  # type: ignore[no-untyped-def]
     """The first ``m`` keys that ``index_of`` also holds, kept in order: their count."""
     kept = 0
@@ -163,7 +204,7 @@ def _keep(keys, m, index_of):  # type: ignore[no-untyped-def]
     return kept
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _reached(source, k):  # type: ignore[no-untyped-def]
     """What a chain that reaches the potential of key ``k`` removes (cell, mask; mask 0: nothing, an "on"
     alone in its cell) and places (cell or -1, digit)."""
@@ -174,23 +215,28 @@ def _reached(source, k):  # type: ignore[no-untyped-def]
     return cell, bit, -1, 0
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _emit(out, head, ends, nends, arena, scratch):  # type: ignore[no-untyped-def]
     """A found row (``head``: its columns up to ``DIGIT``) with the rows its chains end in and their
-    ancestor counts; ``out``, grown if it had to."""
-    found, refs, counts = out
+    ancestor counts (``scratch``: the marks and stack of ``count_ancestors`` and the counts found so far
+    by row, -1 where none); the status (``_MORE_FOUND`` when ``out`` is full)."""
+    found, refs, count = out
     rows, par = arena
-    mark, stack = scratch
-    nfound, nrefs = counts[0], counts[1]
-    if nfound == found.shape[0]:
-        found = _grown(found)
-    while nrefs + nends > refs.shape[0]:
-        refs = _grown(refs)
+    mark, stack, memo = scratch
+    nfound, nrefs = count[_NFOUND], count[_NREFS]
+    if nfound == found.shape[0] or nrefs + nends > refs.shape[0]:
+        return _MORE_FOUND
     flat = 0
     for i in range(nends):
-        counts[2] += 1
-        flat += count_ancestors(rows[0], rows[2], rows[3], par, ends[i], mark, counts[2], stack)
-        refs[nrefs + i] = ends[i]
+        r = ends[i]
+        known = memo[r] if r < memo.shape[0] else -1
+        if known < 0:  # an end row's count once per call: most ends are the ends of several chains
+            count[_STAMP] += 1
+            known = count_ancestors(rows[0], rows[2], rows[3], par, r, mark, count[_STAMP], stack)
+            if r < memo.shape[0]:
+                memo[r] = known
+        flat += known
+        refs[nrefs + i] = r
     kind, sort_key, rcell, rmask, vcell, value, where_type, where, digit = head
     row = found[nfound]
     row[KIND], row[SORT_KEY], row[REMOVE_CELL], row[REMOVE_MASK] = kind, sort_key, rcell, rmask
@@ -202,14 +248,14 @@ def _emit(out, head, ends, nends, arena, scratch):  # type: ignore[no-untyped-de
         digit,
     )
     found[nfound, FLAT], found[nfound, FIRST], found[nfound, COUNT] = flat, nrefs, nends
-    counts[0], counts[1] = nfound + 1, nrefs + nends
-    return found, refs, counts
+    count[_NFOUND], count[_NREFS] = nfound + 1, nrefs + nends
+    return _DONE
 
 
-@njit(cache=True)
-def _reductions(out, keys, m, kind, where, digit, slots, nslots, index_on, arena, grid, scratch):  # type: ignore[no-untyped-def]
-    """The cell (or region) forcing chains: each of the ``m`` keys every branch of ``slots`` reaches."""
-    ends = np.empty(nslots, dtype=np.int64)
+@njit(_nrt=False, cache=True)
+def _reductions(out, keys, m, kind, where, digit, slots, nslots, index_on, arena, grid, scratch, ends):  # type: ignore[no-untyped-def]
+    """The cell (or region) forcing chains: each of the ``m`` keys every branch of ``slots`` reaches;
+    the status."""
     for j in range(m):
         rcell, rmask, vcell, value = _reached(grid[0], keys[j])
         if not rmask:
@@ -218,8 +264,10 @@ def _reductions(out, keys, m, kind, where, digit, slots, nslots, index_on, arena
             ends[i] = index_on[slots[i], keys[j]]
         sort_key, where_type = (5, -1) if kind == CELL else (6, where[0])
         head = (kind, sort_key, rcell, rmask, vcell, value, where_type, where[1], digit)
-        out = _emit(out, head, ends, nslots, arena, scratch)
-    return out
+        status = _emit(out, head, ends, nslots, arena, scratch)
+        if status != _DONE:
+            return status
+    return _DONE
 
 
 #: Above this many potentials, static chains are searched without their reachability (bits per pair of
@@ -266,66 +314,65 @@ def _static_reach(grid):  # type: ignore[no-untyped-def]
     return nid, comp, reach_bits(nnodes, first, links, comp, ncomp)
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _may_meet(reach, comp, nid, keys, count, acc):  # type: ignore[no-untyped-def]
     """Whether the potentials of the first ``count`` of ``keys`` all reach some component: else their
     branches have nothing in common (``acc``: room for a row of bits)."""
-    acc[:] = reach[comp[nid[keys[0]]]]
+    first = comp[nid[keys[0]]]
+    for w in range(acc.shape[0]):  # (no slice assigned: it would take numba's runtime)
+        acc[w] = reach[first, w]
     for i in range(1, count):
-        row = reach[comp[nid[keys[i]]]]
+        row = comp[nid[keys[i]]]
         left = np.uint64(0)
         for w in range(acc.shape[0]):
-            acc[w] &= row[w]
+            acc[w] &= reach[row, w]
             left |= acc[w]
         if not left:
             return False
     return True
 
 
-@njit(cache=True)
-def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, index_off, prune):  # type: ignore[no-untyped-def]
+@njit(_nrt=False, cache=True)
+def _search(grid, multiple, reach, arena, branches, index_off, out, work, copies, scratch, lists):  # type: ignore[no-untyped-def]
     """SE's ``getMultipleChainsHintList`` at level 0, in its order: for each cell (row-major) with three
     candidates or more (two for dynamic chains), for each of its digits, the contradictions of the digit
     on and off, the double chains, the region chains that start at this cell; then the cell's own chains.
-    Each "on" branch is propagated once and kept for the region chains through it. ``index_on`` (a row
-    per "on" branch) and ``index_off`` are -1 at every key, and are again when it returns (``_unset``);
-    the arrays it returns last ``index_on``, grown if it had to."""
+    Each "on" branch is propagated once and kept for the region chains through it. ``branches[0]`` (a row
+    per "on" branch), ``index_off`` (by key) and the ancestor counts by row (``scratch[2]``) are -1
+    everywhere, and are again when it returns ``_DONE`` (``_unset``); else the status says which room
+    (``_Room``) it ran out of, and those are left set. ``reach``: the static chains' reachability
+    (``_static_reach``), its first array empty where not searched by it."""
+    source, _, regions, _, n, cell_rule, dynamic = grid
+    nishio = not cell_rule
     ncells = source.shape[0]
-    nkeys = ncells << 6
     contradiction = dynamic or nishio
-    grid = (source, places_of(source, where, n), regions, where, n, not nishio, dynamic)
-    qcap = 2 * ncells * n + 4 * n + 8  # the rows of one propagation, at most
-    arena = (np.empty((4, 4096), dtype=np.int32), np.empty(16384, dtype=np.int32))
-    work = (np.empty(qcap, dtype=np.int32), np.empty(qcap, dtype=np.int32), np.zeros(9, dtype=np.int64))
-    branches = (index_on, np.empty((index_on.shape[0], 4), dtype=np.int64),
-                np.full(ncells * n, -1, dtype=np.int32), np.zeros(1, dtype=np.int64))  # fmt: skip
-    out = (np.empty((64, 12), dtype=np.int64), np.empty(256, dtype=np.int32), np.zeros(3, dtype=np.int64))
-    scratch = (np.zeros(nkeys, dtype=np.int32), np.empty(nkeys, dtype=np.int32))
-    keys = np.empty(qcap, dtype=np.int32)
-    common = np.empty((2, qcap), dtype=np.int32)  # the keys every branch of the cell reaches, on and off
-    ncommon = np.zeros(2, dtype=np.int64)
-    cell_slots = np.empty(n, dtype=np.int64)
-    places = np.empty((3, n), dtype=np.int64)
-    nplaces = np.zeros(3, dtype=np.int64)
-    ends = np.empty(2, dtype=np.int64)
-    # static chains: a cell's or a region's chains are searched only where their branches can meet
-    pruned = prune and not dynamic and 2 * ncells * n <= _REACH_NODES
-    nid, comp, reach = _static_reach(grid) if pruned else (index_off, index_off, np.zeros((1, 1), np.uint64))
-    acc = np.empty(reach.shape[1], dtype=np.uint64)
-    on_keys = np.empty(n, dtype=np.int64)
+    index_on, span, slot_of, count = branches
+    keys, common, ncommon, cell_slots, places, nplaces, ends, on_keys = lists
+    nid, comp, bits, acc = reach
+    pruned = nid.shape[0] > 0
+    cnt = work[2]
+    for x in range(slot_of.shape[0]):
+        slot_of[x] = -1
+    for x in range(count.shape[0]):
+        count[x] = 0
+    for x in range(cnt.shape[0]):
+        cnt[x] = 0
+    mark = scratch[0]
+    for x in range(mark.shape[0]):
+        mark[x] = 0
     for cell in range(ncells):
         mask = source[cell]
-        count = 0
+        ncands = 0
         for d in range(n):
             if mask >> d & 1:
-                on_keys[count] = cell << 6 | (d + 1) << 1 | 1
-                count += 1
-        if not (count > 2 or (count > 1 and dynamic)):
+                on_keys[ncands] = cell << 6 | (d + 1) << 1 | 1
+                ncands += 1
+        if not (ncands > 2 or (ncands > 1 and dynamic)):
             continue
-        double = count >= 3 and not nishio and dynamic
-        cell_chains = not nishio and (count == 2 or (multiple and count > 2))
+        double = ncands >= 3 and not nishio and dynamic
+        cell_chains = not nishio and (ncands == 2 or (multiple and ncands > 2))
         if pruned and cell_chains:
-            cell_chains = _may_meet(reach, comp, nid, on_keys, count, acc)
+            cell_chains = _may_meet(bits, comp, nid, on_keys, ncands, acc)
         ndigits = 0
         for digit in range(1, n + 1):
             bit = 1 << (digit - 1)
@@ -346,69 +393,86 @@ def _search(source, regions, where, n, nishio, multiple, dynamic, index_on, inde
                 if pruned:
                     for i in range(nplaces[t]):
                         on_keys[i] = places[t, i] << 6 | digit << 1 | 1
-                    if not _may_meet(reach, comp, nid, on_keys, nplaces[t], acc):
+                    if not _may_meet(bits, comp, nid, on_keys, nplaces[t], acc):
                         nplaces[t] = 0
                         continue
                 regions_to_do = True
             if pruned and not (cell_chains or regions_to_do):
                 continue
-            arena, branches, s = _on_branch(arena, branches, cell, digit, grid, work)
+            status, s = _on_branch(arena, branches, cell, digit, grid, work, copies)
+            if status != _DONE:
+                return status
             cell_slots[ndigits] = s
             ndigits += 1
-            off_first = off_end = work[2][NPOT]
+            off_first = off_end = cnt[NPOT]
             b0 = b1 = -1
             if contradiction or double:  # what the digit being off forces: read by these alone
-                arena, b0, b1 = _branch(arena, index_off, cell, digit, False, grid, work)
-                off_end = work[2][NPOT]
-            index_on, span = branches[0], branches[1]
+                status, b0, b1 = _branch(arena, index_off, cell, digit, False, grid, work, copies)
+                if status != _DONE:
+                    return status
+                off_end = cnt[NPOT]
+            rows = arena[0]
             # in SE's order: the contradictions of "on" and of "off", the doubles, the region chains
             if contradiction and span[s, _ABSURD0] >= 0:
                 ends[0], ends[1] = span[s, _ABSURD0], span[s, _ABSURD1]
-                out = _emit(out, (ABSURD, 7, cell, bit, -1, 0, -1, cell, digit), ends, 2, arena, scratch)
+                status = _emit(out, (ABSURD, 7, cell, bit, -1, 0, -1, cell, digit), ends, 2, arena, scratch)
+                if status != _DONE:
+                    return status
             if contradiction and b0 >= 0 and mask & ~bit:
                 ends[0], ends[1] = b0, b1
                 head = (ABSURD, 7, cell, mask & ~bit, cell, digit, -1, cell, digit)
-                out = _emit(out, head, ends, 2, arena, scratch)
+                status = _emit(out, head, ends, 2, arena, scratch)
+                if status != _DONE:
+                    return status
             if double:
                 for on in (1, 0):
-                    for j in range(_set_keys(arena[0][0], span[s], index_on[s], on, keys)):
+                    for j in range(_set_keys(rows[0], span[s], index_on[s], on, keys)):
                         k = keys[j]
                         rcell, rmask, vcell, value = _reached(source, k)
                         if index_off[k] >= 0 and rmask:
                             ends[0], ends[1] = index_on[s, k], index_off[k]
                             head = (DOUBLE, 1, rcell, rmask, vcell, value, -1, cell, digit)
-                            out = _emit(out, head, ends, 2, arena, scratch)
-            _unset(index_off, arena[0][0], off_first, off_end)
+                            status = _emit(out, head, ends, 2, arena, scratch)
+                            if status != _DONE:
+                                return status
+            _unset(index_off, rows[0], off_first, off_end)
             for t in range(3):
                 if not nplaces[t]:
                     continue
                 slots = places[t]
                 for i in range(nplaces[t]):
-                    arena, branches, slots[i] = _on_branch(arena, branches, slots[i], digit, grid, work)
-                index_on, span = branches[0], branches[1]
+                    status, slots[i] = _on_branch(arena, branches, slots[i], digit, grid, work, copies)
+                    if status != _DONE:
+                        return status
                 for on in (1, 0):
-                    m = _set_keys(arena[0][0], span[s], index_on[s], on, keys)
+                    m = _set_keys(rows[0], span[s], index_on[s], on, keys)
                     for i in range(1, nplaces[t]):
                         m = _keep(keys, m, index_on[slots[i]])
-                    out = _reductions(out, keys, m, REGION, (t, cell), digit, slots, nplaces[t], index_on,
-                                      arena, grid, scratch)  # fmt: skip
+                    status = _reductions(out, keys, m, REGION, (t, cell), digit, slots, nplaces[t], index_on,
+                                         arena, grid, scratch, ends)  # fmt: skip
+                    if status != _DONE:
+                        return status
             if not cell_chains:
                 continue
             for on in (1, 0):  # what every digit of the cell so far reaches
                 if ndigits == 1:
-                    ncommon[on] = _set_keys(arena[0][0], span[s], index_on[s], on, common[on])
+                    ncommon[on] = _set_keys(rows[0], span[s], index_on[s], on, common[on])
                 else:
                     ncommon[on] = _keep(common[on], ncommon[on], index_on[s])
         if cell_chains:
             for on in (1, 0):
-                out = _reductions(out, common[on], ncommon[on], CELL, (-1, cell), 0, cell_slots, ndigits,
-                                  branches[0], arena, grid, scratch)  # fmt: skip
-    (rows, par), (found, refs, counts) = arena, out
-    index_on, span = branches[0], branches[1]
-    for slot in range(branches[3][0]):
+                status = _reductions(out, common[on], ncommon[on], CELL, (-1, cell), 0, cell_slots, ndigits,
+                                     index_on, arena, grid, scratch, ends)  # fmt: skip
+                if status != _DONE:
+                    return status
+    rows = arena[0]
+    for slot in range(count[_NBRANCH]):
         _unset(index_on[slot], rows[0], span[slot, _FIRST], span[slot, _END])
-    npot = work[2][NPOT]
-    return found[: counts[0]], refs[: counts[1]], rows[:, :npot], par[: work[2][NPAR]], index_on
+    memo, refs = scratch[2], out[1]
+    for i in range(count[_NREFS]):
+        if refs[i] < memo.shape[0]:
+            memo[refs[i]] = -1
+    return _DONE
 
 
 def search(
@@ -425,16 +489,29 @@ def search(
     the arena (rows of key, cause, parents' start and count; the parents). ``prune=False`` searches every
     static cell and region chain, reachable or not: the same hints, slower (the tests' reference).
 
-    The branches' key indexes are kept between calls (``_UNSET``, per grid size), all -1: a call unsets
-    what it set instead of filling hundreds of indexes of every key. Taken out for the call, they go
-    back only when it returns."""
-    nkeys = source.shape[0] << 6
-    index_on, index_off = _UNSET.pop(nkeys, None) or (
-        np.full((16, nkeys), -1, dtype=np.int32),
-        np.full(nkeys, -1, dtype=np.int32),
-    )
-    found, refs, rows, par, index_on = _search(
-        source, regions, where, n, nishio, multiple, dynamic, index_on, index_off, prune
-    )
-    _UNSET[nkeys] = (index_on, index_off)
-    return found, refs, rows, par
+    The room it searches in is kept between calls (``_ROOMS``, per grid size), taken out for the call and
+    put back when it returns; where a call runs out of some room, that room doubles and the call starts
+    over (its sizes are kept, so this happens a few times a process)."""
+    ncells = source.shape[0]
+    room = _ROOMS.pop(ncells << 6, None) or _Room(ncells, n)
+    grid = (source, places_of(source, where, n), regions, where, n, not nishio, dynamic)
+    if prune and not dynamic and 2 * ncells * n <= _REACH_NODES:
+        nid, comp, bits = _static_reach(grid)
+    else:  # none: the first array empty
+        nid = comp = np.zeros(0, dtype=np.int32)
+        bits = np.zeros((1, 1), dtype=np.uint64)
+    reach = (nid, comp, bits, np.empty(bits.shape[1], dtype=np.uint64))
+    while True:
+        rows, par = np.empty((4, room.nrows), dtype=np.int32), np.empty(room.npar, dtype=np.int32)
+        found, refs = np.empty((room.nfound, 12), dtype=np.int64), np.empty(room.nrefs, dtype=np.int32)
+        status = _search(
+            grid, multiple, reach, (rows, par), (room.index_on, room.span, room.slot_of, room.count),
+            room.index_off, (found, refs, room.count), room.work, room.copies, (*room.scratch, room.memo),
+            room.lists,
+        )  # fmt: skip
+        if status == _DONE:
+            break
+        room.grow(status)
+    count, cnt = room.count, room.work[2]
+    _ROOMS[ncells << 6] = room
+    return found[: count[_NFOUND]], refs[: count[_NREFS]], rows[:, : cnt[NPOT]], par[: cnt[NPAR]]

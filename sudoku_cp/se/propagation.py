@@ -87,7 +87,7 @@ def places_of(cands, where, n):  # type: ignore[no-untyped-def]
     return places
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def strike(cands, places, where, n, cell, digit):  # type: ignore[no-untyped-def]
     """Strike ``digit`` from ``cell``: its candidates and its places."""
     cands[cell] &= ~(1 << (digit - 1))
@@ -95,7 +95,7 @@ def strike(cands, places, where, n, cell, digit):  # type: ignore[no-untyped-def
         places[t * n + where[cell, t, 0], digit - 1] &= ~(1 << where[cell, t, 1])
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _new(pkey, pcause, pstart, pnpar, par, cnt, k, cause, parent):  # type: ignore[no-untyped-def]
     """A potential of key ``k`` with one parent (or none): its row."""
     q = cnt[NPOT]
@@ -112,7 +112,7 @@ def _new(pkey, pcause, pstart, pnpar, par, cnt, k, cause, parent):  # type: igno
     return q
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def on_targets(cands, places, regions, where, n, k, cell_rule, out_k, out_c):  # type: ignore[no-untyped-def]
     """What the "on" potential of key ``k`` turns off, in SE's order, into ``out_k``/``out_c`` (key,
     cause); their count. The cell's other candidates (``cell_rule``), then the digit's other places in
@@ -140,7 +140,7 @@ def on_targets(cands, places, regions, where, n, k, cell_rule, out_k, out_c):  #
     return m
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def off_targets(cands, places, regions, where, n, k, cell_rule, region_rule, out_k, out_c):  # type: ignore[no-untyped-def]
     """What the "off" potential of key ``k`` turns on, as ``on_targets`` gives it: the cell's last other
     candidate (``cell_rule``), the digit's last other place in each region (``region_rule``), each cell
@@ -177,17 +177,15 @@ def off_targets(cands, places, regions, where, n, k, cell_rule, region_rule, out
     return m
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def propagate(  # type: ignore[no-untyped-def]
     cands, places, source, regions, where, n, cell_rule, dynamic,
-    pkey, pcause, pstart, pnpar, par, index_of, qon, qoff, cnt,
+    pkey, pcause, pstart, pnpar, par, index_of, qon, qoff, cnt, tk, tc,
 ):  # fmt: skip
     """Propagate until the queues are empty (status 0) or a candidate is both on and off (status 1, the
     two rows in the counters). ``cands`` and ``places`` are struck as "off"s are processed when
     ``dynamic``."""
     cnt[STATUS] = 0
-    tk = np.empty(4 * n, dtype=np.int32)
-    tc = np.empty(4 * n, dtype=np.int32)
     while cnt[ON_HEAD] < cnt[ON_TAIL] or cnt[OFF_HEAD] < cnt[OFF_TAIL]:
         if cnt[NPOT] + 4 * n + 2 > pkey.shape[0] or cnt[NPAR] + 8 * n + 8 > par.shape[0]:
             cnt[STATUS] = 2  # room for what one potential makes: the caller grows the arrays
@@ -251,7 +249,7 @@ def propagate(  # type: ignore[no-untyped-def]
                     cnt[ON_TAIL] += 1
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, out):  # type: ignore[no-untyped-def]
     """The rows ``row`` rests on, itself first, breadth first, each key once (as ``chaining.chain_of``
     walks the potentials: first come, first kept), into ``out``; their count. ``mark`` is by key (keys
@@ -271,7 +269,7 @@ def chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, out):  # type: ignore
     return tail
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def struck_under(pkey, pcause, chain, initial, before, after, regions, n, mark, stamp, out, m):  # type: ignore[no-untyped-def]
     """What the "on"s of the rows ``chain`` rest on by their rules (SE's ``getRuleParents``): by the cell
     rule the cell's digits in ``before`` and not in ``after``, by a region rule (its type) the digit's
@@ -307,11 +305,18 @@ def struck_under(pkey, pcause, chain, initial, before, after, regions, n, mark, 
     return m
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type: ignore[no-untyped-def]
     """How many rows ``row`` rests on, itself included: SE's ``getAncestorCount`` (``chain_rows``'s
     count; ``stack`` has room for every key)."""
     return chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, stack)
+
+
+@cache
+def _targets(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Room for the targets of one potential (key, cause), as ``propagate`` takes it: shared, since a
+    propagation uses it only between two of its own steps."""
+    return np.empty(4 * n, dtype=np.int32), np.empty(4 * n, dtype=np.int32)
 
 
 class Rows:
@@ -425,7 +430,7 @@ class Store(Rows):
             propagate(
                 self.cands, self.places, self.source, self.regions, self.where, self.geo.n, self.cell_rule,
                 self.dynamic, self.pkey, self.pcause, self.pstart, self.pnpar, self.par, self.index_of,
-                self.qon, self.qoff, self.cnt,
+                self.qon, self.qoff, self.cnt, *_targets(self.geo.n),
             )  # fmt: skip
             if self.cnt[STATUS] != 2:
                 break

@@ -99,7 +99,7 @@ def reach_bits(nnodes, first, links, comp, ncomp):  # type: ignore[no-untyped-de
     return reach
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def reaches(bits, comp, a, b):  # type: ignore[no-untyped-def]
     """Whether node ``a`` reaches node ``b`` (``bits`` from ``reach_bits`` and ``comp`` of their graph)."""
     d = comp[b]

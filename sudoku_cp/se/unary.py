@@ -60,7 +60,7 @@ def _record(found, path, nfound, npath, kind, mode, k, cause, p, nkey, ncause, n
     return found, path, nfound + 1, npath + length
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _removes(cands, regions, block_of, n, keys, first, length, marks):  # type: ignore[no-untyped-def]
     """Whether the cycle of path ``keys[first:first + length]`` removes anything: a candidate outside its
     cells that sees an "on" of its digit on the cycle and an "off" of it (the start, last, is left out).
@@ -93,7 +93,7 @@ def _removes(cands, regions, block_of, n, keys, first, length, marks):  # type: 
     return False
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _mark_line(nkey, npar, p, line, stamp):  # type: ignore[no-untyped-def]
     """Mark with ``stamp`` the keys on node ``p``'s parent line (``p`` excluded): a link back to one of
     them would make the chain meet itself."""
@@ -108,7 +108,7 @@ def _mark_line(nkey, npar, p, line, stamp):  # type: ignore[no-untyped-def]
 _REACH_NODES = 4096
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _on_graph(nodes, nnodes, nid, adj_k, adj_n, first, links):  # type: ignore[no-untyped-def]
     """The links between "on" potentials (``nodes``, keys): one turns off a potential whose "off" turns
     the other on. As lists (``links[first[v]:first[v + 1]]``, nodes by ``nid``)."""
@@ -124,7 +124,7 @@ def _on_graph(nodes, nnodes, nid, adj_k, adj_n, first, links):  # type: ignore[n
     first[nnodes] = m
 
 
-@njit(cache=True, inline="always")
+@njit(_nrt=False, cache=True, inline="always")
 def _span(all_k, all_c, all_n, k, lo, hi, adj_k, adj_c, adj_n):  # type: ignore[no-untyped-def]
     """Key ``k``'s links of a mode: its links of both rules from ``lo`` to ``hi``."""
     for j in range(lo, hi):
@@ -133,7 +133,7 @@ def _span(all_k, all_c, all_n, k, lo, hi, adj_k, adj_c, adj_n):  # type: ignore[
     adj_n[k] = hi - lo
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def _may_force(reach, comp, nid, adj_k, adj_n, k):  # type: ignore[no-untyped-def]
     """Whether the potential of key ``k`` reaches its conjugate. From an "on": some "on" it reaches
     turns it off (those that do are the ones it turns off, the rules being symmetric). From an "off":
@@ -174,12 +174,12 @@ def _cycles(  # type: ignore[no-untyped-def]
         while on_head < on_tail:
             p = qon[on_head]
             on_head += 1
-            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
+            kp = nkey[p]  # (its links read in place: a row taken as a view costs a reference count)
             marks += 1
             _mark_line(nkey, npar, p, line, marks)
-            for j in range(adj_n[nkey[p]]):
-                if line[tk[j]] != marks:
-                    nkey[nodes], ncause[nodes], npar[nodes] = tk[j], tc[j], p
+            for j in range(adj_n[kp]):
+                if line[adj_k[kp, j]] != marks:
+                    nkey[nodes], ncause[nodes], npar[nodes] = adj_k[kp, j], adj_c[kp, j], p
                     qoff[off_tail] = nodes
                     off_tail += 1
                     nodes += 1
@@ -187,12 +187,12 @@ def _cycles(  # type: ignore[no-untyped-def]
         while off_head < off_tail:
             p = qoff[off_head]
             off_head += 1
-            tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
-            for j in range(adj_n[nkey[p]]):
-                k = tk[j]
+            kp = nkey[p]
+            for j in range(adj_n[kp]):
+                k = adj_k[kp, j]
                 if length >= 4 and k == start:
                     found, path, nfound, npath = _record(
-                        found, path, nfound, npath, 0, mode, k, tc[j], p, nkey, ncause, npar
+                        found, path, nfound, npath, 0, mode, k, adj_c[kp, j], p, nkey, ncause, npar
                     )
                     if not _removes(
                         cands,
@@ -208,7 +208,7 @@ def _cycles(  # type: ignore[no-untyped-def]
                         npath = found[nfound, 2]
                 if seen[k] != stamp and (home < 0 or comp[nid[k]] == home):
                     seen[k] = stamp
-                    nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
+                    nkey[nodes], ncause[nodes], npar[nodes] = k, adj_c[kp, j], p
                     qon[on_tail] = nodes
                     on_tail += 1
                     nodes += 1
@@ -261,17 +261,17 @@ def _reach_from(  # type: ignore[no-untyped-def]
     """One step of a forcing chain's search from node ``p``: the path to the conjugate recorded when ``p``
     links to it (done), else each potential it links to that is not reached yet made a node and queued.
     Whether done, the queue's tail, the node count, ``found``, ``path`` and their counts."""
-    tk, tc = adj_k[nkey[p]], adj_c[nkey[p]]
-    for j in range(adj_n[nkey[p]]):
-        k = tk[j]
+    kp = nkey[p]  # (its links read in place: a row taken as a view costs a reference count)
+    for j in range(adj_n[kp]):
+        k = adj_k[kp, j]
         if k == conjugate:
             found, path, nfound, npath = _record(
-                found, path, nfound, npath, 1, mode, k, tc[j], p, nkey, ncause, npar
+                found, path, nfound, npath, 1, mode, k, adj_c[kp, j], p, nkey, ncause, npar
             )
             return True, tail, nodes, found, path, nfound, npath
         if seen[k] != stamp:
             seen[k] = stamp
-            nkey[nodes], ncause[nodes], npar[nodes] = k, tc[j], p
+            nkey[nodes], ncause[nodes], npar[nodes] = k, adj_c[kp, j], p
             queue[tail] = nodes
             tail += 1
             nodes += 1
