@@ -36,13 +36,13 @@ import numpy as np
 from . import multiple, unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
-from .propagation import CELL_CAUSE, Rows, Store, places_of, struck_under, tables
+from .propagation import ADVANCED_CAUSE, CELL_CAUSE, Rows, Store, places_of, struck_under, tables
 
 __all__ = ["ChainHint", "Chaining", "length_difficulty"]
 
 #: Causes of a potential (why it follows from its parents): the cell rule, a region rule (its type), or an
 #: inner technique (levels 1 and up). The initial assumption has none.
-CELL, ADVANCED = CELL_CAUSE, CELL_CAUSE + 1
+CELL, ADVANCED = CELL_CAUSE, ADVANCED_CAUSE
 REGION_TYPES = (BLOCK, ROW, COLUMN)
 #: How many grids' hints a producer keeps (``Chaining._found``): the unary producer's are paths, met
 #: again by a quarter of its calls inside nested levels; the others' hold their propagations (hundreds of
@@ -142,7 +142,7 @@ class ChainHint(Hint):
         if self.rows and not any(store.nested for store, _ in self.rows):
             return 0  # no inner technique anywhere in these propagations
         if self.rows:  # read off the rows, with no potential made
-            nested = [store.nested.get(r) for store, row in self.rows for r in store.chain(row).tolist()]
+            nested = [hint for store, row in self.rows for hint in store.nested_in(row)]
         else:
             nested = [p.nested for target in self.targets for p in chain_of(target)]
         total, seen = 0, set()

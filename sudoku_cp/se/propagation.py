@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .grid import Geometry
 
 __all__ = [
+    "ADVANCED_CAUSE",
     "CELL_CAUSE",
     "Rows",
     "Store",
@@ -37,8 +38,10 @@ __all__ = [
     "tables",
 ]
 
-#: The cause code of the cell rule in the arrays (region rules are their type, 0-2; none is -1).
+#: The cause code of the cell rule in the arrays (region rules are their type, 0-2; none is -1), and of
+#: an inner technique of a nested level (its hint in ``Rows.nested``).
 CELL_CAUSE = 10
+ADVANCED_CAUSE = CELL_CAUSE + 1
 _NONE = -1
 
 #: Rows a store starts with (it grows as a propagation needs).
@@ -270,6 +273,18 @@ def chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, out):  # type: ignore
 
 
 @njit(_nrt=False, cache=True)
+def advanced_in(pkey, pcause, pstart, pnpar, par, row, mark, stamp, out):  # type: ignore[no-untyped-def]
+    """The rows of ``row``'s chain (``chain_rows``, whose arguments it takes) that an inner technique
+    made, in the chain's order, into ``out``: their count."""
+    m = 0
+    for i in range(chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, out)):
+        if pcause[out[i]] == ADVANCED_CAUSE:
+            out[m] = out[i]
+            m += 1
+    return m
+
+
+@njit(_nrt=False, cache=True)
 def struck_under(pkey, pcause, chain, initial, before, after, regions, n, mark, stamp, out, m):  # type: ignore[no-untyped-def]
     """What the "on"s of the rows ``chain`` rest on by their rules (SE's ``getRuleParents``): by the cell
     rule the cell's digits in ``before`` and not in ``after``, by a region rule (its type) the digit's
@@ -312,6 +327,21 @@ def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type:
     return chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, stack)
 
 
+_MARKS: dict[int, tuple[np.ndarray, list[int], np.ndarray]] = {}
+
+
+def _marks(nkeys: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """Marks by key, a stamp no mark holds yet and room for a chain, for one walk of ``chain_rows``
+    (shared by every walk over ``nkeys`` keys: each takes a new stamp, so no mark is cleared; the walks
+    hold the interpreter's lock)."""
+    found = _MARKS.get(nkeys)
+    if found is None or found[1][0] >= 2**31 - 2:
+        found = _MARKS[nkeys] = (np.zeros(nkeys, dtype=np.int32), [0], np.empty(nkeys, dtype=np.int32))
+    mark, stamp, out = found
+    stamp[0] += 1
+    return mark, stamp[0], out
+
+
 @cache
 def _targets(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Room for the targets of one potential (key, cause), as ``propagate`` takes it: shared, since a
@@ -341,9 +371,17 @@ class Rows:
 
     def chain(self, row: int) -> np.ndarray:
         """The rows ``row`` rests on, itself first, in ``chaining.chain_of``'s order (``chain_rows``)."""
-        mark = np.zeros(self.nkeys, dtype=np.int32)
-        out = np.empty(self.nkeys, dtype=np.int32)
-        return out[: chain_rows(self.pkey, self.pstart, self.pnpar, self.par, row, mark, 1, out)]
+        mark, stamp, out = _marks(self.nkeys)
+        return out[: chain_rows(self.pkey, self.pstart, self.pnpar, self.par, row, mark, stamp, out)].copy()
+
+    def nested_in(self, row: int) -> list[Any]:
+        """The inner hints behind the rows of ``row``'s chain, in its order (None for an inner technique
+        that is no chain): what a nested hint's complexity adds up, read with no chain made in Python."""
+        if not self.nested:
+            return []
+        mark, stamp, out = _marks(self.nkeys)
+        m = advanced_in(self.pkey, self.pcause, self.pstart, self.pnpar, self.par, row, mark, stamp, out)
+        return [self.nested[r] for r in out[:m].tolist()]
 
     def potential(self, row: int) -> Potential:
         """Row ``row`` as a ``Potential`` with its parents (made once per row)."""
@@ -480,6 +518,5 @@ class Store(Rows):
 
     def ancestors(self, row: int) -> int:
         """How many potentials row ``row`` rests on, itself included (SE's ``getAncestorCount``)."""
-        keys = self.geo.ncells << 6
-        mark, stack = np.zeros(keys, dtype=np.int32), np.empty(keys, dtype=np.int32)
-        return int(count_ancestors(self.pkey, self.pstart, self.pnpar, self.par, row, mark, 1, stack))
+        mark, stamp, stack = _marks(self.nkeys)
+        return int(count_ancestors(self.pkey, self.pstart, self.pnpar, self.par, row, mark, stamp, stack))
