@@ -11,6 +11,7 @@ propagation with its state, which nested levels resume after adding what their i
 
 from __future__ import annotations
 
+import threading
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -327,16 +328,16 @@ def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type:
     return chain_rows(pkey, pstart, pnpar, par, row, mark, stamp, stack)
 
 
-_MARKS: dict[int, tuple[np.ndarray, list[int], np.ndarray]] = {}
+_MARKS = threading.local()
 
 
 def _marks(nkeys: int) -> tuple[np.ndarray, int, np.ndarray]:
     """Marks by key, a stamp no mark holds yet and room for a chain, for one walk of ``chain_rows``
-    (shared by every walk over ``nkeys`` keys: each takes a new stamp, so no mark is cleared; the walks
-    hold the interpreter's lock)."""
-    found = _MARKS.get(nkeys)
+    (shared by a thread's walks over ``nkeys`` keys: each takes a new stamp, so no mark is cleared)."""
+    pool: dict[int, tuple[np.ndarray, list[int], np.ndarray]] = _MARKS.__dict__.setdefault("pool", {})
+    found = pool.get(nkeys)
     if found is None or found[1][0] >= 2**31 - 2:
-        found = _MARKS[nkeys] = (np.zeros(nkeys, dtype=np.int32), [0], np.empty(nkeys, dtype=np.int32))
+        found = pool[nkeys] = (np.zeros(nkeys, dtype=np.int32), [0], np.empty(nkeys, dtype=np.int32))
     mark, stamp, out = found
     stamp[0] += 1
     return mark, stamp[0], out
