@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import pairwise
 from typing import TypeVar
 
@@ -36,7 +37,7 @@ import numpy as np
 from . import multiple, unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
-from .propagation import ADVANCED_CAUSE, CELL_CAUSE, Rows, Store, places_of, struck_under, tables
+from .propagation import ADVANCED_CAUSE, CELL_CAUSE, Rows, Store, places_of, struck_keys, tables
 
 __all__ = ["ChainHint", "Chaining", "length_difficulty"]
 
@@ -80,6 +81,7 @@ def key(cell: int, digit: int, on: bool) -> int:
     return cell << 6 | digit << 1 | on
 
 
+@cache  # (nested levels price hundreds of thousands of hints a walk, of a few hundred complexities)
 def length_difficulty(complexity: int) -> float:
     """SE's length bonus: 0.1 for each ceiling of 4, 6, 8, 12, 16, 24, ... that ``complexity - 2`` passes,
     added up as SE adds it (repeated double additions)."""
@@ -169,16 +171,8 @@ class ChainHint(Hint):
     def struck(self, before: np.ndarray, after: np.ndarray, regions: np.ndarray, n: int) -> np.ndarray:
         """``parents`` of a hint held as rows, as the "off" keys of the candidates, from the candidates
         ``before`` and ``after`` as arrays and the regions' table (``propagation.tables``)."""
-        nkeys = len(before) << 6
-        mark, out = np.zeros(nkeys, dtype=np.int32), np.empty(nkeys, dtype=np.int32)
         initial = -1 if self.initial_cause is None else self.initial_cause
-        m = 0
-        for store, row in self.rows:
-            chain = store.chain(row)
-            m = struck_under(
-                store.pkey, store.pcause, chain, initial, before, after, regions, n, mark, 1, out, m
-            )
-        return out[:m]
+        return struck_keys(self.rows, initial, before, after, regions, n)
 
     def finish(self) -> ChainHint:
         self.difficulty = self.base + length_difficulty(self.complexity)

@@ -20,6 +20,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .chaining import Potential
     from .grid import Geometry
 
@@ -35,6 +37,7 @@ __all__ = [
     "places_of",
     "propagate",
     "strike",
+    "struck_keys",
     "struck_under",
     "tables",
 ]
@@ -331,16 +334,40 @@ def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type:
 _MARKS = threading.local()
 
 
-def _marks(nkeys: int) -> tuple[np.ndarray, int, np.ndarray]:
+def _marks(nkeys: int, which: int = 0) -> tuple[np.ndarray, int, np.ndarray]:
     """Marks by key, a stamp no mark holds yet and room for a chain, for one walk of ``chain_rows``
-    (shared by a thread's walks over ``nkeys`` keys: each takes a new stamp, so no mark is cleared)."""
-    pool: dict[int, tuple[np.ndarray, list[int], np.ndarray]] = _MARKS.__dict__.setdefault("pool", {})
-    found = pool.get(nkeys)
+    (shared by a thread's walks over ``nkeys`` keys: each takes a new stamp, so no mark is cleared;
+    ``which`` 1 is a second set, for what a walk's caller marks meanwhile)."""
+    pool: dict[tuple[int, int], tuple[np.ndarray, list[int], np.ndarray]] = _MARKS.__dict__.setdefault(
+        "pool", {}
+    )
+    found = pool.get((nkeys, which))
     if found is None or found[1][0] >= 2**31 - 2:
-        found = pool[nkeys] = (np.zeros(nkeys, dtype=np.int32), [0], np.empty(nkeys, dtype=np.int32))
+        found = pool[nkeys, which] = (np.zeros(nkeys, dtype=np.int32), [0], np.empty(nkeys, dtype=np.int32))
     mark, stamp, out = found
     stamp[0] += 1
     return mark, stamp[0], out
+
+
+def struck_keys(
+    ends: Sequence[tuple[Rows, int]],
+    initial: int,
+    before: np.ndarray,
+    after: np.ndarray,
+    regions: np.ndarray,
+    n: int,
+) -> np.ndarray:
+    """What the chains to the rows ``ends`` rest on by their rules (``struck_under`` over each chain, in
+    order, each key once), as "off" keys; ``initial`` the cause the initial assumption reads (-1: none)."""
+    mark, stamp, out = _marks(len(before) << 6, 1)
+    m = 0
+    for rows, row in ends:
+        cmark, cstamp, chain = _marks(rows.nkeys)
+        c = chain_rows(rows.pkey, rows.pstart, rows.pnpar, rows.par, row, cmark, cstamp, chain)
+        m = struck_under(
+            rows.pkey, rows.pcause, chain[:c], initial, before, after, regions, n, mark, stamp, out, m
+        )
+    return out[:m].copy()
 
 
 @cache
