@@ -1357,8 +1357,10 @@ def _two_places(cands, units, scores, num, den):
 #: Arrow, slow 18,778 -> 5,518 backtracks (the JS solver's own tree, 5,106, blames the guess), I want to
 #: break free 0.63 -> 0.18 s, Wecoc #1 [mod A] 0.57 -> 0.39 s; but Hard renban 2 0.58 -> 3.3 s. With 1 or
 #: 2 for the culprit the mean was the same, Hard renban 1 and Anti-consecutive, hard slower, with 6 x0.82;
-#: the guess alone x1.06, Hard renban 2 4.3 s. (Here, not in ``dfs_compiled``: numba's cache of a kernel
-#: knows its own file's changes, not those of a constant it imports.)
+#: the guess alone x1.06, Hard renban 2 4.3 s. Measured again on 2026-11-29 over the 174 cases (culprit
+#: 0 to 6, guess 0 or 1): this rule still has the best geometric mean, and Hard renban 2 takes 1.8-5.4 s
+#: under every one of them (the culprit alone 1.8 s, this rule 3.3 s). (Here, not in ``dfs_compiled``:
+#: numba's cache of a kernel knows its own file's changes, not those of a constant it imports.)
 _CULPRIT_SCORE = 3
 
 
