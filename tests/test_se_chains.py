@@ -251,6 +251,27 @@ def test_level_zero_chains_found_in_a_fresh_room_are_those_found_in_a_grown_one(
         assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
+def test_level_four_resuming_level_one_finds_what_it_finds_afresh() -> None:
+    """Level 4's inner techniques begin with level 1's (pointing, pairs, X-wings; then dynamic chains), so
+    it resumes level 1's propagations of the same grid where they stalled for good: the same hints, in
+    the same order, as level 4 propagating every assumption itself."""
+    from sudoku_cp.se.chaining import Chaining
+    from sudoku_cp.se.grid import Grid
+    from sudoku_cp.se.hints import Hint
+
+    grid = Grid.of(Puzzle.from_string(next(iter(NESTED))))
+
+    def described(hints: list[Hint]) -> list[tuple[str, float, list[tuple[int, int]]]]:
+        return [(h.name, round(h.difficulty, 4), sorted(h.removable.items())) for h in hints]
+
+    ends: dict = {}  # type: ignore[type-arg]
+    for level in (1, 2, 3):
+        list(Chaining(True, True, False, level, ends=ends)(grid))
+    resumed = described(list(Chaining(True, True, False, 4, ends=ends)(grid)))
+    assert len(resumed) > 10
+    assert resumed == described(list(Chaining(True, True, False, 4)(grid)))
+
+
 def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
     """Nested levels read a hint's chains (its identity, the struck candidates it rests on, its inner
     hints) off the propagation's rows, making no potential (``Rows.chain``): the same rows in the same

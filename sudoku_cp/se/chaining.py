@@ -460,21 +460,25 @@ class Chaining:
     def _below(
         self, cell: int, digit: int, on: bool
     ) -> tuple[Store, tuple[int, int] | None, int, int] | None:
-        """The propagation of the same assumption by the level below on the same grid, when this level's
-        inner techniques begin with that level's: a copy of its store, its contradiction, how it ended
-        (a contradiction, or inner techniques that found nothing new, end here too) and how many inner
+        """The propagation of the same assumption on the same grid by the highest level below whose inner
+        techniques begin this level's (level 4, whose fifth is dynamic chains, resumes level 1's; levels 2,
+        3 and 5 the level just below): a copy of its store, its contradiction, how it ended (a
+        contradiction, or inner techniques that found nothing new, end here too) and how many inner
         techniques its last stall tried."""
-        if self._ends is None or self.level - 1 not in self._ends:
+        if self._ends is None:
             return None
-        state, spec, ends = self._ends[self.level - 1]
-        if (
-            state != self._state
-            or _inner_spec(self.level)[: len(spec)] != spec
-            or (cell, digit, on) not in ends
-        ):
-            return None
-        store, absurd, outcome = ends[cell, digit, on]
-        return store.copy(), absurd, outcome, len(spec)
+        mine = _inner_spec(self.level)
+        for lower in range(self.level - 1, 0, -1):
+            if lower not in self._ends:
+                continue
+            state, spec, ends = self._ends[lower]
+            if state != self._state or mine[: len(spec)] != spec:
+                continue
+            if (cell, digit, on) not in ends:
+                return None
+            store, absurd, outcome = ends[cell, digit, on]
+            return store.copy(), absurd, outcome, len(spec)
+        return None
 
     def _inner_rules(self) -> list[Callable[[Grid], Iterable[Hint]]]:
         if self._inner is None:
