@@ -350,6 +350,7 @@ def _search(grid, multiple, reach, arena, branches, index_off, out, work, copies
     keys, common, ncommon, cell_slots, places, nplaces, ends, on_keys = lists
     nid, comp, bits, acc = reach
     pruned = nid.shape[0] > 0
+    rows = arena[0]  # (the arena never grows within a call: one that runs out of room stops)
     cnt = work[2]
     for x in range(slot_of.shape[0]):
         slot_of[x] = -1
@@ -411,7 +412,6 @@ def _search(grid, multiple, reach, arena, branches, index_off, out, work, copies
                 if status != _DONE:
                     return status
                 off_end = cnt[NPOT]
-            rows = arena[0]
             # in SE's order: the contradictions of "on" and of "off", the doubles, the region chains
             if contradiction and span[s, _ABSURD0] >= 0:
                 ends[0], ends[1] = span[s, _ABSURD0], span[s, _ABSURD1]
@@ -465,7 +465,6 @@ def _search(grid, multiple, reach, arena, branches, index_off, out, work, copies
                                      index_on, arena, grid, scratch, ends)  # fmt: skip
                 if status != _DONE:
                     return status
-    rows = arena[0]
     for slot in range(count[_NBRANCH]):
         _unset(index_on[slot], rows[0], span[slot, _FIRST], span[slot, _END])
     memo, refs = scratch[2], out[1]
