@@ -22,7 +22,7 @@ distributed = pytest.importorskip(
     "distributed", reason="the dask extra is not installed: pip install -e '.[dask]'"
 )
 
-from sudoku_cp.batch.cluster import ClusterPool, ClusterWatch  # noqa: E402 - after the skip when distributed is missing
+from sudoku_cp.batch.cluster import ClusterError, ClusterPool, ClusterWatch  # noqa: E402 - after the skip when distributed is missing
 
 PUZZLES = [
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
@@ -38,6 +38,11 @@ def slow_square(x: int) -> int:
     return x * x
 
 
+def time_out(x: int) -> int:
+    """A task whose own error is one a lost connection raises too."""
+    raise TimeoutError(f"task {x} timed out")
+
+
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     cluster = distributed.LocalCluster(
@@ -51,6 +56,11 @@ def client() -> Iterator[Any]:
 def test_answers_come_in_input_order_with_a_bounded_window(client: Any) -> None:
     with ClusterPool(client, slow_square, ahead=4) as pool:
         assert list(pool.map(range(40))) == [x * x for x in range(40)]
+
+
+def test_a_task_s_own_timeout_is_its_error_not_a_lost_scheduler(client: Any) -> None:
+    with pytest.raises(TimeoutError, match="task 7 timed out"):
+        list(ClusterPool(client, time_out).map([7]))
 
 
 def test_a_worker_killed_mid_run_loses_and_repeats_nothing(client: Any) -> None:
@@ -160,6 +170,44 @@ def _dask(*args: str) -> subprocess.Popen:
     """``dask scheduler`` or ``dask worker`` as a user starts them, from this environment."""
     dask = Path(sys.executable).with_name("dask")
     return subprocess.Popen([str(dask), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_a_task_submitted_while_the_scheduler_is_lost_is_not_waited_for() -> None:
+    """A CI run waited 30 s for a lost scheduler: the client cancels the tasks it holds when the connection
+    drops, but one submitted after that, before the pool noticed, was left pending until the client gave
+    up reconnecting. Here the scheduler dies between two tasks, and the second is submitted only once the
+    client knows: the pool says the scheduler was lost within seconds."""
+    port = _free_port()
+    scheduler = _dask("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
+    worker = _dask("worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--no-dashboard")
+    try:
+        _wait_for_port(port)
+        with distributed.Client(f"tcp://127.0.0.1:{port}", timeout=30, set_as_default=False) as c:
+            c.wait_for_workers(1, timeout=30)
+
+            def tasks() -> Iterator[int]:
+                yield -2
+                scheduler.kill()
+                scheduler.wait()
+                deadline = time.monotonic() + 20
+                while c.status == "running" and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                assert c.status != "running", "the client did not notice the scheduler's loss"
+                yield -3
+
+            answers: list[int] = []
+            start = time.monotonic()
+            with pytest.raises(ClusterError, match="the Dask scheduler was lost"):
+                for answer in ClusterPool(c, abs, ahead=1).map(tasks()):  # abs: the workers import it
+                    answers.append(answer)
+                    start = time.monotonic()
+            assert answers == [2]
+            assert time.monotonic() - start < 5, "the task submitted to a lost scheduler was waited for"
+            c.close(timeout=1)
+    finally:
+        for proc in (scheduler, worker):
+            proc.kill()
+            proc.wait()
 
 
 @pytest.mark.slow

@@ -142,6 +142,9 @@ def connected(client: Any) -> bool:
     return getattr(client, "status", None) == "running"
 
 
+#: How often a wait for a task's answer looks whether the client still talks to its scheduler.
+POLL_SECONDS = 0.5
+
 #: Per worker process: the configurations whose state is built (initializer arguments), and a lock that
 #: runs one task at a time (a worker with several threads would otherwise share one backend).
 _BUILT: set[bytes] = set()
@@ -269,15 +272,29 @@ class ClusterPool:
 
     def _result(self, future: Any, distributed: Any) -> Any:
         try:
-            return future.result()
+            return self._wait(future)
         except distributed.KilledWorker as exc:
             raise ClusterError(f"a task killed the workers that ran it: {exc}") from None
         except (distributed.comm.CommClosedError, OSError, TimeoutError) as exc:
+            if future.status == "error":
+                raise  # the task's own
             raise ClusterError(f"the Dask scheduler was lost: {exc or type(exc).__name__}") from None
         except Exception as exc:
             if "CancelledError" in type(exc).__name__:  # FutureCancelledError: the connection was lost
                 raise ClusterError(f"the Dask scheduler was lost: {str(exc).splitlines()[0]}") from None
             raise
+
+    def _wait(self, future: Any) -> Any:
+        """``future``'s answer, or a ``ClusterError`` soon after the client lost its scheduler: a task
+        submitted once the client knew is never cancelled, and was waited for until it gave up (30 s)."""
+        while True:
+            try:
+                return future.result(timeout=POLL_SECONDS)
+            except TimeoutError:
+                if future.done():
+                    raise  # the task's own
+                if not connected(self.client):
+                    raise ClusterError("the Dask scheduler was lost: no connection") from None
 
     def cancel(self) -> None:
         """Drop the tasks still in flight (the batch stopped early, or ended)."""
