@@ -15,6 +15,8 @@ from sudoku_cp import Puzzle, Rules, generate, solve
 from sudoku_cp.human import hint, se_walks, walk
 from sudoku_cp.se import rate_se, se_walk
 from sudoku_cp.se.chaining import ChainHint, length_difficulty
+from sudoku_cp.se.grid import bits
+from sudoku_cp.se.propagation import ADVANCED_CAUSE
 
 # serate 1.2.1.3: puzzle -> ER/EP/ED, and the family of the hardest step
 RATED = {
@@ -312,3 +314,83 @@ def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
         assert by_potentials.identity() == h.identity()
         checked += 1
     assert checked > 10 and nested > 10, (checked, nested)
+
+
+def _inner_by_hints(store, grid, values_grid) -> int:  # type: ignore[no-untyped-def]
+    """What SE's first four inner techniques add to a stalled ``store``, as their hint producers find it
+    (``subsets``: pointing and claiming, hidden and naked pairs, X-wings) with each hint's parents
+    (``Hint.parents``): the reference the compiled ``advanced.run_inner`` is held to."""
+    from sudoku_cp.se import advanced, subsets
+    from sudoku_cp.se.grid import Grid
+
+    reduced = Grid(grid.geo, values_grid.values, store.cands.tolist())
+    for rule in (subsets.locking, subsets.hidden_set(2), subsets.naked_set(2), subsets.fish(2)):
+        found = []
+        for h in rule(reduced):
+            rows = [store.row(c, d, False) for c, d in h.parents(grid, reduced)]
+            if rows:
+                found += [(c, d, rows) for c, mask in h.removable.items() for d in bits(mask)]
+        if found:
+            added = [store.add_off(c, d, rows, ADVANCED_CAUSE, None) for c, d, rows in found]
+            return advanced.ADDED if any(added) else advanced.NOTHING_NEW
+    return advanced.NOTHING
+
+
+# grids where each of the four techniques is the first productive one at tens of stalls or more: a
+# forum puzzle's first grid (33 X-wings), another's first (pointing whose crossing holds a strike) and
+# its grid after 28 steps (121 naked pairs)
+GRIDS = ((next(iter(NESTED)), 0), (list(NESTED)[1], 0), (list(NESTED)[1], 28))
+
+
+@pytest.mark.parametrize("tight", [False, True], ids=["room", "no room"])
+def test_the_compiled_inner_techniques_add_what_their_hints_add(tight: bool) -> None:
+    """Each time a nested level's propagation stalls, pointing and claiming, hidden and naked pairs and
+    X-wings run on the reduced grid, and the first that finds hints resting on the assumption adds their
+    strikes (``advanced.run_inner``, one kernel call): the same outcome and the same rows (keys, causes,
+    parents in order) as the hints of ``subsets`` with their parents, on every assumption of a forum
+    puzzle's grids, from each stall to the next until the propagation ends. ``tight``: at each first
+    stall the propagation's room for parents is filled up to one (an "off" of a placed cell's digit with
+    that many parents, added to both) so that the strikes need the room to grow, and the check ends there."""
+    import numpy as np
+
+    from sudoku_cp.se import advanced
+    from sudoku_cp.se.grid import Grid
+    from sudoku_cp.se.propagation import Store, places_of, tables
+
+    outcomes = {advanced.ADDED: 0, advanced.NOTHING_NEW: 0, advanced.NOTHING: 0}
+    for line, steps in GRIDS:
+        puzzle = Puzzle.from_string(line)
+        hints, _ = se_walk(puzzle)
+        grid = Grid.of(puzzle)
+        for h in hints[:steps]:
+            h.apply(grid)
+        source = np.array(grid.cands, dtype=np.int64)
+        values = np.array(grid.values, dtype=np.int64)
+        places = places_of(source, tables(3, 3)[2], 9)
+        placed = next(c for c in range(81) if grid.values[c])
+        for cell in range(81):
+            for digit in bits(grid.cands[cell]):
+                for on in (True, False):
+                    compiled = Store(grid.geo, source, places, True, True, cell, digit, on)
+                    by_hints = Store(grid.geo, source, places, True, True, cell, digit, on)
+                    while compiled.run() is None and by_hints.run() is None:
+                        if tight:
+                            for store in (compiled, by_hints):
+                                room = len(store.par) - int(store.cnt[1]) - 1
+                                store.add_off(placed, grid.values[placed], [0] * room, ADVANCED_CAUSE, None)
+                        outcome = advanced.run_inner(compiled, values, 0, ADVANCED_CAUSE)
+                        assert outcome == _inner_by_hints(by_hints, grid, grid)
+                        rows = int(compiled.cnt[0])
+                        for name in ("pkey", "pcause", "pstart", "pnpar"):
+                            assert np.array_equal(
+                                getattr(compiled, name)[:rows], getattr(by_hints, name)[:rows]
+                            )
+                        assert np.array_equal(
+                            compiled.par[: compiled.cnt[1]], by_hints.par[: by_hints.cnt[1]]
+                        )
+                        assert np.array_equal(compiled.cnt, by_hints.cnt)
+                        outcomes[outcome] += 1
+                        if outcome != advanced.ADDED or tight:
+                            break
+    # (at a stall every strike known is struck, so a dynamic propagation never meets NOTHING_NEW)
+    assert outcomes[advanced.ADDED] > 100 and outcomes[advanced.NOTHING] > 100, outcomes

@@ -34,7 +34,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from . import multiple, unary
+from . import advanced, multiple, unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
 from .propagation import ADVANCED_CAUSE, CELL_CAUSE, Rows, Store, places_of, struck_keys, tables
@@ -282,7 +282,7 @@ def _nested_suffix(level: int) -> str:
 
 #: How a nested propagation's stall ended: its inner techniques added strikes, found only strikes it had,
 #: or found nothing resting on the assumption.
-ADDED, NOTHING_NEW, NOTHING = range(3)
+ADDED, NOTHING_NEW, NOTHING = advanced.ADDED, advanced.NOTHING_NEW, advanced.NOTHING
 #: Per nested level, the grid it searched last, its inner techniques (``_inner_spec``) and per assumption
 #: ``(cell, digit, on)`` its propagation, contradiction and how it ended.
 Ends = dict[
@@ -300,7 +300,7 @@ def _inner_spec(level: int) -> tuple[tuple[object, ...], ...]:
     claiming, hidden and naked pairs, X-wings; then chaining producers as (multiple, dynamic, nishio,
     level): unary chains from level 2, multiple from 3; from level 4 dynamic ones instead, and from 5 the
     nested level three below."""
-    spec: list[tuple[object, ...]] = [("locking",), ("hidden", 2), ("naked", 2), ("fish", 2)]
+    spec: list[tuple[object, ...]] = list(advanced.TECHNIQUES)
     if level < 4:
         if level >= 2:
             spec.append((False, False, False, 0))
@@ -344,7 +344,7 @@ class Chaining:
         #: technique, a level-0 producer meets the same reduced grid from several assumptions.
         self._found: dict[tuple[tuple[int, ...], tuple[int, ...]], Iterable[ChainHint]] = {}
         #: The candidates of the grid being searched and their regions' places, as propagations read them.
-        self._source = self._places = np.zeros(0, dtype=np.int64)
+        self._source = self._places = self._values = np.zeros(0, dtype=np.int64)
         #: The "on" branches of one call (``_on_branch``).
         self._branches: dict[int, tuple[Store, tuple[int, int] | None]] = {}
 
@@ -359,6 +359,7 @@ class Chaining:
             if self._ends is not None and self.level > 0:
                 self._ends[self.level] = (state, _inner_spec(self.level), {})
             self._source = np.array(grid.cands, dtype=np.int64)
+            self._values = np.array(grid.values, dtype=np.int64)
             self._places = np.zeros(0, dtype=np.int64)
             if self.level > 0:  # the nested levels' propagations (``Store``) read the regions' places
                 geo = grid.geo
@@ -499,7 +500,14 @@ class Chaining:
     def _advanced(self, grid: Grid, store: Store, skip: int = 0) -> int:
         """The strikes the first inner technique (after the first ``skip``) that finds something makes on
         the grid as ``store`` has reduced it, each resting on the strikes of the propagation it needs, added
-        to ``store``: ADDED, NOTHING_NEW when none is new, NOTHING when no technique found any."""
+        to ``store``: ADDED, NOTHING_NEW when none is new, NOTHING when no technique found any. The first
+        four (pointing and claiming, pairs, X-wings) run compiled (``advanced``), the chaining ones here."""
+        simple = len(advanced.TECHNIQUES)
+        if skip < simple:
+            outcome = advanced.run_inner(store, self._values, skip, ADVANCED)
+            if outcome != NOTHING:
+                return outcome
+            skip = simple
         found: list[tuple[int, int, list[int], ChainHint | None]] = []
         source = grid.cands[:]
         before = Grid(grid.geo, grid.values, source)

@@ -409,7 +409,7 @@ class Rows:
             return []
         mark, stamp, out = _marks(self.nkeys)
         m = advanced_in(self.pkey, self.pcause, self.pstart, self.pnpar, self.par, row, mark, stamp, out)
-        return [self.nested[r] for r in out[:m].tolist()]
+        return [self.nested.get(r) for r in out[:m].tolist()]  # the compiled inner techniques' are None
 
     def potential(self, row: int) -> Potential:
         """Row ``row`` as a ``Potential`` with its parents (made once per row)."""
@@ -500,7 +500,7 @@ class Store(Rows):
             )  # fmt: skip
             if self.cnt[STATUS] != 2:
                 break
-            self._grow(0)
+            self.grow(0)
         self._keys = None
         if self.cnt[STATUS]:
             return int(self.cnt[ABSURD_ON]), int(self.cnt[ABSURD_OFF])
@@ -514,7 +514,7 @@ class Store(Rows):
             return False
         start, q = int(self.cnt[NPAR]), int(self.cnt[NPOT])
         if q + 1 > len(self.pkey) or start + len(parents) > len(self.par):
-            self._grow(len(parents))
+            self.grow(len(parents))
         self.pkey[q], self.pcause[q], self.pstart[q], self.pnpar[q] = k, cause, start, len(parents)
         self.par[start : start + len(parents)] = parents
         self.cnt[NPOT], self.cnt[NPAR] = q + 1, start + len(parents)
@@ -523,7 +523,7 @@ class Store(Rows):
         self._push(q, False)
         return True
 
-    def _grow(self, more: int) -> None:
+    def grow(self, more: int) -> None:
         """Twice the rows, and twice the parents and ``more``."""
         for name in ("pkey", "pcause", "pstart", "pnpar", "qon", "qoff"):
             old = getattr(self, name)

@@ -18,12 +18,17 @@ from .grid import BLOCK, COLUMN, ROW, geometry
 
 __all__ = [
     "append_row",
+    "choose",
     "fish_rows",
+    "fish_rows_at",
     "hidden_rows",
+    "hidden_rows_at",
     "locked_rows",
+    "locked_rows_at",
     "naked_rows",
     "next_subset",
     "popcount",
+    "positions",
     "tables",
 ]
 
@@ -78,36 +83,46 @@ def next_subset(v):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _tuples(masks, k):  # type: ignore[no-untyped-def]
+def choose(n, k):  # type: ignore[no-untyped-def]
+    """The number of k-subsets of n things."""
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@njit(cache=True)
+def _tuples(masks, k, usable, out):  # type: ignore[no-untyped-def]
     """Every ``k`` of ``masks`` (those with two to ``k`` bits) whose union has exactly ``k`` bits, in
-    SE's ``Permutations`` order: rows (the chosen indexes as a mask, the union). A naked set is k cells'
-    candidates, a hidden set k digits' positions, a fish k lines' positions of a digit."""
-    usable = np.empty(masks.shape[0], dtype=np.int64)
+    SE's ``Permutations`` order, into ``out`` (room for ``choose(len(masks), k)`` rows): rows (the
+    chosen indexes as a mask, the union); their count. A naked set is k cells' candidates, a hidden set
+    k digits' positions, a fish k lines' positions of a digit. ``usable`` is scratch room."""
     nu = 0
     for i in range(masks.shape[0]):
         if 2 <= popcount(masks[i]) <= k:
             usable[nu] = i
             nu += 1
-    out = np.empty((8, 2), dtype=np.int64)
-    count = 0
-    pair = np.empty(2, dtype=np.int64)
     if nu < k:
-        return out[:0]
+        return 0
+    count = 0
     sub = (1 << k) - 1
     while sub < 1 << nu:
-        pair[0] = pair[1] = 0
+        chosen = union = 0
         for u in range(nu):
             if sub >> u & 1:
-                pair[0] |= 1 << usable[u]
-                pair[1] |= masks[usable[u]]
-        if popcount(pair[1]) == k:
-            out, count = append_row(out, count, pair)
+                chosen |= 1 << usable[u]
+                union |= masks[usable[u]]
+        if popcount(union) == k:
+            out[count, 0], out[count, 1] = chosen, union
+            count += 1
         sub = next_subset(sub)
-    return out[:count]
+    return count
 
 
 @njit(cache=True)
-def _positions(cands, cells, n):  # type: ignore[no-untyped-def]
+def positions(cands, cells, n):  # type: ignore[no-untyped-def]
     """``pos[t, i, d - 1]``: the indexes in region (t, i) where digit d is a candidate."""
     pos = np.zeros((3, n, n), dtype=np.int64)
     for t in range(3):
@@ -131,11 +146,23 @@ def append_row(out, count, row):  # type: ignore[no-untyped-def]
     return out, count + 1
 
 
+@njit(cache=True, inline="always")
+def _put(out, count, row):  # type: ignore[no-untyped-def]
+    """``row`` written as row ``count`` of ``out`` where it has room: the count after it. A search counts
+    the rows it has no room for and is called again with room for all (``append_row``'s growing array,
+    reassigned inside a search's loops, cost numba's reference counts on every pass: 11 us a call of
+    ``locked_rows``, 1.7 us so)."""
+    if count < out.shape[0]:
+        out[count] = row
+    return count + 1
+
+
+#: Rows a search makes room for before it knows how many it finds.
+_ROOM = 16
+
+
 @njit(cache=True)
-def locked_rows(cands, cells, inside, n, direct):  # type: ignore[no-untyped-def]
-    """Pointing and claiming: rows (pass, i1, i2, digit, cell placed or -1)."""
-    pos = _positions(cands, cells, n)
-    out = np.empty((8, 5), dtype=np.int64)
+def _locked(pos, cells, inside, n, direct, out):  # type: ignore[no-untyped-def]
     count = 0
     row = np.empty(5, dtype=np.int64)
     for k in range(PASSES.shape[0]):
@@ -160,20 +187,37 @@ def locked_rows(cands, cells, inside, n, direct):  # type: ignore[no-untyped-def
                             if rest and rest & (rest - 1) == 0:
                                 row[0], row[1], row[2], row[3] = k, i1, i2, d
                                 row[4] = cells[t1, i3, _lowest(rest)]
-                                out, count = append_row(out, count, row)
+                                count = _put(out, count, row)
                     elif pos[t2, i2, d - 1] & ~inside[t2, i2, t1, i1]:
                         row[0], row[1], row[2], row[3], row[4] = k, i1, i2, d, -1
-                        out, count = append_row(out, count, row)
+                        count = _put(out, count, row)
+    return count
+
+
+@njit(cache=True)
+def locked_rows(cands, cells, inside, n, direct):  # type: ignore[no-untyped-def]
+    """Pointing and claiming: rows (pass, i1, i2, digit, cell placed or -1)."""
+    return locked_rows_at(positions(cands, cells, n), cells, inside, n, direct)
+
+
+@njit(cache=True)
+def locked_rows_at(pos, cells, inside, n, direct):  # type: ignore[no-untyped-def]
+    """``locked_rows`` on the digits' positions (``positions``)."""
+    out = np.empty((_ROOM, 5), dtype=np.int64)
+    count = _locked(pos, cells, inside, n, direct, out)
+    if count > _ROOM:
+        out = np.empty((count, 5), dtype=np.int64)
+        _locked(pos, cells, inside, n, direct, out)
     return out[:count]
 
 
 @njit(cache=True)
-def naked_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
-    """Naked sets of ``k`` cells: rows (type, index, the set's index mask, its digits) that remove."""
-    out = np.empty((8, 4), dtype=np.int64)
+def _naked(cands, values, cells, n, k, out):  # type: ignore[no-untyped-def]
     count = 0
     row = np.empty(4, dtype=np.int64)
     region = np.empty(n, dtype=np.int64)
+    usable = np.empty(n, dtype=np.int64)
+    tuples = np.empty((choose(n, k), 2), dtype=np.int64)
     for t in SET_TYPES:
         for index in range(n):
             empty = 0
@@ -183,23 +227,33 @@ def naked_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
                     empty += 1
             if empty < 2 * k:
                 continue
-            for chosen, union in _tuples(region, k):
+            for r in range(_tuples(region, k, usable, tuples)):
+                chosen, union = tuples[r, 0], tuples[r, 1]
                 for j in range(n):
                     if not chosen >> j & 1 and region[j] & union:
                         row[0], row[1], row[2], row[3] = t, index, chosen, union
-                        out, count = append_row(out, count, row)
+                        count = _put(out, count, row)
                         break
+    return count
+
+
+@njit(cache=True)
+def naked_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
+    """Naked sets of ``k`` cells: rows (type, index, the set's index mask, its digits) that remove."""
+    out = np.empty((_ROOM, 4), dtype=np.int64)
+    count = _naked(cands, values, cells, n, k, out)
+    if count > _ROOM:
+        out = np.empty((count, 4), dtype=np.int64)
+        _naked(cands, values, cells, n, k, out)
     return out[:count]
 
 
 @njit(cache=True)
-def hidden_rows(cands, values, cells, n, k, direct):  # type: ignore[no-untyped-def]
-    """Hidden sets of ``k`` digits: rows (type, index, the cells' index mask, the digits, and when
-    ``direct`` the digit placed and its cell, else -1 -1)."""
-    pos = _positions(cands, cells, n)
-    out = np.empty((8, 6), dtype=np.int64)
+def _hidden(cands, values, pos, cells, n, k, direct, out):  # type: ignore[no-untyped-def]
     count = 0
     row = np.empty(6, dtype=np.int64)
+    usable = np.empty(n, dtype=np.int64)
+    tuples = np.empty((choose(n, k), 2), dtype=np.int64)
     for t in SET_TYPES:
         for index in range(n):
             empty = 0
@@ -208,7 +262,8 @@ def hidden_rows(cands, values, cells, n, k, direct):  # type: ignore[no-untyped-
                     empty += 1
             if not (empty > 2 * k or (direct and empty > k)):
                 continue
-            for digits, union in _tuples(pos[t, index], k):
+            for r in range(_tuples(pos[t, index], k, usable, tuples)):
+                digits, union = tuples[r, 0], tuples[r, 1]
                 row[0], row[1], row[2], row[3], row[4], row[5] = t, index, union, digits, -1, -1
                 if direct:
                     for w in range(n):
@@ -218,36 +273,61 @@ def hidden_rows(cands, values, cells, n, k, direct):  # type: ignore[no-untyped-
                         rest = q & ~union
                         if rest and rest & (rest - 1) == 0:
                             row[4], row[5] = w + 1, cells[t, index, _lowest(rest)]
-                            out, count = append_row(out, count, row)
+                            count = _put(out, count, row)
                             break
                 else:
                     for j in range(n):
                         if union >> j & 1 and cands[cells[t, index, j]] & ~digits:
-                            out, count = append_row(out, count, row)
+                            count = _put(out, count, row)
                             break
+    return count
+
+
+@njit(cache=True)
+def hidden_rows(cands, values, cells, n, k, direct):  # type: ignore[no-untyped-def]
+    """Hidden sets of ``k`` digits: rows (type, index, the cells' index mask, the digits, and when
+    ``direct`` the digit placed and its cell, else -1 -1)."""
+    return hidden_rows_at(cands, values, positions(cands, cells, n), cells, n, k, direct)
+
+
+@njit(cache=True)
+def hidden_rows_at(cands, values, pos, cells, n, k, direct):  # type: ignore[no-untyped-def]
+    """``hidden_rows`` with the digits' positions (``positions``) given."""
+    out = np.empty((_ROOM, 6), dtype=np.int64)
+    count = _hidden(cands, values, pos, cells, n, k, direct, out)
+    if count > _ROOM:
+        out = np.empty((count, 6), dtype=np.int64)
+        _hidden(cands, values, pos, cells, n, k, direct, out)
     return out[:count]
 
 
 @njit(cache=True)
-def fish_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
-    """Fish of ``k`` base lines: rows (base type, base mask, digit, cover mask) that remove, columns as
-    base lines first, then rows, each pass by base mask, digit and cover mask."""
+def _fish(cands, values, pos, cells, n, k, found, out):  # type: ignore[no-untyped-def]
+    """Fish rows into ``out`` (their count), each pass's candidates first into ``found`` (the most a pass
+    held, returned second: when above its room, nothing in ``out`` is complete)."""
     placed = np.zeros(n + 1, dtype=np.int64)
     for v in values:
         placed[v] += 1
-    pos = _positions(cands, cells, n)
-    out = np.empty((8, 4), dtype=np.int64)
     count = 0
-    row = np.empty(4, dtype=np.int64)
+    most = 0
+    usable = np.empty(n, dtype=np.int64)
+    tuples = np.empty((choose(n, k), 2), dtype=np.int64)
+    line = np.empty(n, dtype=np.int64)
     for base_t, cover_t in ((COLUMN, ROW), (ROW, COLUMN)):
-        found = np.empty((8, 4), dtype=np.int64)
         nfound = 0
         for d in range(1, n + 1):
             if placed[d] + 2 * k > n:
                 continue
-            for bases, union in _tuples(pos[base_t, :, d - 1].copy(), k):
-                row[0], row[1], row[2], row[3] = base_t, bases, d, union
-                found, nfound = append_row(found, nfound, row)
+            for i in range(n):
+                line[i] = pos[base_t, i, d - 1]
+            for r in range(_tuples(line, k, usable, tuples)):
+                if nfound < found.shape[0]:
+                    found[nfound, 0], found[nfound, 1] = base_t, tuples[r, 0]
+                    found[nfound, 2], found[nfound, 3] = d, tuples[r, 1]
+                nfound += 1
+        most = max(most, nfound)
+        if nfound > found.shape[0]:
+            continue
         order = np.argsort(
             found[:nfound, 1] * (n + 1) * (1 << n) + found[:nfound, 2] * (1 << n) + found[:nfound, 3]
         )
@@ -260,5 +340,25 @@ def fish_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
                         if cands[cells[cover_t, ci, j]] >> (d - 1) & 1 and not bases >> j & 1:
                             removes = True
             if removes:
-                out, count = append_row(out, count, found[r])
-    return out[:count]
+                count = _put(out, count, found[r])
+    return count, most
+
+
+@njit(cache=True)
+def fish_rows(cands, values, cells, n, k):  # type: ignore[no-untyped-def]
+    """Fish of ``k`` base lines: rows (base type, base mask, digit, cover mask) that remove, columns as
+    base lines first, then rows, each pass by base mask, digit and cover mask."""
+    return fish_rows_at(cands, values, positions(cands, cells, n), cells, n, k)
+
+
+@njit(cache=True)
+def fish_rows_at(cands, values, pos, cells, n, k):  # type: ignore[no-untyped-def]
+    """``fish_rows`` with the digits' positions (``positions``) given."""
+    found = np.empty((4 * _ROOM, 4), dtype=np.int64)
+    out = np.empty((_ROOM, 4), dtype=np.int64)
+    while True:  # twice at most once ``found`` has room: then the count is exact
+        count, most = _fish(cands, values, pos, cells, n, k, found, out)
+        if count <= out.shape[0] and most <= found.shape[0]:
+            return out[:count]
+        found = np.empty((max(most, found.shape[0]), 4), dtype=np.int64)
+        out = np.empty((max(count, out.shape[0]), 4), dtype=np.int64)
