@@ -58,6 +58,18 @@ def test_answers_come_in_input_order_with_a_bounded_window(client: Any) -> None:
         assert list(pool.map(range(40))) == [x * x for x in range(40)]
 
 
+def test_answers_that_come_just_after_a_wait_timed_out_are_answers(client: Any, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The pool waits for an answer in short slices, looking between them whether the scheduler is still
+    there. Waited with ``Future.result``'s timeout, a task done just after a slice ended was taken for a
+    timeout (a CI run's ``steps --cluster`` failed so), and millisecond slices failed inside Dask. With
+    millisecond slices, hundreds of them end while tasks finish: every answer arrives."""
+    from sudoku_cp.batch import cluster
+
+    monkeypatch.setattr(cluster, "POLL_SECONDS", 0.001)
+    with ClusterPool(client, slow_square, ahead=4) as pool:
+        assert list(pool.map(range(60))) == [x * x for x in range(60)]
+
+
 def test_a_task_s_own_timeout_is_its_error_not_a_lost_scheduler(client: Any) -> None:
     with pytest.raises(TimeoutError, match="task 7 timed out"):
         list(ClusterPool(client, time_out).map([7]))

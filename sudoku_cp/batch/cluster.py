@@ -286,15 +286,16 @@ class ClusterPool:
 
     def _wait(self, future: Any) -> Any:
         """``future``'s answer, or a ``ClusterError`` soon after the client lost its scheduler: a task
-        submitted once the client knew is never cancelled, and was waited for until it gave up (30 s)."""
-        while True:
-            try:
-                return future.result(timeout=POLL_SECONDS)
-            except TimeoutError:
-                if future.done():
-                    raise  # the task's own
-                if not connected(self.client):
-                    raise ClusterError("the Dask scheduler was lost: no connection") from None
+        submitted once the client knew is never cancelled, and was waited for until it gave up (30 s).
+        The wait is on the future's done callback, in slices of ``POLL_SECONDS``: ``Future.result`` with a
+        timeout, asked again and again, took an answer that came as a slice ended for a timeout, and with
+        short slices failed inside Dask (its ``sync`` left the result unset)."""
+        done = threading.Event()
+        future.add_done_callback(lambda _: done.set())
+        while not done.wait(POLL_SECONDS):
+            if not connected(self.client):
+                raise ClusterError("the Dask scheduler was lost: no connection")
+        return future.result()
 
     def cancel(self) -> None:
         """Drop the tasks still in flight (the batch stopped early, or ended)."""
