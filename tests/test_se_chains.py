@@ -229,6 +229,35 @@ def test_chain_searches_skipped_by_reachability_would_have_found_nothing() -> No
     assert found_any > 10
 
 
+@pytest.mark.parametrize(("paths", "keys"), [(1, 1024), (64, 4)], ids=["paths short", "keys short"])
+def test_unary_paths_found_in_a_fresh_room_are_those_found_in_a_grown_one(paths, keys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The unary search runs in arrays it keeps between calls, its marks told apart by stamps that go on
+    from call to call; a process's first calls run out of room for paths, grow it and start over. From a
+    fresh room, from a grown one, and with the stamps reset (the marks zeroed) at every call, it finds
+    the same paths (each as many as SE's search finds)."""
+    import numpy as np
+
+    from sudoku_cp.se import unary
+    from sudoku_cp.se.propagation import tables
+
+    regions, block_of, where = tables(3, 3)
+    grids = [np.array(cands, dtype=np.int64) for cands in _grids_along_walks()]
+
+    def searched() -> list[tuple[np.ndarray, np.ndarray]]:
+        return [unary.search(g, regions, block_of, where, 9) for g in grids]
+
+    monkeypatch.setattr(unary, "_ROOMS", {})
+    monkeypatch.setattr(unary._Room, "FOUND", paths)  # too little room: the first searches grow it
+    monkeypatch.setattr(unary._Room, "PATH", keys)
+    fresh = searched()
+    assert sum(len(found) for found, _ in fresh) > 100
+    grown = searched()
+    monkeypatch.setattr(unary._Room, "STAMP_LIMIT", 50)
+    reset = searched()
+    for a, b, c in zip(fresh, grown, reset, strict=True):
+        assert all(np.array_equal(x, y) and np.array_equal(x, z) for x, y, z in zip(a, b, c, strict=True))
+
+
 def test_level_zero_chains_found_in_a_fresh_room_are_those_found_in_a_grown_one(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The compiled level-0 search runs in arrays it keeps between calls; a process's first calls run out
     of room for rows, hints and branches, grow it and start over. From a fresh room (as a new process has
