@@ -339,7 +339,7 @@ class Chaining:
             self.base = 8.5
         else:
             self.base = 8.0  # multiple; the unary producer's hints price themselves
-        self._inner: list[Callable[[Grid], Iterable[Hint]]] | None = None
+        self._inner: list[Chaining] | None = None
         #: The hints of the grids searched last (a grid's values and candidates -> its hints): as an inner
         #: technique, a level-0 producer meets the same reduced grid from several assumptions.
         self._found: dict[tuple[tuple[int, ...], tuple[int, ...]], Iterable[ChainHint]] = {}
@@ -481,20 +481,11 @@ class Chaining:
             return store.copy(), absurd, outcome, len(spec)
         return None
 
-    def _inner_rules(self) -> list[Callable[[Grid], Iterable[Hint]]]:
+    def _inner_chains(self) -> list[Chaining]:
+        """The inner chaining techniques (those after ``advanced.TECHNIQUES``, which run compiled)."""
         if self._inner is None:
-            from . import subsets
-
-            made = {
-                "locking": lambda: subsets.locking,
-                "hidden": subsets.hidden_set,
-                "naked": subsets.naked_set,
-                "fish": subsets.fish,
-            }
-            self._inner = [
-                made[str(what[0])](*what[1:]) if what[0] in made else Chaining(*what)  # type: ignore[arg-type]
-                for what in _inner_spec(self.level)
-            ]
+            simple = len(advanced.TECHNIQUES)
+            self._inner = [Chaining(*what) for what in _inner_spec(self.level)[simple:]]  # type: ignore[arg-type]
         return self._inner
 
     def _advanced(self, grid: Grid, store: Store, skip: int = 0) -> int:
@@ -514,7 +505,7 @@ class Chaining:
         grid.cands[:] = store.cands.tolist()
         regions = tables(grid.geo.box_rows, grid.geo.box_cols)[0]
         try:
-            for rule in self._inner_rules()[skip:]:
+            for rule in self._inner_chains()[skip - simple :]:
                 for hint in rule(grid):
                     if isinstance(hint, ChainHint) and hint.rows:  # the rows' own way
                         keys = hint.struck(self._source, store.cands, regions, grid.geo.n)
