@@ -592,20 +592,19 @@ class Chaining:
             if not (count > 2 or (count > 1 and self.dynamic)):
                 continue
             branches: list[Store] = []
-            cell_on = cell_off = None
+            common = None
             for d in bits(mask):
                 branch = self._binary(grid, cell, d, result, count >= 3 and not self.nishio and self.dynamic)
                 if not self.nishio:
                     self._region_chains(grid, cell, d, branch, result)
                 branches.append(branch)
-                cell_on, cell_off = _common(branch, cell_on, cell_off)
+                common = _common(branch, common)
             if not self.nishio and (count == 2 or (self.multiple and count > 2)):
-                assert cell_on is not None and cell_off is not None
-                for keys in (cell_on, cell_off):
-                    for k in keys.tolist():
-                        hint = self._reduction(grid, k, branches, 5, CELL, f"Cell:from {geo.name(cell)}")
-                        if hint is not None:
-                            result.append(hint)
+                assert common is not None
+                for k in _ons_then_offs(common):
+                    hint = self._reduction(grid, k, branches, 5, CELL, f"Cell:from {geo.name(cell)}")
+                    if hint is not None:
+                        result.append(hint)
         return result
 
     def _on_branch(self, grid: Grid, cell: int, digit: int) -> tuple[Store, tuple[int, int] | None]:
@@ -678,19 +677,18 @@ class Chaining:
             if places[0] != cell:
                 continue  # each region once: from its first place of the digit
             branches: list[Store] = []
-            region_on = region_off = None
+            common = None
             for c in places:
                 place = branch if c == cell else self._on_branch(grid, c, digit)[0]
                 branches.append(place)
-                region_on, region_off = _common(place, region_on, region_off)
-            assert region_on is not None and region_off is not None
+                common = _common(place, common)
+            assert common is not None
             index = geo.region_of[t][cell]
             label = f"Region:{digit} in {geo.region_name(t, index)}"
-            for keys in (region_on, region_off):
-                for k in keys.tolist():
-                    hint = self._reduction(grid, k, branches, 6, t, label)
-                    if hint is not None:
-                        result.append(hint)
+            for k in _ons_then_offs(common):
+                hint = self._reduction(grid, k, branches, 6, t, label)
+                if hint is not None:
+                    result.append(hint)
 
     def _reduction(
         self, grid: Grid, k: int, branches: list[Store], sort_key: int, cause: int, label: str
@@ -716,12 +714,18 @@ class Chaining:
         )  # fmt: skip
 
 
-def _common(branch: Store, on: np.ndarray | None, off: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """The keys of ``on`` and ``off`` that ``branch`` also reaches, in their order (the branch's own sets
-    when there are none yet)."""
-    if on is None or off is None:
-        return branch.keys(True), branch.keys(False)
-    return on[branch.index_of[on] >= 0], off[branch.index_of[off] >= 0]
+def _common(branch: Store, keys: np.ndarray | None) -> np.ndarray:
+    """The keys of ``keys`` that ``branch`` also reaches, in their order (the branch's own "on" keys, then
+    its "off" keys, when there are none yet): one selection a branch for both sets."""
+    if keys is None:
+        return np.concatenate((branch.keys(True), branch.keys(False)))
+    return keys[branch.index_of[keys] >= 0]
+
+
+def _ons_then_offs(keys: np.ndarray) -> list[int]:
+    """``keys``' "on" keys, then its "off" keys, each in their order (SE's reading of the two sets)."""
+    listed = keys.tolist()
+    return [k for k in listed if k & 1] + [k for k in listed if not k & 1]
 
 
 def _forcing_removable(grid: Grid, target: int) -> dict[int, int]:
