@@ -15,6 +15,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
+from .kernel_cache import drop_stale
+
+drop_stale()  # before any kernel loads its cache: one compiled from sources since changed would run stale
 
 #: Where each public name lives: the package imports a module when one of its names is first used, so
 #: that ``import sudoku_cp`` (and ``sudoku-cp --help``) pays for none of the solvers, parsers or numpy.

@@ -70,8 +70,8 @@ __all__ = [
 ]
 
 # The constants below are the kernels' too (``dfs_kernels``, ``dfs_bands``), frozen into their machine code:
-# the module built ahead of time is keyed on this file, but numba's JIT cache only on the kernels' own
-# files, so a change here needs that cache cleared (the ``__pycache__/*.nbi`` and ``*.nbc`` files).
+# the module built ahead of time is keyed on this file, and numba's JIT cache, keyed on the kernels' own
+# files only, is dropped at import when this file changed (``sudoku_cp.kernel_cache``).
 
 # What stopped a search (``BatchResult.status``): EXHAUSTED, LIMIT_REACHED, OUT_OF_NODES (``batch_result``),
 # and for the resumable search alone:
