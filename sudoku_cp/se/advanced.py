@@ -54,8 +54,8 @@ def _rest_on(par, npar, cell, mask, n):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _hints(technique, cands, source, pos, values, cells, inside, n):  # type: ignore[no-untyped-def]
     """The strikes of one technique's hints that rest on some strike since ``source``, in SE's order:
-    per strike its cell, digit and hint (``strikes``, ``m`` rows), per hint its parents' keys (``par``
-    from ``pstart``, ``pcount`` of them)."""
+    ``strikes`` (rows: cell, digit, hint), and per hint ``h`` its parents' keys, ``pcount[h]`` of them
+    from ``par[pstart[h]]``."""
     if technique == 0:
         rows = locked_rows_at(pos, cells, inside, n, False)
     elif technique == 1:
@@ -184,10 +184,11 @@ def _run(
 
 
 def run_inner(store: Store, values: np.ndarray, skip: int, cause: int) -> int:
-    """SE's first four inner techniques (``TECHNIQUES``, from the ``skip``-th) on the grid as ``store`` has
-    reduced it, the first productive one's strikes added to it with ``cause``: ADDED, NOTHING_NEW (its
-    strikes were all known) or NOTHING (none found). ``values`` are the grid's values (the searches count a
-    region's empty cells on them, not on the propagation's placements, as SE does)."""
+    """SE's first four inner techniques (``TECHNIQUES``, from the ``skip``-th) on the grid as ``store`` (a
+    dynamic propagation, stalled: its places are its candidates') has reduced it, the first productive
+    one's strikes added to it with ``cause``: ADDED, NOTHING_NEW (its strikes were all known) or NOTHING
+    (none found). ``values`` are the grid's values (the searches count a region's empty cells on them, not
+    on the propagation's placements, as SE does)."""
     geo = store.geo
     cells, inside = tables(geo.box_rows, geo.box_cols)
     while True:
