@@ -423,3 +423,36 @@ def test_the_compiled_inner_techniques_add_what_their_hints_add(tight: bool) -> 
                             break
     # (at a stall every strike known is struck, so a dynamic propagation never meets NOTHING_NEW)
     assert outcomes[advanced.ADDED] > 100 and outcomes[advanced.NOTHING] > 100, outcomes
+
+
+@pytest.mark.parametrize("collecting", [True, False], ids=["collector on", "collector off"])
+def test_a_walk_pauses_the_cycle_collector_and_leaves_it_as_it_was(collecting: bool) -> None:
+    """SE's walk runs with the cycle collector off (its passes over what a step makes and keeps cost a
+    tenth of a walk and more): the whole walk where nothing else runs between its steps (``se_walk``,
+    ``human.walk``), so no pass runs until it ends; it leaves the collector as it found it."""
+    import gc
+
+    from sudoku_cp.human import walk as human_walk
+
+    passes: list[int] = []
+
+    def count(phase: str, info: dict) -> None:  # type: ignore[type-arg]
+        if phase == "start":
+            passes.append(info["generation"])
+
+    was = gc.isenabled()
+    gc.callbacks.append(count)
+    try:
+        (gc.enable if collecting else gc.disable)()
+        puzzle = Puzzle.from_string(TRACED)
+        gc.collect()  # the young generation's count starts from nothing
+        passes.clear()
+        hints, _ = se_walk(puzzle)
+        assert gc.isenabled() == collecting
+        assert len(passes) <= 1  # the one after the walk (paused a step at a time: 5)
+        steps = human_walk(puzzle).steps
+        assert gc.isenabled() == collecting
+    finally:
+        gc.callbacks.remove(count)
+        (gc.enable if was else gc.disable)()
+    assert len(hints) > 30 and len(steps) > 30

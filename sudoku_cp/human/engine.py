@@ -290,7 +290,10 @@ def walk(
     first = start if isinstance(start, Candidates) else Candidates.of(start)
     board = Board(first)
     if explainer and techniques is TECHNIQUES and se_walks(start):
-        steps = list(_se_steps(first.puzzle))
+        from ..se.rater import uncollected
+
+        with uncollected():  # nothing else runs between the walk's steps
+            steps = list(_se_steps(first.puzzle))
         for step in steps:
             apply(board, step)
         return Walkthrough(steps, "solved" if board.solved else "stuck", board, "", first)
