@@ -345,14 +345,14 @@ def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
     assert checked > 10 and nested > 10, (checked, nested)
 
 
-def _inner_by_hints(store, grid, values_grid) -> int:  # type: ignore[no-untyped-def]
+def _inner_by_hints(store, grid) -> int:  # type: ignore[no-untyped-def]
     """What SE's first four inner techniques add to a stalled ``store``, as their hint producers find it
     (``subsets``: pointing and claiming, hidden and naked pairs, X-wings) with each hint's parents
     (``Hint.parents``): the reference the compiled ``advanced.run_inner`` is held to."""
     from sudoku_cp.se import advanced, subsets
     from sudoku_cp.se.grid import Grid
 
-    reduced = Grid(grid.geo, values_grid.values, store.cands.tolist())
+    reduced = Grid(grid.geo, grid.values, store.cands.tolist())
     for rule in (subsets.locking, subsets.hidden_set(2), subsets.naked_set(2), subsets.fish(2)):
         found = []
         for h in rule(reduced):
@@ -408,7 +408,7 @@ def test_the_compiled_inner_techniques_add_what_their_hints_add(tight: bool) -> 
                                 room = len(store.par) - int(store.cnt[1]) - 1
                                 store.add_off(placed, grid.values[placed], [0] * room, ADVANCED_CAUSE, None)
                         outcome = advanced.run_inner(compiled, values, 0, ADVANCED_CAUSE)
-                        assert outcome == _inner_by_hints(by_hints, grid, grid)
+                        assert outcome == _inner_by_hints(by_hints, grid)
                         rows = int(compiled.cnt[0])
                         for name in ("pkey", "pcause", "pstart", "pnpar"):
                             assert np.array_equal(
