@@ -30,11 +30,11 @@ _KERNEL = re.compile(r"^\s*@(numba\.)?njit\b", re.MULTILINE)
 _IMPORT = re.compile(r"^\s*from (\.+)([\w.]*) import", re.MULTILINE)
 
 
-def _sources(root: Path) -> list[Path]:
-    """The modules that hold kernels (an ``@njit`` at the start of a line) and the package's modules they
-    import from (whose constants their kernels freeze, whose kernels they call)."""
+def _sources(root: Path, modules: list[Path]) -> list[Path]:
+    """Of the package's ``modules``, those that hold kernels (an ``@njit`` at the start of a line) and
+    those they import from (whose constants their kernels freeze, whose kernels they call)."""
     found: set[Path] = set()
-    for p in root.rglob("*.py"):
+    for p in modules:
         text = p.read_text(encoding="utf-8")
         if not _KERNEL.search(text):
             continue
@@ -95,11 +95,12 @@ def drop_stale(root: Path = _HERE) -> bool:
     if not os.access(root, os.W_OK):
         return False
     try:
-        sources = _sources(root)
+        modules = list(root.rglob("*.py"))
+        sources = _sources(root, modules)
         digest = _digest(sources)
         dropped = False
         if digest != recorded_digest:
-            for folder in {p.parent for p in root.rglob("*.py")}:
+            for folder in {p.parent for p in modules}:
                 for cache in _cache_folders(folder):
                     for pattern in ("*.nbi", "*.nbc"):
                         for old in cache.glob(pattern):

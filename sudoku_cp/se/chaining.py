@@ -499,7 +499,7 @@ class Chaining:
             if outcome != NOTHING:
                 return outcome
             skip = simple
-        found: list[tuple[int, int, list[int], ChainHint | None]] = []
+        found: list[tuple[int, int, list[int], ChainHint]] = []
         source = grid.cands[:]
         before = Grid(grid.geo, grid.values, source)
         grid.cands[:] = store.cands.tolist()
@@ -507,17 +507,16 @@ class Chaining:
         try:
             for rule in self._inner_chains()[skip - simple :]:
                 for hint in rule(grid):
-                    if isinstance(hint, ChainHint) and hint.rows:  # the rows' own way
+                    if hint.rows:  # the rows' own way
                         keys = hint.struck(self._source, store.cands, regions, grid.geo.n)
                         rows = store.index_of[keys].tolist()
-                    else:
+                    else:  # a path (the unary producer's)
                         rows = [store.row(pc, pd, False) for pc, pd in hint.parents(before, grid)]
                     if not rows:
                         continue  # it holds without the assumption: no use inside the chain
-                    nested = hint if isinstance(hint, ChainHint) else None
                     for c, mask in hint.removable.items():
                         for d in bits(mask):
-                            found.append((c, d, rows, nested))
+                            found.append((c, d, rows, hint))
                 if found:
                     break
         finally:
