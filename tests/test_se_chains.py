@@ -14,7 +14,7 @@ import pytest
 from sudoku_cp import Puzzle, Rules, generate, solve
 from sudoku_cp.human import hint, se_walks, walk
 from sudoku_cp.se import rate_se, se_walk
-from sudoku_cp.se.chaining import ChainHint, length_difficulty
+from sudoku_cp.se.chaining import ChainHint, Tokens, length_difficulty
 from sudoku_cp.se.grid import bits
 from sudoku_cp.se.propagation import ADVANCED_CAUSE
 
@@ -324,25 +324,70 @@ def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
         h.apply(later)
     todo = [(h, first) for h in Chaining(True, True, False, 3, ends={})(first)]
     todo += [(h, second) for h in Chaining(True, True, False, 2, ends={})(second)]
-    checked = nested = 0
+    checked = nested = deferred = 0
     while todo:
         h, source = todo.pop()
         if not (isinstance(h, ChainHint) and h.rows):
             continue
         from_rows = h.parents(source, later)
         for store, row in h.rows:
+            for inner in store.nested.values():  # an inner hint held as its place (made when read)
+                made = inner.made()
+                assert (inner.complexity, inner.identity()) == (made.complexity, made.identity())
+                deferred += inner is not made
             chain = store.chain(row).tolist()
             potentials = chain_of(store.potential(row))
             assert [p.key for p in potentials] == store.pkey[chain].tolist()
-            assert all(p.nested is store.nested.get(r) for p, r in zip(potentials, chain, strict=True))
+            assert all(
+                p.nested is (store.nested[r].made() if r in store.nested else None)
+                for p, r in zip(potentials, chain, strict=True)
+            )
             inner = [p.nested for p in potentials if p.nested is not None]
             nested += len(inner)
             todo += [(x, source) for x in inner]
         by_potentials = dataclasses.replace(h, rows=(), ends=h.targets)  # the same chains, as potentials
         assert by_potentials.parents(source, later) == from_rows
         assert by_potentials.identity() == h.identity()
+        tokens = Tokens()  # the same identity, the same number
+        assert by_potentials.token(tokens) == h.token(tokens) == tokens.number(h.identity())
         checked += 1
-    assert checked > 10 and nested > 10, (checked, nested)
+    assert checked > 10 and nested > 10 and deferred > 10, (checked, nested, deferred)
+
+
+def test_the_struck_candidates_of_all_hints_at_once_are_each_hints() -> None:
+    """A nested level reads what every hint of a level-0 producer rests on in one kernel call
+    (``CompiledHints.struck``): for each hint the same keys, in the same order, as the hint's own
+    ``struck``, on grids reduced by a propagation from each of a forum puzzle's first candidates."""
+    import numpy as np
+
+    from sudoku_cp.se.chaining import Chaining, CompiledHints
+    from sudoku_cp.se.grid import Grid
+    from sudoku_cp.se.propagation import Store, places_of, tables
+
+    grid = Grid.of(Puzzle.from_string(list(NESTED)[1]))
+    geo = grid.geo
+    regions, _, where = tables(geo.box_rows, geo.box_cols)
+    before = np.array(grid.cands, dtype=np.int64)
+    values = np.array(grid.values, dtype=np.int64)
+    places = places_of(before, where, geo.n)
+    compared = struck = 0
+    for cell in range(geo.ncells):
+        for digit in bits(grid.cands[cell]):
+            store = Store(geo, before, places, True, True, cell, digit, False)
+            if store.run() is not None:
+                continue
+            after = store.cands.copy()
+            reduced = Grid(geo, grid.values, after.tolist())
+            for multiple, dynamic in ((True, True), (True, False)):
+                hints = Chaining(multiple, dynamic, False, 0).hints(reduced, values, after)
+                assert isinstance(hints, CompiledHints)
+                keys, starts = hints.struck(before, after, regions, geo.n)
+                for i, found in enumerate(hints):
+                    one = found.struck(before, after, regions, geo.n).tolist()
+                    assert keys[starts[i] : starts[i + 1]].tolist() == one
+                    compared += 1
+                    struck += bool(one)
+    assert compared > 100 and struck > 20, (compared, struck)
 
 
 def _inner_by_hints(store, grid) -> int:  # type: ignore[no-untyped-def]

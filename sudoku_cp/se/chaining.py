@@ -26,6 +26,8 @@ here between two passes). They hand back rows of numbers; potentials are made on
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -37,9 +39,19 @@ import numpy as np
 from . import advanced, multiple, unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
-from .propagation import ADVANCED_CAUSE, CELL_CAUSE, Rows, Store, places_of, struck_keys, tables
+from .propagation import (
+    ADVANCED_CAUSE,
+    CELL_CAUSE,
+    Rows,
+    Store,
+    marks,
+    places_of,
+    struck_each,
+    struck_keys,
+    tables,
+)
 
-__all__ = ["ChainHint", "Chaining", "length_difficulty"]
+__all__ = ["ChainHint", "Chaining", "CompiledHints", "Deferred", "Tokens", "length_difficulty"]
 
 #: Causes of a potential (why it follows from its parents): the cell rule, a region rule (its type), or an
 #: inner technique (levels 1 and up). The initial assumption has none.
@@ -126,7 +138,8 @@ class ChainHint(Hint):
     detail: str = ""  # where: the cell or region a cell or region chain starts from
     rows: tuple[tuple[Store, int], ...] = ()
     _complexity: int = field(default=-1, repr=False)
-    _identity: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
+    _token: int = field(default=-1, init=False, repr=False)
+    _token_of: Tokens | None = field(default=None, init=False, repr=False)
 
     @property
     def targets(self) -> tuple[Potential, ...]:
@@ -148,20 +161,32 @@ class ChainHint(Hint):
         else:
             nested = [p.nested for target in self.targets for p in chain_of(target)]
         total, seen = 0, set()
+        tokens = _tokens()
         for hint in nested:
             if hint is not None:
-                ident = hint.identity()
-                if ident not in seen:
-                    seen.add(ident)
+                token = hint.token(tokens)
+                if token not in seen:
+                    seen.add(token)
                     total += hint.complexity
         return total
 
     def identity(self) -> tuple[tuple[int, ...], ...]:
-        """Two chains are the same (SE's ``FullChain``) when their targets' chains hold the same keys
-        (kept: a target's chain never changes, and nested levels ask a hint's many times)."""
-        if self._identity is None:
-            self._identity = self._chains()
-        return self._identity
+        """Two chains are the same (SE's ``FullChain``) when their targets' chains hold the same keys."""
+        return self._chains()
+
+    def made(self) -> ChainHint:
+        """The hint itself (as ``Deferred.made`` gives the hint it stands for)."""
+        return self
+
+    def token(self, tokens: Tokens) -> int:
+        """A number for this chain's identity: two chains are the same (SE's ``FullChain``) when their
+        targets' chains hold the same keys. Kept per hint (its chains never change) and numbered by
+        ``tokens``, so that the identity, a tuple of hundreds of keys, is made and hashed once per hint,
+        not each time a nested hint's complexity meets it."""
+        if self._token_of is not tokens:
+            self._token = tokens.number(self.identity())
+            self._token_of = tokens
+        return self._token
 
     def _chains(self) -> tuple[tuple[int, ...], ...]:
         if self.rows:  # read off the rows, with no potential made
@@ -267,6 +292,35 @@ def _removed_under(
             out.setdefault((c, digit))
 
 
+class Tokens:
+    """Chain identities numbered (``ChainHint.token``): a thread's walks share one numbering, begun anew
+    when it holds ``LIMIT`` identities (hints numbered by an older one are numbered again)."""
+
+    LIMIT = 1 << 18
+
+    def __init__(self) -> None:
+        self._numbers: dict[tuple[tuple[int, ...], ...], int] = {}
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+    def number(self, identity: tuple[tuple[int, ...], ...]) -> int:
+        """The identity's number (a new one for an identity not met yet)."""
+        return self._numbers.setdefault(identity, len(self._numbers))
+
+
+_TOKENS = threading.local()
+
+
+def _tokens() -> Tokens:
+    """The thread's numbering of chain identities, a new one when it is full (taken only between two
+    complexity counts, so the tokens one count compares come from one numbering)."""
+    tokens: Tokens | None = getattr(_TOKENS, "tokens", None)
+    if tokens is None or len(tokens) >= Tokens.LIMIT:
+        tokens = _TOKENS.tokens = Tokens()
+    return tokens
+
+
 def _nested_suffix(level: int) -> str:
     """SE's ``getNestedSuffix``: what a nesting level adds to a chain's name."""
     if level >= 5:
@@ -283,12 +337,13 @@ def _nested_suffix(level: int) -> str:
 #: How a nested propagation's stall ended: its inner techniques added strikes, found only strikes it had,
 #: or found nothing resting on the assumption.
 ADDED, NOTHING_NEW, NOTHING = advanced.ADDED, advanced.NOTHING_NEW, advanced.NOTHING
-#: Per nested level, the grid it searched last, its inner techniques (``_inner_spec``) and per assumption
-#: ``(cell, digit, on)`` its propagation, contradiction and how it ended.
+#: Per nested level, the grid it searched last (its values' and candidates' bytes), its inner techniques
+#: (``_inner_spec``) and per assumption ``(cell, digit, on)`` its propagation, contradiction and how it
+#: ended.
 Ends = dict[
     int,
     tuple[
-        tuple[tuple[int, ...], tuple[int, ...]],
+        bytes,
         tuple[tuple[object, ...], ...],
         dict[tuple[int, int, bool], tuple[Store, "tuple[int, int] | None", int]],
     ],
@@ -325,7 +380,7 @@ class Chaining:
         #: last, and the level above, whose inner techniques begin with the same ones, resumes them where
         #: they stalled for good instead of running them again.
         self._ends = ends
-        self._state: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self._state = b""
         #: How SE names this producer's hints: ``Dynamic `` + ``Cell Forcing`` + `` Chains (+)``.
         self.prefix = "Dynamic " if level > 0 or (dynamic and not nishio) else "Nishio " if nishio else ""
         self.suffix = " Chains" + _nested_suffix(level)
@@ -342,7 +397,7 @@ class Chaining:
         self._inner: list[Chaining] | None = None
         #: The hints of the grids searched last (a grid's values and candidates -> its hints): as an inner
         #: technique, a level-0 producer meets the same reduced grid from several assumptions.
-        self._found: dict[tuple[tuple[int, ...], tuple[int, ...]], Iterable[ChainHint]] = {}
+        self._found: OrderedDict[bytes, Iterable[ChainHint]] = OrderedDict()
         #: The candidates of the grid being searched and their regions' places, as propagations read them.
         self._source = self._places = self._values = np.zeros(0, dtype=np.int64)
         #: The "on" branches of one call (``_on_branch``).
@@ -352,14 +407,21 @@ class Chaining:
         return f"Chaining({self.multiple}, {self.dynamic}, {self.nishio}, {self.level})"
 
     def __call__(self, grid: Grid) -> Iterator[ChainHint]:
-        state = (tuple(grid.values), tuple(grid.cands))
+        return iter(
+            self.hints(grid, np.array(grid.values, dtype=np.int64), np.array(grid.cands, dtype=np.int64))
+        )
+
+    def hints(self, grid: Grid, values: np.ndarray, cands: np.ndarray) -> Iterable[ChainHint]:
+        """The hints on ``grid``, whose values and candidates are also given as arrays (an inner technique
+        is asked on a propagation's candidates, which it holds as one: its grid is met again as the bytes
+        of the arrays, with no list made)."""
+        state = values.tobytes() + cands.tobytes()
         hints = self._found.get(state)
         if hints is None:
             self._state = state
             if self._ends is not None and self.level > 0:
                 self._ends[self.level] = (state, _inner_spec(self.level), {})
-            self._source = np.array(grid.cands, dtype=np.int64)
-            self._values = np.array(grid.values, dtype=np.int64)
+            self._source, self._values = cands.copy(), values.copy()
             self._places = np.zeros(0, dtype=np.int64)
             if self.level > 0:  # the nested levels' propagations (``Store``) read the regions' places
                 geo = grid.geo
@@ -372,9 +434,9 @@ class Chaining:
             else:
                 hints = _in_order(self._multiple_hints(grid))
             if len(self._found) >= (_KEPT if not (self.multiple or self.dynamic) else _KEPT_SEARCHED):
-                del self._found[next(iter(self._found))]
+                self._found.popitem(last=False)  # the oldest (a dict's first key is found in a scan)
             self._found[state] = hints
-        return iter(hints)
+        return hints
 
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
 
@@ -499,24 +561,33 @@ class Chaining:
             if outcome != NOTHING:
                 return outcome
             skip = simple
-        found: list[tuple[int, int, list[int], ChainHint]] = []
+        found: list[tuple[int, int, list[int], ChainHint | Deferred]] = []
         source = grid.cands[:]
         before = Grid(grid.geo, grid.values, source)
         grid.cands[:] = store.cands.tolist()
         regions = tables(grid.geo.box_rows, grid.geo.box_cols)[0]
         try:
             for rule in self._inner_chains()[skip - simple :]:
-                for hint in rule(grid):
-                    if hint.rows:  # the rows' own way
-                        keys = hint.struck(self._source, store.cands, regions, grid.geo.n)
-                        rows = store.index_of[keys].tolist()
-                    else:  # a path (the unary producer's)
-                        rows = [store.row(pc, pd, False) for pc, pd in hint.parents(before, grid)]
-                    if not rows:
-                        continue  # it holds without the assumption: no use inside the chain
-                    for c, mask in hint.removable.items():
-                        for d in bits(mask):
-                            found.append((c, d, rows, hint))
+                hints = rule.hints(grid, self._values, store.cands)
+                if isinstance(hints, CompiledHints):  # a level-0 producer's: read off its kernel's rows
+                    keys, starts = hints.struck(self._source, store.cands, regions, grid.geo.n)
+                    struck = store.index_of[keys[: starts[-1]]]
+                    for i in np.flatnonzero(starts[1:] > starts[:-1]).tolist():
+                        rows = struck[starts[i] : starts[i + 1]].tolist()
+                        cell, mask = hints.removal(i)
+                        nested = hints.deferred(i)
+                        found.extend((cell, d, rows, nested) for d in bits(mask))
+                else:
+                    for hint in hints:
+                        if hint.rows:  # the rows' own way
+                            keys = hint.struck(self._source, store.cands, regions, grid.geo.n)
+                            rows = store.index_of[keys].tolist()
+                        else:  # a path (the unary producer's)
+                            rows = [store.row(pc, pd, False) for pc, pd in hint.parents(before, grid)]
+                        if not rows:
+                            continue  # it holds without the assumption: no use inside the chain
+                        for c, mask in hint.removable.items():
+                            found.extend((c, d, rows, hint) for d in bits(mask))
                 if found:
                     break
         finally:
@@ -526,7 +597,7 @@ class Chaining:
             added |= store.add_off(c, d, rows, ADVANCED, nested)
         return ADDED if added else NOTHING_NEW if found else NOTHING
 
-    def _compiled_hints(self, grid: Grid) -> _Made:
+    def _compiled_hints(self, grid: Grid) -> CompiledHints:
         """``_multiple_hints`` at level 0, where no inner technique runs: searched by one kernel call, put
         in SE's order (``_in_order``) on the kernel's rows, and made into hints only when read (most calls
         read the first alone). Without nesting, a hint's complexity is its row's ``FLAT``."""
@@ -576,7 +647,7 @@ class Chaining:
             )
             return hint.finish()
 
-        return _Made(len(kept), make)
+        return CompiledHints(make, found, refs, rows, np.array(kept, dtype=np.int64))
 
     def _multiple_hints(self, grid: Grid) -> list[ChainHint]:
         """The hints of a nested level (1 and up): each assumption propagated in Python, the inner
@@ -804,14 +875,110 @@ def _first_of_each(items: list[_T], ident: Callable[[_T], Hashable]) -> list[_T]
 
 
 class _Made:
-    """``count`` hints made by ``make(i)`` the first time the i-th is read, then kept."""
+    """``count`` hints made by ``made(i)`` the first time the i-th is read, then kept."""
 
     def __init__(self, count: int, make: Callable[[int], ChainHint]) -> None:
         self._count, self._make = count, make
-        self._made: list[ChainHint] = []
+        self._made: dict[int, ChainHint] = {}
+
+    def made(self, i: int) -> ChainHint:
+        """The i-th hint."""
+        hint = self._made.get(i)
+        if hint is None:
+            hint = self._made[i] = self._make(i)
+        return hint
 
     def __iter__(self) -> Iterator[ChainHint]:
         for i in range(self._count):
-            if i == len(self._made):
-                self._made.append(self._make(i))
-            yield self._made[i]
+            yield self.made(i)
+
+
+class CompiledHints(_Made):
+    """A level-0 producer's hints as its kernel found them: rows of ``found`` (``multiple``'s columns)
+    taken in SE's order (``kept``), ending in the rows ``refs`` of the arena ``rows``. As a nested level's
+    inner technique, what a hint removes and rests on is read here for all of them at once, and the
+    hints behind the strikes are kept as ``Deferred``: most are never made (a level-4 walk's stalls
+    find a hundred thousand)."""
+
+    def __init__(
+        self,
+        make: Callable[[int], ChainHint],
+        found: np.ndarray,
+        refs: np.ndarray,
+        rows: Rows,
+        kept: np.ndarray,
+    ) -> None:
+        super().__init__(len(kept), make)
+        self.found, self.refs, self.rows, self.kept = found, refs, rows, kept
+        self._deferred: dict[int, Deferred] = {}
+
+    def removal(self, i: int) -> tuple[int, int]:
+        """The cell the i-th hint removes from and the digits (a mask)."""
+        f = self.found[self.kept[i]]
+        return int(f[multiple.REMOVE_CELL]), int(f[multiple.REMOVE_MASK])
+
+    def deferred(self, i: int) -> Deferred:
+        """The i-th hint, made when read (one ``Deferred`` per hint: it keeps its identity's number)."""
+        found = self._deferred.get(i)
+        if found is None:
+            # its complexity is its flat one: no inner technique at level 0
+            flat = int(self.found[self.kept[i], multiple.FLAT])
+            found = self._deferred[i] = Deferred(self, i, flat)
+        return found
+
+    def identity(self, i: int) -> tuple[tuple[int, ...], ...]:
+        """The i-th hint's identity (``ChainHint.identity``), read off the rows."""
+        f = self.found[self.kept[i]]
+        first = int(f[multiple.FIRST])
+        ends = self.refs[first : first + int(f[multiple.COUNT])].tolist()
+        return tuple(tuple(self.rows.pkey[self.rows.chain(r)].tolist()) for r in ends)
+
+    def struck(
+        self, before: np.ndarray, after: np.ndarray, regions: np.ndarray, n: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Every hint's ``ChainHint.struck``, in order: the keys, and where each hint's begin (the i-th
+        hint's are ``keys[starts[i]:starts[i + 1]]``)."""
+        selected = self.found[self.kept]
+        kind = selected[:, multiple.KIND]
+        initial = np.where(
+            kind == multiple.CELL,
+            CELL,
+            np.where(kind == multiple.REGION, selected[:, multiple.WHERE_TYPE], -1),
+        )
+        first, count = selected[:, multiple.FIRST], selected[:, multiple.COUNT]
+        nstruck = sum(int(m).bit_count() for m in (before & ~after).tolist())
+        keys = np.empty(max(1, len(first) * nstruck), dtype=np.int32)
+        starts = np.empty(len(first) + 1, dtype=np.int64)
+        rows = self.rows
+        cmark, cstamp, chain = marks(rows.nkeys, 0, int(count.sum()))
+        kmark, kstamp, _ = marks(len(before) << 6, 1, len(first))
+        struck_each(
+            rows.pkey, rows.pcause, rows.pstart, rows.pnpar, rows.par, self.refs, first, count, initial,
+            before, after, regions, n, cmark, cstamp, chain, kmark, kstamp, keys, starts,
+        )  # fmt: skip
+        return keys, starts
+
+
+class Deferred:
+    """An inner hint of a nested level held as its place among a level-0 producer's hints (``CompiledHints``),
+    made only when read: a nested hint's complexity reads its complexity and identity off the rows."""
+
+    __slots__ = ("_hints", "_i", "_token", "_token_of", "complexity")
+
+    def __init__(self, hints: CompiledHints, i: int, complexity: int) -> None:
+        self._hints, self._i, self.complexity = hints, i, complexity
+        self._token, self._token_of = -1, None
+
+    def identity(self) -> tuple[tuple[int, ...], ...]:
+        return self._hints.identity(self._i)
+
+    def token(self, tokens: Tokens) -> int:
+        """``ChainHint.token``: the same number for the same identity."""
+        if self._token_of is not tokens:
+            self._token = tokens.number(self.identity())
+            self._token_of = tokens
+        return self._token
+
+    def made(self) -> ChainHint:
+        """The hint itself."""
+        return self._hints.made(self._i)

@@ -32,11 +32,13 @@ __all__ = [
     "Store",
     "chain_rows",
     "count_ancestors",
+    "marks",
     "off_targets",
     "on_targets",
     "places_of",
     "propagate",
     "strike",
+    "struck_each",
     "struck_keys",
     "struck_under",
     "tables",
@@ -289,12 +291,13 @@ def advanced_in(pkey, pcause, pstart, pnpar, par, row, mark, stamp, out):  # typ
 
 
 @njit(_nrt=False, cache=True)
-def struck_under(pkey, pcause, chain, initial, before, after, regions, n, mark, stamp, out, m):  # type: ignore[no-untyped-def]
-    """What the "on"s of the rows ``chain`` rest on by their rules (SE's ``getRuleParents``): by the cell
-    rule the cell's digits in ``before`` and not in ``after``, by a region rule (its type) the digit's
+def struck_under(pkey, pcause, chain, count, initial, before, after, regions, n, mark, stamp, out, m):  # type: ignore[no-untyped-def]
+    """What the "on"s of the first ``count`` rows of ``chain`` rest on by their rules (SE's
+    ``getRuleParents``): by the cell rule the cell's digits in ``before`` and not in ``after``, by a
+    region rule (its type) the digit's
     places struck there; a row without a cause reads ``initial`` (-1: none). Appended to ``out`` from
     ``m`` as "off" keys, in that order, each once (``mark`` by key, ``stamp``); the new count."""
-    for i in range(chain.shape[0]):
+    for i in range(count):
         r = chain[i]
         k = pkey[r]
         cause = pcause[r] if pcause[r] >= 0 else initial
@@ -325,6 +328,28 @@ def struck_under(pkey, pcause, chain, initial, before, after, regions, n, mark, 
 
 
 @njit(_nrt=False, cache=True)
+def struck_each(  # type: ignore[no-untyped-def]
+    pkey, pcause, pstart, pnpar, par, refs, first, count, initial, before, after, regions, n,
+    cmark, cstamp, chain, kmark, kstamp, out, starts,
+):  # fmt: skip
+    """``struck_keys`` of many hints of one arena at once: hint ``h`` ends in the rows
+    ``refs[first[h]:first[h] + count[h]]`` and its assumption reads ``initial[h]``; its keys go to
+    ``out[starts[h]:starts[h + 1]]``. Marks as ``struck_keys`` takes them, each walk with the next stamp
+    from ``cstamp`` (chains) or ``kstamp`` (keys): the caller has that many stamps free."""
+    m = 0
+    for h in range(first.shape[0]):
+        starts[h] = m
+        for e in range(first[h], first[h] + count[h]):
+            c = chain_rows(pkey, pstart, pnpar, par, refs[e], cmark, cstamp, chain)
+            cstamp += 1
+            m = struck_under(
+                pkey, pcause, chain, c, initial[h], before, after, regions, n, kmark, kstamp, out, m
+            )
+        kstamp += 1
+    starts[first.shape[0]] = m
+
+
+@njit(_nrt=False, cache=True)
 def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type: ignore[no-untyped-def]
     """How many rows ``row`` rests on, itself included: SE's ``getAncestorCount`` (``chain_rows``'s
     count; ``stack`` has room for every key)."""
@@ -334,19 +359,20 @@ def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type:
 _MARKS = threading.local()
 
 
-def _marks(nkeys: int, which: int = 0) -> tuple[np.ndarray, int, np.ndarray]:
+def marks(nkeys: int, which: int = 0, stamps: int = 1) -> tuple[np.ndarray, int, np.ndarray]:
     """Marks by key, a stamp no mark holds yet and room for a chain, for one walk of ``chain_rows``
     (shared by a thread's walks over ``nkeys`` keys: each takes a new stamp, so no mark is cleared;
-    ``which`` 1 is a second set, for what a walk's caller marks meanwhile)."""
+    ``which`` 1 is a second set, for what a walk's caller marks meanwhile). ``stamps`` walks take the
+    stamps from the one given on."""
     pool: dict[tuple[int, int], tuple[np.ndarray, list[int], np.ndarray]] = _MARKS.__dict__.setdefault(
         "pool", {}
     )
     found = pool.get((nkeys, which))
-    if found is None or found[1][0] >= 2**31 - 2:
+    if found is None or found[1][0] + stamps >= 2**31 - 2:
         found = pool[nkeys, which] = (np.zeros(nkeys, dtype=np.int32), [0], np.empty(nkeys, dtype=np.int32))
     mark, stamp, out = found
-    stamp[0] += 1
-    return mark, stamp[0], out
+    stamp[0] += stamps
+    return mark, stamp[0] - stamps + 1, out
 
 
 def struck_keys(
@@ -359,13 +385,13 @@ def struck_keys(
 ) -> np.ndarray:
     """What the chains to the rows ``ends`` rest on by their rules (``struck_under`` over each chain, in
     order, each key once), as "off" keys; ``initial`` the cause the initial assumption reads (-1: none)."""
-    mark, stamp, out = _marks(len(before) << 6, 1)
+    mark, stamp, out = marks(len(before) << 6, 1)
     m = 0
     for rows, row in ends:
-        cmark, cstamp, chain = _marks(rows.nkeys)
+        cmark, cstamp, chain = marks(rows.nkeys)
         c = chain_rows(rows.pkey, rows.pstart, rows.pnpar, rows.par, row, cmark, cstamp, chain)
         m = struck_under(
-            rows.pkey, rows.pcause, chain[:c], initial, before, after, regions, n, mark, stamp, out, m
+            rows.pkey, rows.pcause, chain, c, initial, before, after, regions, n, mark, stamp, out, m
         )
     return out[:m].copy()
 
@@ -399,7 +425,7 @@ class Rows:
 
     def chain(self, row: int) -> np.ndarray:
         """The rows ``row`` rests on, itself first, in ``chaining.chain_of``'s order (``chain_rows``)."""
-        mark, stamp, out = _marks(self.nkeys)
+        mark, stamp, out = marks(self.nkeys)
         return out[: chain_rows(self.pkey, self.pstart, self.pnpar, self.par, row, mark, stamp, out)].copy()
 
     def nested_in(self, row: int) -> list[Any]:
@@ -407,7 +433,7 @@ class Rows:
         that is no chain): what a nested hint's complexity adds up, read with no chain made in Python."""
         if not self.nested:
             return []
-        mark, stamp, out = _marks(self.nkeys)
+        mark, stamp, out = marks(self.nkeys)
         m = advanced_in(self.pkey, self.pcause, self.pstart, self.pnpar, self.par, row, mark, stamp, out)
         return [self.nested.get(r) for r in out[:m].tolist()]  # the compiled inner techniques' are None
 
@@ -433,7 +459,8 @@ class Rows:
             start, cause = int(self.pstart[r]), int(self.pcause[r])
             parents = [made[x] for x in self.par[start : start + int(self.pnpar[r])].tolist()]
             made[r] = Potential(k >> 6, k >> 1 & 31, bool(k & 1), parents, None if cause < 0 else cause)
-            made[r].nested = self.nested.get(r)
+            nested = self.nested.get(r)
+            made[r].nested = None if nested is None else nested.made()
         return made[row]
 
 
@@ -546,5 +573,5 @@ class Store(Rows):
 
     def ancestors(self, row: int) -> int:
         """How many potentials row ``row`` rests on, itself included (SE's ``getAncestorCount``)."""
-        mark, stamp, stack = _marks(self.nkeys)
+        mark, stamp, stack = marks(self.nkeys)
         return int(count_ancestors(self.pkey, self.pstart, self.pnpar, self.par, row, mark, stamp, stack))
