@@ -416,6 +416,26 @@ def _inner_by_hints(store, grid) -> int:  # type: ignore[no-untyped-def]
 GRIDS = ((next(iter(NESTED)), 0), (list(NESTED)[1], 0), (list(NESTED)[1], 28))
 
 
+def _walked_grids():  # type: ignore[no-untyped-def]
+    """The grids of ``GRIDS`` (a puzzle after so many steps of SE's walk), each with its candidates,
+    values and places as arrays, and a placed cell."""
+    import numpy as np
+
+    from sudoku_cp.se.grid import Grid
+    from sudoku_cp.se.propagation import places_of, tables
+
+    for line, steps in GRIDS:
+        puzzle = Puzzle.from_string(line)
+        hints, _ = se_walk(puzzle)
+        grid = Grid.of(puzzle)
+        for h in hints[:steps]:
+            h.apply(grid)
+        source = np.array(grid.cands, dtype=np.int64)
+        places = places_of(source, tables(3, 3)[2], 9)
+        placed = next(c for c in range(81) if grid.values[c])
+        yield grid, source, np.array(grid.values, dtype=np.int64), places, placed
+
+
 @pytest.mark.parametrize("tight", [False, True], ids=["room", "no room"])
 def test_the_compiled_inner_techniques_add_what_their_hints_add(tight: bool) -> None:
     """Each time a nested level's propagation stalls, pointing and claiming, hidden and naked pairs and
@@ -428,20 +448,10 @@ def test_the_compiled_inner_techniques_add_what_their_hints_add(tight: bool) -> 
     import numpy as np
 
     from sudoku_cp.se import advanced
-    from sudoku_cp.se.grid import Grid
-    from sudoku_cp.se.propagation import Store, places_of, tables
+    from sudoku_cp.se.propagation import Store
 
     outcomes = {advanced.ADDED: 0, advanced.NOTHING_NEW: 0, advanced.NOTHING: 0}
-    for line, steps in GRIDS:
-        puzzle = Puzzle.from_string(line)
-        hints, _ = se_walk(puzzle)
-        grid = Grid.of(puzzle)
-        for h in hints[:steps]:
-            h.apply(grid)
-        source = np.array(grid.cands, dtype=np.int64)
-        values = np.array(grid.values, dtype=np.int64)
-        places = places_of(source, tables(3, 3)[2], 9)
-        placed = next(c for c in range(81) if grid.values[c])
+    for grid, source, values, places, placed in _walked_grids():
         for cell in range(81):
             for digit in bits(grid.cands[cell]):
                 for on in (True, False):
@@ -468,6 +478,60 @@ def test_the_compiled_inner_techniques_add_what_their_hints_add(tight: bool) -> 
                             break
     # (at a stall every strike known is struck, so a dynamic propagation never meets NOTHING_NEW)
     assert outcomes[advanced.ADDED] > 100 and outcomes[advanced.NOTHING] > 100, outcomes
+
+
+@pytest.mark.parametrize(("skip", "tight"), [(0, False), (2, False), (0, True)])
+def test_settling_a_propagation_is_running_it_and_its_inner_techniques_in_turn(
+    skip: int, tight: bool
+) -> None:
+    """``advanced.settle`` (one kernel call) propagates and runs the four inner techniques at each
+    stall until they add nothing: the same rows, counters, candidates and outcome as ``Store.run`` and
+    ``advanced.run_inner`` called in turn, on every assumption of a forum puzzle's grids; the first stall
+    from the ``skip``-th technique. Stores made with room for one row and one parent grow for the
+    propagation on the way; ``tight``: at the first stall both stores' room for parents is filled up to
+    one (as in the test above, the filler's "off" taken as done), so that the strikes need room to grow."""
+    import numpy as np
+
+    from sudoku_cp.se import advanced
+    from sudoku_cp.se.propagation import OFF_HEAD, OFF_TAIL, Store
+
+    ends = {"absurd": 0, advanced.NOTHING: 0, advanced.NOTHING_NEW: 0}
+    for grid, source, values, places, placed in _walked_grids():
+        for cell in range(81):
+            for digit in bits(grid.cands[cell]):
+                for on in (True, False):
+                    settled = Store(grid.geo, source, places, True, True, cell, digit, on)
+                    if cell % 2 and not tight:  # no room to start with
+                        for name in ("pkey", "pcause", "pstart", "pnpar", "qon", "qoff"):
+                            setattr(settled, name, getattr(settled, name)[:1].copy())
+                        settled.par = settled.par[:1].copy()
+                    in_turn = Store(grid.geo, source, places, True, True, cell, digit, on)
+                    if tight:
+                        if settled.run() is not None or in_turn.run() is not None:
+                            continue
+                        for store in (settled, in_turn):
+                            room = len(store.par) - int(store.cnt[1]) - 1
+                            store.add_off(placed, grid.values[placed], [0] * room, ADVANCED_CAUSE, None)
+                            store.cnt[OFF_HEAD] = store.cnt[OFF_TAIL]
+                    absurd, outcome = advanced.settle(settled, values, skip, ADVANCED_CAUSE)
+                    first = skip
+                    while (expected := in_turn.run()) is None:
+                        inner = advanced.run_inner(in_turn, values, first, ADVANCED_CAUSE)
+                        first = 0
+                        if inner != advanced.ADDED:
+                            break
+                    assert absurd == expected
+                    if absurd is None:
+                        assert outcome == inner
+                    rows, npar = int(in_turn.cnt[0]), int(in_turn.cnt[1])
+                    for name in ("pkey", "pcause", "pstart", "pnpar"):
+                        assert np.array_equal(getattr(settled, name)[:rows], getattr(in_turn, name)[:rows])
+                    assert np.array_equal(settled.par[:npar], in_turn.par[:npar])
+                    assert np.array_equal(settled.cnt, in_turn.cnt)
+                    assert np.array_equal(settled.cands, in_turn.cands)
+                    assert np.array_equal(settled.keys(False), in_turn.keys(False))
+                    ends["absurd" if absurd is not None else outcome] += 1
+    assert ends["absurd"] > (0 if tight else 50) and ends[advanced.NOTHING] > 1000, ends
 
 
 @pytest.mark.parametrize("collecting", [True, False], ids=["collector on", "collector off"])

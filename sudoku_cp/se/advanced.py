@@ -17,16 +17,18 @@ import numpy as np
 from numba import njit
 
 from .grid import COLUMN, ROW
-from .propagation import NPAR, NPOT, OFF_TAIL, Store
+from .propagation import ABSURD_OFF, ABSURD_ON, NPAR, NPOT, OFF_TAIL, STATUS, Store, propagate, target_room
 from .set_kernels import PASSES, fish_rows_at, hidden_rows_at, locked_rows_at, naked_rows, tables
 
-__all__ = ["ADDED", "NOTHING", "NOTHING_NEW", "TECHNIQUES", "run_inner"]
+__all__ = ["ADDED", "NOTHING", "NOTHING_NEW", "TECHNIQUES", "run_inner", "settle"]
 
 #: The inner techniques compiled here, SE's first four of every nested level, in its order.
 TECHNIQUES = (("locking",), ("hidden", 2), ("naked", 2), ("fish", 2))
 #: What a stall's inner techniques did: strikes added, strikes found that were all known, none found.
 ADDED, NOTHING_NEW, NOTHING = range(3)
 _GROW = -1
+#: How ``_settle`` ended besides its inner techniques' outcome: a contradiction, or out of room.
+_ABSURD, _GROW_ROWS = -2, -3
 
 
 @njit(cache=True, inline="always")
@@ -200,3 +202,51 @@ def run_inner(store: Store, values: np.ndarray, skip: int, cause: int) -> int:
         if outcome != _GROW:
             return int(outcome)
         store.grow(2 * geo.ncells * geo.n)
+
+
+@njit(cache=True)
+def _settle(  # type: ignore[no-untyped-def]
+    cands, source, places, values, cells, inside, regions, where, n, cell_rule, skip, cause,
+    index_of, pkey, pcause, pstart, pnpar, par, qon, qoff, cnt, tk, tc,
+):  # fmt: skip
+    """Propagate, and at each stall run the four inner techniques (the first time from ``skip``), until
+    they add nothing: their outcome (NOTHING_NEW or NOTHING), _ABSURD (the contradiction's rows in
+    ``cnt``), or _GROW_ROWS / _GROW when the arrays need more room; with the ``skip`` to call again with."""
+    while True:
+        propagate(cands, places, source, regions, where, n, cell_rule, True, pkey, pcause, pstart, pnpar,
+                  par, index_of, qon, qoff, cnt, tk, tc)  # fmt: skip
+        if cnt[STATUS] == 2:
+            return _GROW_ROWS, skip
+        if cnt[STATUS] == 1:
+            return _ABSURD, skip
+        outcome = _run(cands, source, places, values, cells, inside, n, skip, cause, index_of, pkey, pcause,
+                       pstart, pnpar, par, qoff, cnt)  # fmt: skip
+        if outcome != ADDED:
+            return outcome, skip  # (_GROW: nothing changed, the same skip again)
+        skip = 0
+
+
+def settle(store: Store, values: np.ndarray, skip: int, cause: int) -> tuple[tuple[int, int] | None, int]:
+    """``store`` (dynamic) propagated, with SE's first four inner techniques (the first time from the
+    ``skip``-th) run at each stall and their strikes added with ``cause``, until they add nothing: the
+    contradiction met (its "on" and "off" rows) or None, and how the inner techniques ended (NOTHING_NEW,
+    NOTHING; NOTHING with a contradiction). What ``Store.run`` and ``run_inner`` do in turn, in one call
+    (a nested level's propagations stall a few times each)."""
+    geo = store.geo
+    cells, inside = tables(geo.box_rows, geo.box_cols)
+    while True:
+        outcome, skip = _settle(
+            store.cands, store.source, store.places, values, cells, inside, store.regions, store.where, geo.n,
+            store.cell_rule, skip, cause, store.index_of, store.pkey, store.pcause, store.pstart, store.pnpar,
+            store.par, store.qon, store.qoff, store.cnt, *target_room(geo.n),
+        )  # fmt: skip
+        if outcome == _GROW_ROWS:
+            store.grow(0)
+        elif outcome == _GROW:
+            store.grow(2 * geo.ncells * geo.n)
+        else:
+            break
+    store.forget_keys()
+    if outcome == _ABSURD:
+        return (int(store.cnt[ABSURD_ON]), int(store.cnt[ABSURD_OFF])), NOTHING
+    return None, int(outcome)

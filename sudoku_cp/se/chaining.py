@@ -502,20 +502,21 @@ class Chaining:
         contradiction met, as the rows of one candidate's "on" and "off", or None. At nested levels the
         inner techniques run each time the propagation stalls."""
         below = self._below(cell, digit, on)
+        simple = len(advanced.TECHNIQUES)
         if below is None:
             store = Store(
                 grid.geo, self._source, self._places, not self.nishio, self.dynamic, cell, digit, on
             )
-            absurd, outcome, skip = store.run(), NOTHING, 0
+            absurd, outcome = advanced.settle(store, self._values, 0, ADVANCED)
+            skip = simple
         else:
             store, absurd, outcome, skip = below
-        if below is None or (absurd is None and outcome == NOTHING):
-            while absurd is None:
-                outcome = self._advanced(grid, store, skip)
-                skip = 0
-                if outcome != ADDED:
-                    break
-                absurd = store.run()
+        while absurd is None and outcome == NOTHING:  # the first four found nothing: the chaining ones
+            outcome = self._chained(grid, store, skip)
+            if outcome != ADDED:
+                break
+            absurd, outcome = advanced.settle(store, self._values, 0, ADVANCED)
+            skip = simple
         if self._ends is not None and self.level in self._ends:
             self._ends[self.level][2][cell, digit, on] = (store, absurd, outcome)
         return store, absurd
@@ -550,24 +551,21 @@ class Chaining:
             self._inner = [Chaining(*what) for what in _inner_spec(self.level)[simple:]]  # type: ignore[arg-type]
         return self._inner
 
-    def _advanced(self, grid: Grid, store: Store, skip: int = 0) -> int:
-        """The strikes the first inner technique (after the first ``skip``) that finds something makes on
-        the grid as ``store`` has reduced it, each resting on the strikes of the propagation it needs, added
-        to ``store``: ADDED, NOTHING_NEW when none is new, NOTHING when no technique found any. The first
-        four (pointing and claiming, pairs, X-wings) run compiled (``advanced``), the chaining ones here."""
-        simple = len(advanced.TECHNIQUES)
-        if skip < simple:
-            outcome = advanced.run_inner(store, self._values, skip, ADVANCED)
-            if outcome != NOTHING:
-                return outcome
-            skip = simple
+    def _chained(self, grid: Grid, store: Store, skip: int) -> int:
+        """The strikes the first inner chaining technique (of the inner techniques after the first
+        ``skip``: the first four, compiled, run in ``advanced.settle``) that finds something makes on the
+        grid as ``store`` has reduced it, each resting on the strikes of the propagation it needs, added
+        to ``store``: ADDED, NOTHING_NEW when none is new, NOTHING when no technique found any."""
+        rules = self._inner_chains()[skip - len(advanced.TECHNIQUES) :]
+        if not rules:
+            return NOTHING
         found: list[tuple[int, int, list[int], ChainHint | Deferred]] = []
         source = grid.cands[:]
         before = Grid(grid.geo, grid.values, source)
         grid.cands[:] = store.cands.tolist()
         regions = tables(grid.geo.box_rows, grid.geo.box_cols)[0]
         try:
-            for rule in self._inner_chains()[skip - simple :]:
+            for rule in rules:
                 hints = rule.hints(grid, self._values, store.cands)
                 if isinstance(hints, CompiledHints):  # a level-0 producer's: read off its kernel's rows
                     keys, starts = hints.struck(self._source, store.cands, regions, grid.geo.n)

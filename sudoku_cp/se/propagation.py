@@ -42,6 +42,7 @@ __all__ = [
     "struck_keys",
     "struck_under",
     "tables",
+    "target_room",
 ]
 
 #: The cause code of the cell rule in the arrays (region rules are their type, 0-2; none is -1), and of
@@ -397,7 +398,7 @@ def struck_keys(
 
 
 @cache
-def _targets(n: int) -> tuple[np.ndarray, np.ndarray]:
+def target_room(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Room for the targets of one potential (key, cause), as ``propagate`` takes it: shared, since a
     propagation uses it only between two of its own steps."""
     return np.empty(4 * n, dtype=np.int32), np.empty(4 * n, dtype=np.int32)
@@ -523,15 +524,19 @@ class Store(Rows):
             propagate(
                 self.cands, self.places, self.source, self.regions, self.where, self.geo.n, self.cell_rule,
                 self.dynamic, self.pkey, self.pcause, self.pstart, self.pnpar, self.par, self.index_of,
-                self.qon, self.qoff, self.cnt, *_targets(self.geo.n),
+                self.qon, self.qoff, self.cnt, *target_room(self.geo.n),
             )  # fmt: skip
             if self.cnt[STATUS] != 2:
                 break
             self.grow(0)
-        self._keys = None
+        self.forget_keys()
         if self.cnt[STATUS]:
             return int(self.cnt[ABSURD_ON]), int(self.cnt[ABSURD_OFF])
         return None
+
+    def forget_keys(self) -> None:
+        """The sets' keys read again at the next ``keys`` (after a propagation added to them)."""
+        self._keys = None
 
     def add_off(self, cell: int, digit: int, parents: list[int], cause: int, hint: Any) -> bool:
         """An "off" found by an inner technique, resting on the rows ``parents``; False when its key is
