@@ -534,6 +534,55 @@ def test_settling_a_propagation_is_running_it_and_its_inner_techniques_in_turn(
     assert ends["absurd"] > (0 if tight else 50) and ends[advanced.NOTHING] > 1000, ends
 
 
+def test_a_copied_propagation_and_its_copy_go_on_apart() -> None:
+    """A nested level resumes the propagations of the level below from copies (``Store.copy``), which
+    share the arrays until one of the two changes: after the copy adds strikes and propagates them (or
+    the original does), the other holds exactly what it held before, and both go on as fresh stores."""
+    import numpy as np
+
+    from sudoku_cp.se import advanced
+    from sudoku_cp.se.propagation import Store
+
+    def state(store: Store) -> list[object]:
+        rows, npar = int(store.cnt[0]), int(store.cnt[1])
+        return [
+            *(a.copy() for a in (store.index_of, store.cnt, store.cands, store.places, store.par[:npar])),
+            *(getattr(store, name)[:rows].copy() for name in ("pkey", "pcause", "pstart", "pnpar")),
+            dict(store.nested),
+            store.keys(False).copy(),
+        ]
+
+    def same(a: list[object], b: list[object]) -> bool:
+        return all(
+            np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y for x, y in zip(a, b, strict=True)
+        )
+
+    checked = 0
+    for grid, source, values, places, _ in _walked_grids():
+        for cell in range(0, 81, 3):
+            for digit in bits(grid.cands[cell]):
+                original = Store(grid.geo, source, places, True, True, cell, digit, False)
+                if advanced.settle(original, values, 0, ADVANCED_CAUSE)[0] is not None:
+                    continue
+                struck = [(c, d) for c in range(81) for d in bits(int(original.cands[c]))][:3]
+                before = state(original)
+                for changed, kept in ((0, 1), (1, 0)):
+                    stores = [original, original.copy()]
+                    for c, d in struck:
+                        stores[changed].add_off(c, d, [0], ADVANCED_CAUSE, None)
+                    outcome = advanced.settle(stores[changed], values, 0, ADVANCED_CAUSE)
+                    assert same(state(stores[kept]), before)
+                    fresh = Store(grid.geo, source, places, True, True, cell, digit, False)
+                    advanced.settle(fresh, values, 0, ADVANCED_CAUSE)
+                    for c, d in struck:
+                        fresh.add_off(c, d, [0], ADVANCED_CAUSE, None)
+                    assert advanced.settle(fresh, values, 0, ADVANCED_CAUSE) == outcome
+                    assert same(state(fresh), state(stores[changed]))
+                    original = stores[kept]
+                    checked += 1
+    assert checked > 50, checked
+
+
 @pytest.mark.parametrize("collecting", [True, False], ids=["collector on", "collector off"])
 def test_a_walk_pauses_the_cycle_collector_and_leaves_it_as_it_was(collecting: bool) -> None:
     """SE's walk runs with the cycle collector off (its passes over what a step makes and keeps cost a

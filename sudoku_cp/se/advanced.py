@@ -193,6 +193,7 @@ def run_inner(store: Store, values: np.ndarray, skip: int, cause: int) -> int:
     on the propagation's placements, as SE does)."""
     geo = store.geo
     cells, inside = tables(geo.box_rows, geo.box_cols)
+    store.own()
     while True:
         outcome = _run(
             store.cands, store.source, store.places, values, cells, inside, geo.n, skip, cause,
@@ -234,6 +235,7 @@ def settle(store: Store, values: np.ndarray, skip: int, cause: int) -> tuple[tup
     (a nested level's propagations stall a few times each)."""
     geo = store.geo
     cells, inside = tables(geo.box_rows, geo.box_cols)
+    store.own()
     while True:
         outcome, skip = _settle(
             store.cands, store.source, store.places, values, cells, inside, store.regions, store.where, geo.n,

@@ -42,10 +42,13 @@ from .hints import Hint
 from .propagation import (
     ADVANCED_CAUSE,
     CELL_CAUSE,
+    NPOT,
     Rows,
     Store,
+    keep,
     marks,
     places_of,
+    set_keys,
     struck_each,
     struck_keys,
     tables,
@@ -786,8 +789,11 @@ def _common(branch: Store, keys: np.ndarray | None) -> np.ndarray:
     """The keys of ``keys`` that ``branch`` also reaches, in their order (the branch's own "on" keys, then
     its "off" keys, when there are none yet): one selection a branch for both sets."""
     if keys is None:
-        return np.concatenate((branch.keys(True), branch.keys(False)))
-    return keys[branch.index_of[keys] >= 0]
+        npot = int(branch.cnt[NPOT])
+        out = np.empty(npot, dtype=np.int32)
+        ons = set_keys(branch.pkey, 0, npot, branch.index_of, 1, out, 0)
+        return out[: set_keys(branch.pkey, 0, npot, branch.index_of, 0, out, ons)]
+    return keys[: keep(keys, len(keys), branch.index_of)]  # (in place: the first branch's are new)
 
 
 def _ons_then_offs(keys: np.ndarray) -> list[int]:

@@ -32,10 +32,12 @@ from .propagation import (
     ON_TAIL,
     STATUS,
     count_ancestors,
+    keep,
     off_targets,
     on_targets,
     places_of,
     propagate,
+    set_keys,
 )
 from .reach import components, reach_bits
 
@@ -178,30 +180,6 @@ def _on_branch(arena, branches, cell, digit, grid, work, copies):  # type: ignor
     slot_of[cell * n + digit - 1] = slot
     count[_NBRANCH] = slot + 1
     return status, slot
-
-
-@njit(_nrt=False, cache=True)
-def _set_keys(keys, span, index_of, on, out):  # type: ignore[no-untyped-def]
-    """The keys of a branch's "on" (or "off") set in the order they were added, into ``out``: their
-    count."""
-    m = 0
-    for r in range(span[_FIRST], span[_END]):
-        k = keys[r]
-        if (k & 1) == on and index_of[k] == r:
-            out[m] = k
-            m += 1
-    return m
-
-
-@njit(_nrt=False, cache=True)
-def _keep(keys, m, index_of):  # type: ignore[no-untyped-def]
-    """The first ``m`` keys that ``index_of`` also holds, kept in order: their count."""
-    kept = 0
-    for j in range(m):
-        if index_of[keys[j]] >= 0:
-            keys[kept] = keys[j]
-            kept += 1
-    return kept
 
 
 @njit(_nrt=False, cache=True)
@@ -426,7 +404,8 @@ def _search(grid, multiple, reach, arena, branches, index_off, out, work, copies
                     return status
             if double:
                 for on in (1, 0):
-                    for j in range(_set_keys(rows[0], span[s], index_on[s], on, keys)):
+                    m = set_keys(rows[0], span[s, _FIRST], span[s, _END], index_on[s], on, keys, 0)
+                    for j in range(m):
                         k = keys[j]
                         rcell, rmask, vcell, value = _reached(source, k)
                         if index_off[k] >= 0 and rmask:
@@ -445,9 +424,9 @@ def _search(grid, multiple, reach, arena, branches, index_off, out, work, copies
                     if status != _DONE:
                         return status
                 for on in (1, 0):
-                    m = _set_keys(rows[0], span[s], index_on[s], on, keys)
+                    m = set_keys(rows[0], span[s, _FIRST], span[s, _END], index_on[s], on, keys, 0)
                     for i in range(1, nplaces[t]):
-                        m = _keep(keys, m, index_on[slots[i]])
+                        m = keep(keys, m, index_on[slots[i]])
                     status = _reductions(out, keys, m, REGION, (t, cell), digit, slots, nplaces[t], index_on,
                                          arena, grid, scratch, ends)  # fmt: skip
                     if status != _DONE:
@@ -456,9 +435,11 @@ def _search(grid, multiple, reach, arena, branches, index_off, out, work, copies
                 continue
             for on in (1, 0):  # what every digit of the cell so far reaches
                 if ndigits == 1:
-                    ncommon[on] = _set_keys(rows[0], span[s], index_on[s], on, common[on])
+                    ncommon[on] = set_keys(
+                        rows[0], span[s, _FIRST], span[s, _END], index_on[s], on, common[on], 0
+                    )
                 else:
-                    ncommon[on] = _keep(common[on], ncommon[on], index_on[s])
+                    ncommon[on] = keep(common[on], ncommon[on], index_on[s])
         if cell_chains:
             for on in (1, 0):
                 status = _reductions(out, common[on], ncommon[on], CELL, (-1, cell), 0, cell_slots, ndigits,

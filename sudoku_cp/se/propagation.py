@@ -32,11 +32,13 @@ __all__ = [
     "Store",
     "chain_rows",
     "count_ancestors",
+    "keep",
     "marks",
     "off_targets",
     "on_targets",
     "places_of",
     "propagate",
+    "set_keys",
     "strike",
     "struck_each",
     "struck_keys",
@@ -257,6 +259,30 @@ def propagate(  # type: ignore[no-untyped-def]
                     index_of[pkey[q]] = q
                     qon[cnt[ON_TAIL]] = q
                     cnt[ON_TAIL] += 1
+
+
+@njit(_nrt=False, cache=True)
+def set_keys(pkey, first, end, index_of, on, out, m):  # type: ignore[no-untyped-def]
+    """The keys of a propagation's "on" (or "off") set whose rows lie from ``first`` to ``end`` (each
+    key's row is the one ``index_of`` holds), in the order they were added, into ``out`` from ``m``: the
+    count after them."""
+    for r in range(first, end):
+        k = pkey[r]
+        if (k & 1) == on and index_of[k] == r:
+            out[m] = k
+            m += 1
+    return m
+
+
+@njit(_nrt=False, cache=True)
+def keep(keys, m, index_of):  # type: ignore[no-untyped-def]
+    """The first ``m`` keys that ``index_of`` also holds, kept in order (in place): their count."""
+    kept = 0
+    for j in range(m):
+        if index_of[keys[j]] >= 0:
+            keys[kept] = keys[j]
+            kept += 1
+    return kept
 
 
 @njit(_nrt=False, cache=True)
@@ -495,6 +521,7 @@ class Store(Rows):
         super().__init__(pkey, pcause, pstart, pnpar, buffer[keys + 6 * cap :], geo.ncells)
         self.cnt = np.zeros(9, dtype=np.int64)
         self._keys: tuple[np.ndarray, np.ndarray] | None = None
+        self._shared = False
         k = cell << 6 | digit << 1 | int(on)
         self.pkey[0], self.pcause[0], self.pstart[0], self.pnpar[0] = k, _NONE, 0, 0
         self.index_of[k] = 0
@@ -503,15 +530,24 @@ class Store(Rows):
 
     def copy(self) -> Store:
         """Another store in the same state, to go on from without changing this one (the potentials
-        already made are shared: rows never change)."""
+        already made are shared: rows never change). The two share their arrays until one of them
+        changes (``own``): a nested level resumes every propagation of the level below, and most it does
+        not add to."""
         other = Store.__new__(Store)
         other.__dict__.update(self.__dict__)
-        for name in ("index_of", "pkey", "pcause", "pstart", "pnpar", "par", "qon", "qoff", "cnt"):
-            setattr(other, name, getattr(self, name).copy())
-        if self.dynamic:
-            other.cands, other.places = self.cands.copy(), self.places.copy()
-        other.nested, other._made = dict(self.nested), dict(self._made)
+        self._shared = other._shared = True
         return other
+
+    def own(self) -> None:
+        """Copies of the arrays and sets it shares with another store (``copy``), before it changes them."""
+        if not self._shared:
+            return
+        for name in ("index_of", "pkey", "pcause", "pstart", "pnpar", "par", "qon", "qoff", "cnt"):
+            setattr(self, name, getattr(self, name).copy())
+        if self.dynamic:
+            self.cands, self.places = self.cands.copy(), self.places.copy()
+        self.nested, self._made = dict(self.nested), dict(self._made)
+        self._shared = False
 
     def _push(self, q: int, on: bool) -> None:
         queue, tail = (self.qon, ON_TAIL) if on else (self.qoff, OFF_TAIL)
@@ -520,6 +556,7 @@ class Store(Rows):
 
     def run(self) -> tuple[int, int] | None:
         """Propagate until nothing is pending: the contradiction's (on, off) rows, or None."""
+        self.own()
         while True:
             propagate(
                 self.cands, self.places, self.source, self.regions, self.where, self.geo.n, self.cell_rule,
@@ -544,6 +581,7 @@ class Store(Rows):
         k = cell << 6 | digit << 1
         if self.index_of[k] >= 0:
             return False
+        self.own()
         start, q = int(self.cnt[NPAR]), int(self.cnt[NPOT])
         if q + 1 > len(self.pkey) or start + len(parents) > len(self.par):
             self.grow(len(parents))
@@ -557,6 +595,7 @@ class Store(Rows):
 
     def grow(self, more: int) -> None:
         """Twice the rows, and twice the parents and ``more``."""
+        self.own()
         for name in ("pkey", "pcause", "pstart", "pnpar", "qon", "qoff"):
             old = getattr(self, name)
             setattr(self, name, np.concatenate([old, np.empty(len(old), dtype=np.int32)]))
