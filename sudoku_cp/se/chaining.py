@@ -618,10 +618,13 @@ class Chaining:
         bonus = np.array([length_difficulty(c) for c in range(int(flat.max(initial=0)) + 1)])
         order = np.lexsort((found[:, multiple.SORT_KEY], flat, self.base + bonus[flat]))
         ident = found[order, multiple.REMOVE_CELL] << 32 | found[order, multiple.REMOVE_MASK]
-        kept = order[np.sort(np.unique(ident, return_index=True)[1])].tolist()
+        # the kept rows and the refs copied: the kernel's arrays have the room of its largest call, and
+        # a nested level keeps the hints behind its strikes (``Deferred``) for the whole step
+        selected = found[order[np.sort(np.unique(ident, return_index=True)[1])]]
+        refs = refs.copy()
 
         def make(i: int) -> ChainHint:
-            f = found[kept[i]].tolist()
+            f = selected[i].tolist()
             first, kind = f[multiple.FIRST], f[multiple.KIND]
             ends = tuple((rows, r) for r in refs[first : first + f[multiple.COUNT]].tolist())
             cell = f[multiple.VALUE_CELL] if f[multiple.VALUE_CELL] >= 0 else None
@@ -648,7 +651,7 @@ class Chaining:
             )
             return hint.finish()
 
-        return CompiledHints(make, found, refs, rows, np.array(kept, dtype=np.int64))
+        return CompiledHints(make, selected, refs, rows)
 
     def _multiple_hints(self, grid: Grid) -> list[ChainHint]:
         """The hints of a nested level (1 and up): each assumption propagated in Python, the inner
@@ -899,40 +902,43 @@ class _Made:
 
 class CompiledHints(_Made):
     """A level-0 producer's hints as its kernel found them: rows of ``found`` (``multiple``'s columns)
-    taken in SE's order (``kept``), ending in the rows ``refs`` of the arena ``rows``. As a nested level's
+    in SE's order, ending in the rows ``refs`` of the arena ``rows``. As a nested level's
     inner technique, what a hint removes and rests on is read here for all of them at once, and the
     hints behind the strikes are kept as ``Deferred``: most are never made (a level-4 walk's stalls
     find a hundred thousand)."""
 
     def __init__(
-        self,
-        make: Callable[[int], ChainHint],
-        found: np.ndarray,
-        refs: np.ndarray,
-        rows: Rows,
-        kept: np.ndarray,
+        self, make: Callable[[int], ChainHint], found: np.ndarray, refs: np.ndarray, rows: Rows
     ) -> None:
-        super().__init__(len(kept), make)
-        self.found, self.refs, self.rows, self.kept = found, refs, rows, kept
-        self._deferred: dict[int, Deferred] = {}
+        super().__init__(len(found), make)
+        self.found, self.refs, self.rows = found, refs, rows
+        #: the hints' identities' numbers (``ChainHint.token``) and the numbering they are from; kept
+        #: here, not in the ``Deferred``s (which refer to this: a cycle, freed only by the collector,
+        #: which a walk's step pauses, would keep every call's arena to the step's end)
+        self._tokens: dict[int, int] = {}
+        self._tokens_of: Tokens | None = None
 
     def removal(self, i: int) -> tuple[int, int]:
         """The cell the i-th hint removes from and the digits (a mask)."""
-        f = self.found[self.kept[i]]
+        f = self.found[i]
         return int(f[multiple.REMOVE_CELL]), int(f[multiple.REMOVE_MASK])
 
     def deferred(self, i: int) -> Deferred:
-        """The i-th hint, made when read (one ``Deferred`` per hint: it keeps its identity's number)."""
-        found = self._deferred.get(i)
-        if found is None:
-            # its complexity is its flat one: no inner technique at level 0
-            flat = int(self.found[self.kept[i], multiple.FLAT])
-            found = self._deferred[i] = Deferred(self, i, flat)
-        return found
+        """The i-th hint, made when read. Its complexity is its flat one (no inner technique at level 0)."""
+        return Deferred(self, i, int(self.found[i, multiple.FLAT]))
+
+    def token(self, i: int, tokens: Tokens) -> int:
+        """The i-th hint's ``ChainHint.token``."""
+        if self._tokens_of is not tokens:
+            self._tokens, self._tokens_of = {}, tokens
+        token = self._tokens.get(i)
+        if token is None:
+            token = self._tokens[i] = tokens.number(self.identity(i))
+        return token
 
     def identity(self, i: int) -> tuple[tuple[int, ...], ...]:
         """The i-th hint's identity (``ChainHint.identity``), read off the rows."""
-        f = self.found[self.kept[i]]
+        f = self.found[i]
         first = int(f[multiple.FIRST])
         ends = self.refs[first : first + int(f[multiple.COUNT])].tolist()
         return tuple(tuple(self.rows.pkey[self.rows.chain(r)].tolist()) for r in ends)
@@ -942,7 +948,7 @@ class CompiledHints(_Made):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Every hint's ``ChainHint.struck``, in order: the keys, and where each hint's begin (the i-th
         hint's are ``keys[starts[i]:starts[i + 1]]``)."""
-        selected = self.found[self.kept]
+        selected = self.found
         kind = selected[:, multiple.KIND]
         initial = np.where(
             kind == multiple.CELL,
@@ -967,21 +973,17 @@ class Deferred:
     """An inner hint of a nested level held as its place among a level-0 producer's hints (``CompiledHints``),
     made only when read: a nested hint's complexity reads its complexity and identity off the rows."""
 
-    __slots__ = ("_hints", "_i", "_token", "_token_of", "complexity")
+    __slots__ = ("_hints", "_i", "complexity")
 
     def __init__(self, hints: CompiledHints, i: int, complexity: int) -> None:
         self._hints, self._i, self.complexity = hints, i, complexity
-        self._token, self._token_of = -1, None
 
     def identity(self) -> tuple[tuple[int, ...], ...]:
         return self._hints.identity(self._i)
 
     def token(self, tokens: Tokens) -> int:
         """``ChainHint.token``: the same number for the same identity."""
-        if self._token_of is not tokens:
-            self._token = tokens.number(self.identity())
-            self._token_of = tokens
-        return self._token
+        return self._hints.token(self._i, tokens)
 
     def made(self) -> ChainHint:
         """The hint itself."""
