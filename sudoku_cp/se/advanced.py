@@ -190,7 +190,8 @@ def run_inner(store: Store, values: np.ndarray, skip: int, cause: int) -> int:
     dynamic propagation, stalled: its places are its candidates') has reduced it, the first productive
     one's strikes added to it with ``cause``: ADDED, NOTHING_NEW (its strikes were all known) or NOTHING
     (none found). ``values`` are the grid's values (the searches count a region's empty cells on them, not
-    on the propagation's placements, as SE does)."""
+    on the propagation's placements, as SE does). One stall's worth: the nested levels call ``settle``,
+    which the tests hold to this and ``Store.run`` in turn, and this to the hint producers."""
     geo = store.geo
     cells, inside = tables(geo.box_rows, geo.box_cols)
     store.own()

@@ -193,7 +193,7 @@ class ChainHint(Hint):
 
     def _chains(self) -> tuple[tuple[int, ...], ...]:
         if self.rows:  # read off the rows, with no potential made
-            return tuple(tuple(store.pkey[store.chain(row)].tolist()) for store, row in self.rows)
+            return tuple(store.chain_keys(row) for store, row in self.rows)
         return tuple(tuple(p.key for p in chain_of(t)) for t in self.targets)
 
     def struck(self, before: np.ndarray, after: np.ndarray, regions: np.ndarray, n: int) -> np.ndarray:
@@ -622,20 +622,24 @@ class Chaining:
         # a nested level keeps the hints behind its strikes (``Deferred``) for the whole step
         selected = found[order[np.sort(np.unique(ident, return_index=True)[1])]]
         refs = refs.copy()
+        # what the initial assumption's rule parents read: a cell's chains the cell rule, a region's its
+        # region type, the others none (-1)
+        kinds, where_type = selected[:, multiple.KIND], selected[:, multiple.WHERE_TYPE]
+        initial = np.where(kinds == multiple.CELL, CELL, np.where(kinds == multiple.REGION, where_type, -1))
 
         def make(i: int) -> ChainHint:
             f = selected[i].tolist()
             first, kind = f[multiple.FIRST], f[multiple.KIND]
             ends = tuple((rows, r) for r in refs[first : first + f[multiple.COUNT]].tolist())
             cell = f[multiple.VALUE_CELL] if f[multiple.VALUE_CELL] >= 0 else None
-            cause: int | None = None
+            cause = int(initial[i]) if initial[i] >= 0 else None
             detail = ""
             if kind == multiple.CELL:
-                cause, detail = CELL, f"from {geo.name(f[multiple.WHERE])}"
+                detail = f"from {geo.name(f[multiple.WHERE])}"
             elif kind == multiple.REGION:
-                cause = f[multiple.WHERE_TYPE]
-                index = geo.region_of[cause][f[multiple.WHERE]]
-                detail = f"{f[multiple.DIGIT]} in {geo.region_name(cause, index)}"
+                region_type = f[multiple.WHERE_TYPE]
+                index = geo.region_of[region_type][f[multiple.WHERE]]
+                detail = f"{f[multiple.DIGIT]} in {geo.region_name(region_type, index)}"
             hint = ChainHint(
                 f"{self.prefix}{names[kind]}{self.suffix}",
                 0.0,
@@ -651,7 +655,7 @@ class Chaining:
             )
             return hint.finish()
 
-        return CompiledHints(make, selected, refs, rows)
+        return CompiledHints(make, selected, refs, rows, initial)
 
     def _multiple_hints(self, grid: Grid) -> list[ChainHint]:
         """The hints of a nested level (1 and up): each assumption propagated in Python, the inner
@@ -675,7 +679,7 @@ class Chaining:
                 common = _common(branch, common)
             if not self.nishio and (count == 2 or (self.multiple and count > 2)):
                 assert common is not None
-                for k in _ons_then_offs(common):
+                for k in common.tolist():
                     hint = self._reduction(grid, k, branches, 5, CELL, f"Cell:from {geo.name(cell)}")
                     if hint is not None:
                         result.append(hint)
@@ -759,7 +763,7 @@ class Chaining:
             assert common is not None
             index = geo.region_of[t][cell]
             label = f"Region:{digit} in {geo.region_name(t, index)}"
-            for k in _ons_then_offs(common):
+            for k in common.tolist():
                 hint = self._reduction(grid, k, branches, 6, t, label)
                 if hint is not None:
                     result.append(hint)
@@ -790,19 +794,14 @@ class Chaining:
 
 def _common(branch: Store, keys: np.ndarray | None) -> np.ndarray:
     """The keys of ``keys`` that ``branch`` also reaches, in their order (the branch's own "on" keys, then
-    its "off" keys, when there are none yet): one selection a branch for both sets."""
+    its "off" keys, when there are none yet): one selection a branch for both sets, read in SE's order
+    (the "on"s, then the "off"s, each in the order the first branch added them)."""
     if keys is None:
         npot = int(branch.cnt[NPOT])
         out = np.empty(npot, dtype=np.int32)
         ons = set_keys(branch.pkey, 0, npot, branch.index_of, 1, out, 0)
         return out[: set_keys(branch.pkey, 0, npot, branch.index_of, 0, out, ons)]
     return keys[: keep(keys, len(keys), branch.index_of)]  # (in place: the first branch's are new)
-
-
-def _ons_then_offs(keys: np.ndarray) -> list[int]:
-    """``keys``' "on" keys, then its "off" keys, each in their order (SE's reading of the two sets)."""
-    listed = keys.tolist()
-    return [k for k in listed if k & 1] + [k for k in listed if not k & 1]
 
 
 def _forcing_removable(grid: Grid, target: int) -> dict[int, int]:
@@ -882,7 +881,7 @@ def _first_of_each(items: list[_T], ident: Callable[[_T], Hashable]) -> list[_T]
 
 
 class _Made:
-    """``count`` hints made by ``made(i)`` the first time the i-th is read, then kept."""
+    """``count`` hints made by ``make(i)`` the first time the i-th is read (``made``), then kept."""
 
     def __init__(self, count: int, make: Callable[[int], ChainHint]) -> None:
         self._count, self._make = count, make
@@ -908,10 +907,17 @@ class CompiledHints(_Made):
     find a hundred thousand)."""
 
     def __init__(
-        self, make: Callable[[int], ChainHint], found: np.ndarray, refs: np.ndarray, rows: Rows
+        self,
+        make: Callable[[int], ChainHint],
+        found: np.ndarray,
+        refs: np.ndarray,
+        rows: Rows,
+        initial: np.ndarray,
     ) -> None:
         super().__init__(len(found), make)
         self.found, self.refs, self.rows = found, refs, rows
+        #: per hint, the rule its initial assumption's parents read (``ChainHint.initial_cause``; -1: none)
+        self.initial = initial
         #: the hints' identities' numbers (``ChainHint.token``) and the numbering they are from; kept
         #: here, not in the ``Deferred``s (which refer to this: a cycle, freed only by the collector,
         #: which a walk's step pauses, would keep every call's arena to the step's end)
@@ -941,21 +947,14 @@ class CompiledHints(_Made):
         f = self.found[i]
         first = int(f[multiple.FIRST])
         ends = self.refs[first : first + int(f[multiple.COUNT])].tolist()
-        return tuple(tuple(self.rows.pkey[self.rows.chain(r)].tolist()) for r in ends)
+        return tuple(self.rows.chain_keys(r) for r in ends)
 
     def struck(
         self, before: np.ndarray, after: np.ndarray, regions: np.ndarray, n: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """Every hint's ``ChainHint.struck``, in order: the keys, and where each hint's begin (the i-th
         hint's are ``keys[starts[i]:starts[i + 1]]``)."""
-        selected = self.found
-        kind = selected[:, multiple.KIND]
-        initial = np.where(
-            kind == multiple.CELL,
-            CELL,
-            np.where(kind == multiple.REGION, selected[:, multiple.WHERE_TYPE], -1),
-        )
-        first, count = selected[:, multiple.FIRST], selected[:, multiple.COUNT]
+        first, count = self.found[:, multiple.FIRST], self.found[:, multiple.COUNT]
         nstruck = sum(int(m).bit_count() for m in (before & ~after).tolist())
         keys = np.empty(max(1, len(first) * nstruck), dtype=np.int32)
         starts = np.empty(len(first) + 1, dtype=np.int64)
@@ -963,7 +962,7 @@ class CompiledHints(_Made):
         cmark, cstamp, chain = marks(rows.nkeys, 0, int(count.sum()))
         kmark, kstamp, _ = marks(len(before) << 6, 1, len(first))
         struck_each(
-            rows.pkey, rows.pcause, rows.pstart, rows.pnpar, rows.par, self.refs, first, count, initial,
+            rows.pkey, rows.pcause, rows.pstart, rows.pnpar, rows.par, self.refs, first, count, self.initial,
             before, after, regions, n, cmark, cstamp, chain, kmark, kstamp, keys, starts,
         )  # fmt: skip
         return keys, starts

@@ -455,6 +455,10 @@ class Rows:
         mark, stamp, out = marks(self.nkeys)
         return out[: chain_rows(self.pkey, self.pstart, self.pnpar, self.par, row, mark, stamp, out)].copy()
 
+    def chain_keys(self, row: int) -> tuple[int, ...]:
+        """The keys of ``row``'s chain (``chain``): what a chain's identity compares."""
+        return tuple(self.pkey[self.chain(row)].tolist())
+
     def nested_in(self, row: int) -> list[Any]:
         """The inner hints behind the rows of ``row``'s chain, in its order (None for an inner technique
         that is no chain): what a nested hint's complexity adds up, read with no chain made in Python."""
@@ -555,7 +559,9 @@ class Store(Rows):
         self.cnt[tail] += 1
 
     def run(self) -> tuple[int, int] | None:
-        """Propagate until nothing is pending: the contradiction's (on, off) rows, or None."""
+        """Propagate until nothing is pending: the contradiction's (on, off) rows, or None. (The nested
+        levels settle their propagations with ``advanced.settle``; this step alone is what the tests hold
+        it and the inner techniques to.)"""
         self.own()
         while True:
             propagate(
