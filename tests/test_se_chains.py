@@ -647,3 +647,22 @@ def test_a_walk_pauses_the_cycle_collector_and_leaves_it_as_it_was(collecting: b
         gc.callbacks.remove(count)
         (gc.enable if was else gc.disable)()
     assert len(hints) > 30 and len(steps) > 30
+
+
+def test_each_walk_numbers_its_chain_identities_afresh() -> None:
+    """The numbers of chain identities (nested complexity counts) begin anew with each walk: after two
+    walks the thread holds the second walk's alone, as a thread that walked it alone does, and both
+    ratings are serate's (kept across walks, they grew to some 150 MB)."""
+    import threading
+
+    from sudoku_cp.se.chaining import numbering
+
+    first, second = NESTED
+    alone: list[int] = []
+    walker = threading.Thread(target=lambda: (rate_se(second), alone.append(len(numbering()))))
+    walker.start()
+    walker.join()
+    assert str(rate_se(first)) == NESTED[first]
+    assert len(numbering()) > 0
+    assert str(rate_se(second)) == NESTED[second]
+    assert len(numbering()) == alone[0] > 0

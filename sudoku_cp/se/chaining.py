@@ -54,7 +54,16 @@ from .propagation import (
     tables,
 )
 
-__all__ = ["ChainHint", "Chaining", "CompiledHints", "Deferred", "Tokens", "length_difficulty"]
+__all__ = [
+    "ChainHint",
+    "Chaining",
+    "CompiledHints",
+    "Deferred",
+    "Tokens",
+    "length_difficulty",
+    "new_numbering",
+    "numbering",
+]
 
 #: Causes of a potential (why it follows from its parents): the cell rule, a region rule (its type), or an
 #: inner technique (levels 1 and up). The initial assumption has none.
@@ -164,7 +173,7 @@ class ChainHint(Hint):
         else:
             nested = [p.nested for target in self.targets for p in chain_of(target)]
         total, seen = 0, set()
-        tokens = _tokens()
+        tokens = numbering()
         for hint in nested:
             if hint is not None:
                 token = hint.token(tokens)
@@ -296,8 +305,8 @@ def _removed_under(
 
 
 class Tokens:
-    """Chain identities numbered (``ChainHint.token``): a thread's walks share one numbering, begun anew
-    when it holds ``LIMIT`` identities (hints numbered by an older one are numbered again)."""
+    """Chain identities numbered (``ChainHint.token``): one numbering per walk (``new_numbering``), begun
+    anew also when it holds ``LIMIT`` identities (hints numbered by an older one are numbered again)."""
 
     LIMIT = 1 << 18
 
@@ -315,7 +324,14 @@ class Tokens:
 _TOKENS = threading.local()
 
 
-def _tokens() -> Tokens:
+def new_numbering() -> None:
+    """Begin a new numbering of chain identities on this thread (at each walk's start): a walk's hints are
+    never compared with another's. One ER 11.7 walk numbers some 20,000 identities (about 10 MB); kept
+    across walks they grew to ``LIMIT`` (some 150 MB) before starting anew."""
+    _TOKENS.tokens = Tokens()
+
+
+def numbering() -> Tokens:
     """The thread's numbering of chain identities, a new one when it is full (taken only between two
     complexity counts, so the tokens one count compares come from one numbering)."""
     tokens: Tokens | None = getattr(_TOKENS, "tokens", None)

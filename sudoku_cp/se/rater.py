@@ -33,6 +33,7 @@ def producers() -> tuple[Producer, ...]:
     from . import chaining, exclusion, singles, subsets, uniqueness, wings
 
     ends: chaining.Ends = {}  # the nested levels' propagations, resumed by the level above
+    chaining.new_numbering()
     return (
         singles.hidden_single,  # 1.0, 1.2, 1.5
         singles.direct_locking,  # 1.7, 1.9
