@@ -538,9 +538,9 @@ def test_a_level_0_producers_hints_held_as_deferred_hints_are_freed_without_the_
     """A nested level keeps the hints behind its strikes as ``Deferred``, which refer to their producer's
     result (``CompiledHints``, with its arena): no reference cycle may run through it, since a walk's
     step runs with the cycle collector paused, and every inner call's arena would be kept to the step's
-    end (a forum walk's peak memory went 1.0 -> 2.5 GB). Once the producer has moved on to another grid
-    and the deferred hints are dropped, the result is freed by reference counts alone, with every hint
-    made, numbered and read: when the producer (which keeps its last grids' hints) is dropped."""
+    end (a forum walk's peak memory went 1.0 -> 2.5 GB). Once the deferred hints and the producer (which
+    keeps its last grids' hints) are dropped, the result is freed by reference counts alone, with every
+    hint made, numbered and read."""
     import gc
     import weakref
 
@@ -670,26 +670,38 @@ def test_each_walk_numbers_its_chain_identities_afresh() -> None:
 def test_a_level_0_producer_keeps_the_hints_of_the_grids_it_met_last() -> None:
     """Inside nested levels a level-0 producer meets the same reduced grids again (29% of the dynamic
     producer's calls over an ER 11.8 walk): the hints of the last 1,024 grids are kept and given again,
-    the same object, while a grid met longer ago is searched anew. The kernel's arrays come back copied
-    to their sizes, so that what is kept holds no call's whole room."""
+    the same object and the same hints as a fresh producer's, while a grid met longer ago is searched
+    anew. The kernel's arrays come back copied to their sizes, so that what is kept holds no call's room."""
+    import itertools
+
+    import numpy as np
+
     from sudoku_cp.se import multiple
     from sudoku_cp.se.chaining import Chaining
     from sudoku_cp.se.propagation import tables
 
     grid, source, values, _, _ = next(_walked_grids())
-    producer = Chaining(True, True, False, 0)
+    producer = Chaining(True, False, False, 0)  # static chains: the quickest of the searched producers
     first = producer.hints(grid, values, source)
-    others = []
-    for cell in range(81):  # other grids: one candidate less each
-        if len(others) == 3:
-            break
-        if bin(int(source[cell])).count("1") > 2:
-            cands = source.copy()
+
+    def other(removals: tuple[int, ...]) -> np.ndarray:  # the grid with one candidate less in each cell
+        cands = source.copy()
+        for cell in removals:
             cands[cell] &= cands[cell] - 1
-            others.append(producer.hints(grid, values, cands))
-    assert len(others) == 3 and all(o is not first for o in others)
-    assert producer.hints(grid, values, source.copy()) is first
+        return cands
+
+    wide = [c for c in range(81) if int(source[c]).bit_count() > 2]
+    others = itertools.chain(((c,) for c in wide), itertools.combinations(wide, 2))
+    for removals in itertools.islice(others, 1023):
+        producer.hints(grid, values, other(removals))
+    assert producer.hints(grid, values, source.copy()) is first  # 1,024 grids met: it was the oldest
+    for removals in itertools.islice(others, 1024):
+        producer.hints(grid, values, other(removals))
+    again = producer.hints(grid, values, source.copy())
+    assert again is not first
+    fresh = Chaining(True, False, False, 0).hints(grid, values, source)
+    assert [(h.name, h.removable) for h in again] == [(h.name, h.removable) for h in fresh]
+    assert [(h.name, h.removable) for h in first] == [(h.name, h.removable) for h in fresh] != []
     regions, _, where = tables(3, 3)
     arrays = multiple.search(source, regions, where, 9, False, True, True)
     assert all(a.base is None for a in arrays)
-    assert [len(h.removable) > 0 for h in first] == [True] * len(list(first))
