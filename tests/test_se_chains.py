@@ -671,7 +671,8 @@ def test_a_level_0_producer_keeps_the_hints_of_the_grids_it_met_last() -> None:
     """Inside nested levels a level-0 producer meets the same reduced grids again (29% of the dynamic
     producer's calls over an ER 11.8 walk): the hints of the last 1,024 grids are kept and given again,
     the same object and the same hints as a fresh producer's, while a grid met longer ago is searched
-    anew. The kernel's arrays come back copied to their sizes, so that what is kept holds no call's room."""
+    anew, as is the oldest grid kept once their arrays would hold more than ``Chaining.kept_bytes``. The
+    kernel's arrays come back copied to their sizes, so that what is kept holds no call's room."""
     import itertools
 
     import numpy as np
@@ -705,3 +706,10 @@ def test_a_level_0_producer_keeps_the_hints_of_the_grids_it_met_last() -> None:
     regions, _, where = tables(3, 3)
     arrays = multiple.search(source, regions, where, 9, False, True, True)
     assert all(a.base is None for a in arrays)
+    # and as long as their arrays fit in ``kept_bytes`` (larger grids, larger propagations)
+    tight = Chaining(True, False, False, 0)
+    kept = tight.hints(grid, values, source)
+    tight.kept_bytes = kept.nbytes  # room for this grid's alone
+    assert tight.hints(grid, values, source.copy()) is kept
+    tight.hints(grid, values, other((wide[0],)))
+    assert tight.hints(grid, values, source.copy()) is not kept

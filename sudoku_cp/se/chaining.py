@@ -69,13 +69,6 @@ __all__ = [
 #: inner technique (levels 1 and up). The initial assumption has none.
 CELL, ADVANCED = CELL_CAUSE, ADVANCED_CAUSE
 REGION_TYPES = (BLOCK, ROW, COLUMN)
-#: How many grids' hints a level-0 producer keeps (``Chaining._found``), as the inner technique of nested
-#: levels: the unary producer's are paths, met again by a quarter of its calls; the dynamic producer meets
-#: again 29% of its grids over an ER 11.8 walk, 99.9% of them within 1,024 calls (44% within 256), each
-#: result some 200 KB (its propagations). Two forum walks of ER 11.8 and three of 10.3-11.4, one process:
-#: 33.9 s with one grid kept, 32.6 s with 256, 29.6 s with 1,024 (peak 715 MB), 30.0 s with 4,096 (1.5 GB).
-#: A nested level's hints (1 and up) are the walk's alone, asked once a grid: the last grid's are kept.
-_KEPT, _KEPT_NESTED = 1024, 1
 _T = TypeVar("_T")
 
 
@@ -394,6 +387,15 @@ class Chaining:
     """One of SE's chaining producers: ``multiple`` (cell and region chains), ``dynamic`` (strikes as it
     goes), ``nishio`` (one digit's links, contradictions only), ``level`` (inner techniques)."""
 
+    #: How many grids' hints a level-0 producer keeps, the oldest dropped first, as long as their arrays
+    #: hold at most ``kept_bytes``. Inside nested levels, the unary producer meets again a quarter of its
+    #: grids; the dynamic producer 29% over an ER 11.8 walk, 99.9% of them within 1,024 calls (44% within
+    #: 256), each result some 200 KB on 9x9 (its propagations). Two forum walks of ER 11.8 and three of
+    #: 10.3-11.4 in one process: 33.9 s with one grid kept, 32.6 s with 256, 29.6 s with 1,024 (peak 715
+    #: MB), 30.0 s with 4,096 (1.5 GB). The bytes bound larger grids, whose propagations are larger.
+    kept_grids = 1024
+    kept_bytes = 256 << 20
+
     def __init__(
         self, multiple: bool, dynamic: bool, nishio: bool, level: int, ends: Ends | None = None
     ) -> None:
@@ -417,9 +419,13 @@ class Chaining:
         else:
             self.base = 8.0  # multiple; the unary producer's hints price themselves
         self._inner: list[Chaining] | None = None
-        #: The hints of the grids searched last (a grid's values and candidates -> its hints): as an inner
-        #: technique, a level-0 producer meets the same reduced grid from several assumptions.
-        self._found: OrderedDict[bytes, Iterable[ChainHint]] = OrderedDict()
+        #: The hints of the grids searched last (a grid's values and candidates -> its hints, and the bytes
+        #: of their arrays): as an inner technique, a level-0 producer meets the same reduced grid from
+        #: several assumptions, and across a walk's steps.
+        self._found: OrderedDict[bytes, tuple[Iterable[ChainHint], int]] = OrderedDict()
+        self._found_bytes = 0
+        if level > 0:  # a nested level's hints are the walk's alone, asked once a grid
+            self.kept_grids = 1
         #: The candidates of the grid being searched and their regions' places, as propagations read them.
         self._source = self._places = self._values = np.zeros(0, dtype=np.int64)
         #: The "on" branches of one call (``_on_branch``).
@@ -438,8 +444,10 @@ class Chaining:
         is asked on a propagation's candidates, which it holds as one: its grid is met again as the bytes
         of the arrays, with no list made)."""
         state = values.tobytes() + cands.tobytes()
-        hints = self._found.get(state)
-        if hints is None:
+        kept = self._found.get(state)
+        if kept is not None:
+            hints = kept[0]
+        else:
             self._state = state
             if self._ends is not None and self.level > 0:
                 self._ends[self.level] = (state, _inner_spec(self.level), {})
@@ -455,10 +463,18 @@ class Chaining:
                 hints = self._compiled_hints(grid)
             else:
                 hints = _in_order(self._multiple_hints(grid))
-            if len(self._found) >= (_KEPT if self.level == 0 else _KEPT_NESTED):
-                self._found.popitem(last=False)  # the oldest (a dict's first key is found in a scan)
-            self._found[state] = hints
+            self._keep(state, hints)
         return hints
+
+    def _keep(self, state: bytes, hints: Iterable[ChainHint]) -> None:
+        """Keep ``hints`` as the grid ``state``'s, dropping the oldest kept beyond ``kept_grids`` or
+        ``kept_bytes``."""
+        size = hints.nbytes if isinstance(hints, CompiledHints) else 0
+        found = self._found
+        while found and (len(found) >= self.kept_grids or self._found_bytes + size > self.kept_bytes):
+            self._found_bytes -= found.popitem(last=False)[1][1]  # the oldest (no scan for a first key)
+        found[state] = (hints, size)
+        self._found_bytes += size
 
     # -- producer 21: cycles and forcing chains on the grid as it is --------------------------------
 
@@ -943,6 +959,13 @@ class CompiledHints(_Made):
         #: which a walk's step pauses, would keep every call's arena to the step's end)
         self._tokens: dict[int, int] = {}
         self._tokens_of: Tokens | None = None
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the arrays the hints are read from."""
+        rows = self.rows
+        arrays = (self.found, self.refs, self.initial, rows.pkey, rows.pcause, rows.pstart, rows.pnpar)
+        return sum(a.nbytes for a in arrays) + rows.par.nbytes
 
     def removal(self, i: int) -> tuple[int, int]:
         """The cell the i-th hint removes from and the digits (a mask)."""
