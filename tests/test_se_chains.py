@@ -651,7 +651,7 @@ def test_a_walk_pauses_the_cycle_collector_and_leaves_it_as_it_was(collecting: b
 def test_each_walk_numbers_its_chain_identities_afresh() -> None:
     """The numbers of chain identities (nested complexity counts) begin anew with each walk: after two
     walks the thread holds the second walk's alone, as a thread that walked it alone does, and both
-    ratings are serate's (kept across walks, they grew to some 150 MB)."""
+    ratings are serate's (kept across walks, they grew to some 130 MB)."""
     import threading
 
     from sudoku_cp.se.chaining import numbering

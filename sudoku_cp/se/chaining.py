@@ -323,7 +323,7 @@ _TOKENS = threading.local()
 def new_numbering() -> None:
     """Begin a new numbering of chain identities on this thread (at each walk's start): a walk's hints are
     never compared with another's. One ER 11.7 walk numbers some 20,000 identities (about 10 MB); kept
-    across walks they grew to ``LIMIT`` (some 150 MB) before starting anew."""
+    across walks they grew to ``LIMIT`` (some 130 MB at 500 bytes each) before starting anew."""
     _TOKENS.tokens = Tokens()
 
 
