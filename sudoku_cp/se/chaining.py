@@ -655,7 +655,7 @@ class Chaining:
         base = self.base  # ``make`` refers to no ``self``: the producer keeps the result (no cycle)
         flat = found[:, multiple.FLAT]
         bonus = np.array([length_difficulty(c) for c in range(int(flat.max(initial=0)) + 1)])
-        order = np.lexsort((found[:, multiple.SORT_KEY], flat, self.base + bonus[flat]))
+        order = np.lexsort((found[:, multiple.SORT_KEY], flat, base + bonus[flat]))
         ident = found[order, multiple.REMOVE_CELL] << 32 | found[order, multiple.REMOVE_MASK]
         selected = found[order[np.sort(np.unique(ident, return_index=True)[1])]]
         # what the initial assumption's rule parents read: a cell's chains the cell rule, a region's its

@@ -321,9 +321,9 @@ def advanced_in(pkey, pcause, pstart, pnpar, par, row, mark, stamp, out):  # typ
 def struck_under(pkey, pcause, chain, count, initial, before, after, regions, n, mark, stamp, out, m):  # type: ignore[no-untyped-def]
     """What the "on"s of the first ``count`` rows of ``chain`` rest on by their rules (SE's
     ``getRuleParents``): by the cell rule the cell's digits in ``before`` and not in ``after``, by a
-    region rule (its type) the digit's
-    places struck there; a row without a cause reads ``initial`` (-1: none). Appended to ``out`` from
-    ``m`` as "off" keys, in that order, each once (``mark`` by key, ``stamp``); the new count."""
+    region rule (its type) the digit's places struck there; a row without a cause reads ``initial`` (-1:
+    none). Appended to ``out`` from ``m`` as "off" keys, in that order, each once (``mark`` by key,
+    ``stamp``); the new count."""
     for i in range(count):
         r = chain[i]
         k = pkey[r]
