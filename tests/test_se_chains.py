@@ -9,7 +9,11 @@ hardest list (forum_hardest_1106).
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sudoku_cp import Puzzle, Rules, generate, solve
 from sudoku_cp.human import hint, se_walks, walk
@@ -301,6 +305,52 @@ def test_level_four_resuming_level_one_finds_what_it_finds_afresh() -> None:
     resumed = described(list(Chaining(True, True, False, 4, ends=ends)(grid)))
     assert len(resumed) > 10
     assert resumed == described(list(Chaining(True, True, False, 4)(grid)))
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_a_nested_level_gives_its_hints_in_se_order_finishing_them_as_the_order_needs(level: int) -> None:
+    """A nested level's hints are finished (their inner hints' complexity read) lazily, in the order of a
+    lower bound of their sort key: read in full they are still sorted by difficulty, complexity and kind,
+    one per set of removals, and the first read alone is the first of the whole list."""
+    from sudoku_cp.se.chaining import Chaining
+    from sudoku_cp.se.grid import Grid
+
+    grid = Grid.of(Puzzle.from_string(next(iter(NESTED))))
+    every = list(Chaining(True, True, False, level)(grid))
+    keys = [(h.difficulty, h.complexity, h.sort_key) for h in every]
+    assert len(every) > 10 and len({k[1] for k in keys}) > 5
+    assert keys == sorted(keys)
+    removals = [tuple(sorted(h.removable.items())) for h in every]
+    assert len(set(removals)) == len(removals)
+    first = next(iter(Chaining(True, True, False, level)(grid)))
+    assert (first.name, first.difficulty) == (every[0].name, every[0].difficulty)
+    assert first.removable == every[0].removable
+
+
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=40), st.integers(0, 5))
+def test_sorted_lazily_is_a_stable_sort_that_computes_only_the_keys_it_needs(
+    pairs: list[tuple[int, int]], read: int
+) -> None:
+    """Items of a bound and an excess (the exact key their sum, costly to compute): all read, the stable
+    sort by the exact key; the first ``read`` read, exact keys computed only for items whose bound is
+    at most the last exact key given (ties are broken by the items' order)."""
+    from sudoku_cp.se.chaining import sorted_lazily
+
+    computed: list[int] = []
+
+    def exact(i: int) -> int:
+        computed.append(i)
+        return sum(pairs[i])
+
+    items = list(range(len(pairs)))
+    everything = list(sorted_lazily(items, lambda i: pairs[i][0], exact))
+    assert everything == sorted(items, key=lambda i: sum(pairs[i]))
+    computed.clear()
+    given_ = list(itertools.islice(sorted_lazily(items, lambda i: pairs[i][0], exact), read))
+    assert len(set(computed)) == len(computed)
+    if given_:
+        last = (sum(pairs[given_[-1]]), given_[-1])
+        assert all((pairs[i][0], i) < last for i in computed if i not in given_)
 
 
 def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:

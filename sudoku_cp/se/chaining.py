@@ -26,13 +26,14 @@ here between two passes). They hand back rows of numbers; potentials are made on
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import pairwise
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -63,6 +64,7 @@ __all__ = [
     "length_difficulty",
     "new_numbering",
     "numbering",
+    "sorted_lazily",
 ]
 
 #: Causes of a potential (why it follows from its parents): the cell rule, a region rule (its type), or an
@@ -146,6 +148,7 @@ class ChainHint(Hint):
     detail: str = ""  # where: the cell or region a cell or region chain starts from
     rows: tuple[tuple[Store, int], ...] = ()
     _complexity: int = field(default=-1, repr=False)
+    _nested: list[ChainHint | Deferred | None] | None = field(default=None, init=False, repr=False)
     _token: int = field(default=-1, init=False, repr=False)
     _token_of: Tokens | None = field(default=None, init=False, repr=False)
 
@@ -159,15 +162,30 @@ class ChainHint(Hint):
     def complexity(self) -> int:
         if self._complexity < 0:
             self._complexity = self.flat + self._nested_complexity()
+            self._nested = None  # read once: not kept with the hint
         return self._complexity
 
+    def nested(self) -> list[ChainHint | Deferred | None]:
+        """The inner hints behind this chain's links, in its order (None for an inner technique that is
+        no chain), each as often as a link rests on it."""
+        if self._nested is None:
+            if self.rows and not any(store.nested for store, _ in self.rows):
+                self._nested = []  # no inner technique anywhere in these propagations
+            elif self.rows:  # read off the rows, with no potential made
+                self._nested = [hint for store, row in self.rows for hint in store.nested_in(row)]
+            else:
+                self._nested = [p.nested for target in self.targets for p in chain_of(target)]
+        return self._nested
+
+    def least_complexity(self) -> int:
+        """A lower bound of ``complexity`` read with no identity made: the flat one and the most complex
+        inner hint."""
+        if self._complexity >= 0:
+            return self._complexity
+        return self.flat + max((h.complexity for h in self.nested() if h is not None), default=0)
+
     def _nested_complexity(self) -> int:
-        if self.rows and not any(store.nested for store, _ in self.rows):
-            return 0  # no inner technique anywhere in these propagations
-        if self.rows:  # read off the rows, with no potential made
-            nested = [hint for store, row in self.rows for hint in store.nested_in(row)]
-        else:
-            nested = [p.nested for target in self.targets for p in chain_of(target)]
+        nested = self.nested()
         total, seen = 0, set()
         tokens = numbering()
         for hint in nested:
@@ -462,7 +480,7 @@ class Chaining:
             elif self.level == 0:
                 hints = self._compiled_hints(grid)
             else:
-                hints = _in_order(self._multiple_hints(grid))
+                hints = _InOrder(self._multiple_hints(grid))
             self._keep(state, hints)
         return hints
 
@@ -480,7 +498,7 @@ class Chaining:
 
     def _unary_hints(self, grid: Grid) -> _Made:
         """X-cycles, Y-cycles and forcing chains (6.5+), searched by one kernel call and put in SE's order
-        (as ``_in_order``) on their paths' keys; made into hints only when read. A path is one-parent
+        (as ``_InOrder``) on their paths' keys; made into hints only when read. A path is one-parent
         links, so its complexity is its count of distinct keys; a cycle that removes nothing is no hint."""
         regions, block_of, where = tables(grid.geo.box_rows, grid.geo.box_cols)
         found, (keys, causes) = unary.search(self._source, regions, block_of, where, grid.geo.n)
@@ -635,7 +653,7 @@ class Chaining:
 
     def _compiled_hints(self, grid: Grid) -> CompiledHints:
         """``_multiple_hints`` at level 0, where no inner technique runs: searched by one kernel call, put
-        in SE's order (``_in_order``) on the kernel's rows, and made into hints only when read (most calls
+        in SE's order (``_InOrder``) on the kernel's rows, and made into hints only when read (most calls
         read the first alone). Without nesting, a hint's complexity is its row's ``FLAT``."""
         geo = grid.geo
         regions, _, where = tables(geo.box_rows, geo.box_cols)
@@ -896,13 +914,63 @@ def _reversed(end: Potential) -> Potential:
     return line[0]
 
 
-def _in_order(found: list[ChainHint]) -> list[ChainHint]:
-    """A producer's hints in SE's order: by difficulty, complexity and kind (a stable sort: the search's
-    order breaks ties), the first of those that remove the same candidates kept."""
-    for hint in found:
-        hint.finish()
-    found.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
-    return _first_of_each(found, lambda h: tuple(sorted(h.removable.items())))
+def sorted_lazily(
+    items: Sequence[_T], bound: Callable[[_T], Any], exact: Callable[[_T], Any]
+) -> Iterator[_T]:
+    """``items`` in a stable sort by ``exact``, which is costly, given ``bound(x) <= exact(x)``, which is
+    not: items are taken in the order of their bounds, and the least exact key taken comes next once it
+    is below the bound of every item not yet taken (a lazy merge), so reading the first few items
+    computes the exact keys of those whose bounds are below theirs alone."""
+    bounds = sorted((bound(x), i) for i, x in enumerate(items))
+    ready: list[tuple[Any, int]] = []  # a heap of the exact keys computed, not yet given
+    taken = 0
+    while True:
+        while taken < len(bounds) and (not ready or bounds[taken] < ready[0]):
+            i = bounds[taken][1]
+            heapq.heappush(ready, (exact(items[i]), i))
+            taken += 1
+        if not ready:
+            return
+        yield items[heapq.heappop(ready)[1]]
+
+
+class _InOrder:
+    """A nested level's hints in SE's order: by difficulty, complexity and kind (a stable sort: the search's
+    order breaks ties), the first of those that remove the same candidates kept; each hint finished (its
+    inner hints' complexity added up) only when the order reaches it (``sorted_lazily``, on the bound
+    ``ChainHint.least_complexity``). The walk reads a producer's first hint alone: on an ER 11.7 walk, 16,000
+    of 47,000 hints are finished. A nested level's inner use reads them all."""
+
+    def __init__(self, found: list[ChainHint]) -> None:
+        self._order = sorted_lazily(found, _least_key, _exact_key)
+        self._kept: list[ChainHint] = []
+        self._seen: set[tuple[tuple[int, int], ...]] = set()
+
+    def __iter__(self) -> Iterator[ChainHint]:
+        i = 0
+        while i < len(self._kept) or self._more():
+            yield self._kept[i]
+            i += 1
+
+    def _more(self) -> bool:
+        """Put the next hint that removes something new in ``_kept``; False when none is left."""
+        for hint in self._order:
+            mark = tuple(sorted(hint.removable.items()))
+            if mark not in self._seen:
+                self._seen.add(mark)
+                self._kept.append(hint)
+                return True
+        return False
+
+
+def _least_key(hint: ChainHint) -> tuple[float, int, int]:
+    least = hint.least_complexity()
+    return hint.base + length_difficulty(least), least, hint.sort_key
+
+
+def _exact_key(hint: ChainHint) -> tuple[float, int, int]:
+    hint.finish()
+    return hint.difficulty, hint.complexity, hint.sort_key
 
 
 def _first_of_each(items: list[_T], ident: Callable[[_T], Hashable]) -> list[_T]:
