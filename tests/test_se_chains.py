@@ -308,10 +308,10 @@ def test_level_four_resuming_level_one_finds_what_it_finds_afresh() -> None:
 
 
 @pytest.mark.parametrize("level", [2, 3])
-def test_a_nested_level_gives_its_hints_in_se_order_finishing_them_as_the_order_needs(level: int) -> None:
+def test_a_nested_level_gives_its_hints_in_se_order_read_in_full_or_the_first_alone(level: int) -> None:
     """A nested level's hints are finished (their inner hints' complexity read) lazily, in the order of a
-    lower bound of their sort key: read in full they are still sorted by difficulty, complexity and kind,
-    one per set of removals, and the first read alone is the first of the whole list."""
+    lower bound of their sort key (``sorted_lazily``): read in full they are sorted by difficulty,
+    complexity and kind, one per set of removals, and the first read alone is the first of the whole."""
     from sudoku_cp.se.chaining import Chaining
     from sudoku_cp.se.grid import Grid
 
@@ -332,8 +332,9 @@ def test_sorted_lazily_is_a_stable_sort_that_computes_only_the_keys_it_needs(
     pairs: list[tuple[int, int]], read: int
 ) -> None:
     """Items of a bound and an excess (the exact key their sum, costly to compute): all read, the stable
-    sort by the exact key; the first ``read`` read, exact keys computed only for items whose bound is
-    at most the last exact key given (ties are broken by the items' order)."""
+    sort by the exact key; the first ``read`` read, exact keys computed once each and only for items
+    whose bound is below the last exact key given (keys compared with the items' places, which break
+    ties)."""
     from sudoku_cp.se.chaining import sorted_lazily
 
     computed: list[int] = []
