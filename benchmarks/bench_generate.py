@@ -2,8 +2,10 @@
 
 Rows: 9x9 minimal by the band search, the default (the target: at least 1,500/s), and by the SAT way, 9x9
 with a clue target, 9x9 minimal with rot180 symmetry, 9x9 minimal and rated, 16x16 minimal and with the hard
-blank level (the target: a unique 16x16 puzzle in under a second), and without ``--quick`` a 25x25 puzzle
-with 60% of its cells given. Wall and CPU seconds
+blank level (the target: a unique 16x16 puzzle in under a second), 9x9 little killers drawn from the
+solution under the X and the anti-king rules (``generate --constraints littlekillersum``, whose sums leave
+the SAT oracle hard questions), and without ``--quick`` a 25x25 puzzle with 60% of its cells given. Wall and
+CPU seconds
 are both shown (CPU time is steadier on a shared machine); every puzzle is checked unique by the dfs
 backend after the clock stops.
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_cp import Rules, count_solutions, generate
+from sudoku_cp.generate.drawn import generate_clued
 
 
 @dataclass
@@ -31,12 +34,21 @@ class Row:
 
     def run(self) -> str:
         start, cpu = time.perf_counter(), time.process_time()
-        items = list(generate(self.count, seed=f"bench-{self.label}", **self.options))
+        seed = f"bench-{self.label}"
+        if "kinds" in self.options:  # clues drawn from the solution (``generate --constraints``)
+            options = dict(self.options)
+            items = list(generate_clued(self.count, options.pop("kinds"), seed=seed, **options))
+        else:
+            items = list(generate(self.count, seed=seed, **self.options))
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         wrong = sum(count_solutions(item.puzzle, 2) != 1 for item in items)
         clues = sum(item.clues for item in items) / len(items)
         rates = f"{self.count / wall:,.1f} | {self.count / cpu:,.1f} | {1000 * wall / self.count:,.1f}"
         return f"| {self.label} | {self.count} | {clues:.1f} | {rates} | {wrong} |"
+
+
+NINE = Rules.classic(3, 3)
+ANTI_KING = NINE.with_named("anti-king")
 
 
 def rows(quick: bool) -> list[Row]:
@@ -51,6 +63,8 @@ def rows(quick: bool) -> list[Row]:
         Row("9x9 minimal, rated", small // 3, {"rate": True}),
         Row("16x16 minimal", big, {"rules": Rules.classic(4, 4), "rate": False}),
         Row("16x16, many blanks", big, {"rules": Rules.classic(4, 4), "blanks": "many", "rate": False}),
+        Row("9x9 little killers, X", big, {"kinds": ["littlekillersum"], "rules": NINE.with_named("x")}),
+        Row("9x9 little killers, anti-king", big, {"kinds": ["littlekillersum"], "rules": ANTI_KING}),
     ]
     if not quick:
         table.append(Row("25x25, 375 clues", 2, {"rules": Rules.classic(5, 5), "clues": 375, "rate": False}))

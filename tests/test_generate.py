@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 
@@ -237,6 +238,48 @@ def test_random_isomorphs_stay_valid_grids() -> None:
         for _ in range(10):
             image = Puzzle(rules, random_isomorph(grid.cells, rules, rng))
             assert is_solution(Puzzle.empty(rules), image)
+
+
+@pytest.mark.parametrize("solver", ["cadical153", "glucose4"])
+def test_a_sat_call_within_a_conflict_budget_leaves_a_hard_question_open(solver: str) -> None:
+    """A call bounded by conflicts returns None on a formula that needs more (the pigeonhole principle, 7
+    pigeons in 6 holes), the same every time, and the solver answers the next call, a limited one (a
+    deadline) without the bound: CaDiCaL's slices stop at the budget, the others' own budget holds for
+    one call."""
+    from pysat.examples.genhard import PHP
+
+    from sudoku_cp.backends import sat
+
+    solver_ = sat.new_solver(solver, PHP(6).clauses, incremental=True)
+    try:
+        assert sat.solve_call(solver_, solver, [], None, conflicts=50) is None
+        assert sat.solve_call(solver_, solver, [], None, conflicts=50) is None
+        assert sat.solve_call(solver_, solver, [], time.perf_counter() + 600) is False  # a limited call
+    finally:
+        solver_.delete()
+
+
+def test_needed_givens_with_questions_left_open_still_ends_on_a_proof_of_uniqueness() -> None:
+    """With every question bounded to one conflict, most are left open: a given is added anywhere for each,
+    and one is dropped only where uniqueness is proved, so the givens still make the grid the only
+    solution, and the same seed gives the same givens."""
+    from sudoku_cp.generate.drawn import needed_givens
+
+    rules = Rules.classic(3, 3)
+
+    def givens(seed: int, conflicts: int | None) -> set[int]:
+        with UniquenessOracle(rules) as oracle:
+            grid = oracle.full_grid(random.Random(seed))
+            oracle.fix(grid)
+            found = needed_givens(oracle, random.Random(seed), conflicts=conflicts)
+        puzzle = Puzzle(rules, tuple(grid[c] if c in found else 0 for c in range(81)))
+        assert count_solutions(puzzle, 2, "dfs") == 1
+        return found
+
+    for seed in (1, 2):
+        bounded = givens(seed, 1)
+        assert bounded == givens(seed, 1)
+        assert len(bounded) > len(givens(seed, None))  # open questions cost givens
 
 
 def test_oracle_cores_are_unique_clue_sets_and_models_second_solutions() -> None:

@@ -76,11 +76,14 @@ class GridSolver:
         n = self.rules.n
         return [cell * n + d for cell, d in enumerate(cells) if d]
 
-    def solve(self, assumptions: list[int], deadline: float | None = None) -> bool | None:
-        """Whether the grid has a solution under ``assumptions``; None when ``deadline`` passed first."""
+    def solve(
+        self, assumptions: list[int], deadline: float | None = None, conflicts: int | None = None
+    ) -> bool | None:
+        """Whether the grid has a solution under ``assumptions``; None when ``deadline`` passed first or
+        the search met ``conflicts`` conflicts (``sat.solve_call``)."""
         self.calls += 1
         self.fresh = False
-        return solve_call(self.solver, self.name, assumptions, deadline, self.stoppable)
+        return solve_call(self.solver, self.name, assumptions, deadline, self.stoppable, conflicts)
 
     def solution(self) -> tuple[int, ...]:
         """The digits per cell of the last satisfiable call's model."""

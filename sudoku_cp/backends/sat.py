@@ -218,9 +218,16 @@ def add_clauses(solver: Solver, name: str, clauses: list[list[int]]) -> None:
 
 
 def solve_call(
-    solver: Any, name: str, assumptions: list[int], deadline: float | None, stoppable: bool = False
+    solver: Any,
+    name: str,
+    assumptions: list[int],
+    deadline: float | None,
+    stoppable: bool = False,
+    conflicts: int | None = None,
 ) -> bool | None:
-    """One SAT call; None when the deadline passed first (the solver stays usable).
+    """One SAT call; None when the deadline passed first, or when the search met ``conflicts`` conflicts
+    (a bound that, unlike a deadline, gives the same answer on any machine; solvers that cannot be
+    budgeted, ``UNSTOPPABLE``, search without it). The solver stays usable.
 
     CaDiCaL, which python-sat cannot interrupt, always runs in growing slices of conflicts (FIRST_SLICE)
     with the clock read between them; other solvers get a timer that interrupts them.
@@ -234,7 +241,7 @@ def solve_call(
     """
     try:
         with _own_signals():
-            return _solve_call(solver, name, assumptions, deadline, stoppable)
+            return _solve_call(solver, name, assumptions, deadline, stoppable, conflicts)
     except KeyboardInterrupt:
         raise
     except Exception as exc:
@@ -273,14 +280,21 @@ def _not_main() -> bool:
 
 
 def _solve_call(
-    solver: Any, name: str, assumptions: list[int], deadline: float | None, stoppable: bool
+    solver: Any,
+    name: str,
+    assumptions: list[int],
+    deadline: float | None,
+    stoppable: bool,
+    conflicts: int | None = None,
 ) -> bool | None:
     if stop_requested():  # a helper thread's call that was stopped before it began (``signals.Stop``)
         return None
     stoppable = stoppable or Stop.current() is not None
     if name in BUDGETED:
-        return _sliced(solver, name, assumptions, deadline, stoppable)
-    if deadline is None and (not stoppable or name in UNSTOPPABLE):
+        return _sliced(solver, name, assumptions, deadline, stoppable, conflicts)
+    if name in UNSTOPPABLE:
+        conflicts = None
+    if deadline is None and conflicts is None and (not stoppable or name in UNSTOPPABLE):
         return solver.solve(assumptions=assumptions)
     if name in UNSTOPPABLE:
         raise UsageError(f"sat:{name} can be neither interrupted nor budgeted, so it takes no time limit")
@@ -292,6 +306,8 @@ def _solve_call(
     timer = None if remaining is None else threading.Timer(remaining, solver.interrupt)
     if timer is not None:
         timer.start()
+    if conflicts is not None:
+        solver.conf_budget(conflicts)  # for this call alone: python-sat lifts it after a limited call
     try:
         with stopping(solver.interrupt) if stoppable else contextlib.nullcontext():
             return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -303,12 +319,24 @@ def _solve_call(
 
 
 def _sliced(
-    solver: Any, name: str, assumptions: list[int], deadline: float | None, stoppable: bool
+    solver: Any,
+    name: str,
+    assumptions: list[int],
+    deadline: float | None,
+    stoppable: bool,
+    conflicts: int | None = None,
 ) -> bool | None:
-    """A budgeted search in slices of FIRST_SLICE conflicts and doubling, none ending past the deadline."""
+    """A budgeted search in slices of FIRST_SLICE conflicts and doubling, none ending past the deadline,
+    all of them within ``conflicts`` conflicts."""
     native = _cadical_native(name) if stoppable else None
     budget = FIRST_SLICE
+    left = conflicts
     while (deadline is None or deadline > time.perf_counter()) and not stop_requested():
+        if left is not None:
+            if left <= 0:
+                return None
+            budget = min(budget, left)
+            left -= budget
         solver.conf_budget(budget)
         if deadline is not None:  # the rate of this slice bounds the next one (no reading without)
             started, before = time.perf_counter(), solver.accum_stats()["conflicts"]

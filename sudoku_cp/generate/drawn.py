@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from ..errors import UnsupportedRuleError, UsageError
+from ..errors import SudokuError, UnsupportedRuleError, UsageError
 from ..grid import Puzzle
 from ..rules import Rules
 from ..rules.kinds import BY_KEY, drawable
@@ -84,16 +84,33 @@ def generate_clued(
     return generate_drawn(count, rules, draw, seed=seed, solver=solver)
 
 
-def needed_givens(oracle: UniquenessOracle, rng: random.Random) -> set[int]:
-    """Givens that make the fixed grid the only solution: added where a second solution differs, then
-    each dropped again where the puzzle stays unique without it."""
+#: The conflicts one question of ``needed_givens`` may take before it is left open. Drawn rules alone can
+#: leave the oracle a question as hard as a hard puzzle: little killers under the X rule, seed 21's second
+#: grid, took CaDiCaL over 12 minutes with no given and 45 s with one; a question left open costs a given
+#: (or keeps one). ``bench_generate.py``'s little killer rows, before and with this bound: under X 90.1 ->
+#: 4.9 s a puzzle (7.3 -> 9.3 givens), under anti-king 18.5 -> 4.8 s (6.7 -> 8.3). Seed 21's four under X
+#: with 2,000, 5,000 and 20,000 conflicts: 9.2, 20.9 and 72.2 s, 39, 38 and 32 givens in all. In conflicts,
+#: not seconds, so that a seed gives the same puzzles on any machine.
+QUESTION_CONFLICTS = 5_000
+
+
+def needed_givens(
+    oracle: UniquenessOracle, rng: random.Random, conflicts: int | None = QUESTION_CONFLICTS
+) -> set[int]:
+    """Givens that make the fixed grid the only solution: added where a second solution differs (or, where
+    the question is still open after ``conflicts`` conflicts, at a random cell not given yet), then each
+    dropped again where the puzzle is proved unique without it. The loop ends on a proof of uniqueness."""
     givens: set[int] = set()
     while True:
-        unique, differ = oracle.check(sorted(givens))
+        unique, differ = oracle.check(sorted(givens), conflicts=conflicts)
         if unique:
             break
+        if unique is None:  # no answer within the bound: a given more narrows the question
+            differ = [c for c in range(oracle.rules.ncells) if c not in givens]
+            if not differ:
+                raise SudokuError("the uniqueness oracle gave no answer with every cell given")
         givens.add(rng.choice(differ))
     for cell in sorted(givens, key=lambda _: rng.random()):
-        if oracle.check(sorted(givens - {cell}), differ=False)[0]:
+        if oracle.check(sorted(givens - {cell}), differ=False, conflicts=conflicts)[0]:
             givens.discard(cell)
     return givens

@@ -142,8 +142,12 @@ class UniquenessOracle:
         self._active = solver.guard()
         solver.block(grid, self._active)
 
-    def check(self, cells: Iterable[int], differ: bool = True) -> tuple[bool, list[int]]:
-        """Whether the grid's digits on ``cells`` determine it: ``(True, core)`` or ``(False, differ)``.
+    def check(
+        self, cells: Iterable[int], differ: bool = True, conflicts: int | None = None
+    ) -> tuple[bool | None, list[int]]:
+        """Whether the grid's digits on ``cells`` determine it: ``(True, core)`` or ``(False, differ)``;
+        ``(None, [])`` when the search met ``conflicts`` conflicts first (no answer: a bound that gives the
+        same answers on any machine).
 
         ``core`` lists the cells whose clues the unsatisfiability proof used (a unique clue set within
         ``cells``); ``differ`` the cells where a second solution, agreeing on ``cells``, differs from the grid
@@ -153,7 +157,10 @@ class UniquenessOracle:
             raise SudokuError("no grid fixed: call fix(grid) first")
         cells = list(cells)
         lits = self._lits
-        if self._solver.solve([self._active, *(lits[c] for c in cells)]):
+        found = self._solver.solve([self._active, *(lits[c] for c in cells)], conflicts=conflicts)
+        if found is None:
+            return None, []
+        if found:
             if not differ:
                 return False, []
             other = self._solver.solution()
