@@ -259,6 +259,21 @@ def test_a_sat_call_within_a_conflict_budget_leaves_a_hard_question_open(solver:
         solver_.delete()
 
 
+def test_an_oracle_call_stopped_before_it_answered_raises_rather_than_claim_uniqueness() -> None:
+    """A SAT call stopped (a helper thread's ``Stop``) has no answer: the oracle says so, where it once
+    read the missing answer as a proof; outside the stop the same oracle answers."""
+    from sudoku_cp.errors import SudokuError
+    from sudoku_cp.signals import Stop
+
+    stop = Stop()
+    stop.set()
+    with UniquenessOracle(Rules.classic(2, 2)) as oracle:
+        oracle.fix(oracle.full_grid(random.Random(1)))
+        with stop.running(), pytest.raises(SudokuError, match="stopped before it answered"):
+            oracle.check([])
+        assert oracle.check([])[0] is False  # outside the stop it answers: the empty 4x4 has other grids
+
+
 def test_needed_givens_with_questions_left_open_still_ends_on_a_proof_of_uniqueness() -> None:
     """With every question bounded to one conflict, most are left open: a given is added anywhere for each,
     and one is dropped only where uniqueness is proved, so the givens still make the grid the only

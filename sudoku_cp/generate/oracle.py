@@ -159,6 +159,8 @@ class UniquenessOracle:
         lits = self._lits
         found = self._solver.solve([self._active, *(lits[c] for c in cells)], conflicts=conflicts)
         if found is None:
+            if conflicts is None:  # no bound, so a stop (``signals.Stop``): no answer is no proof
+                raise SudokuError(f"{self.proved_by} was stopped before it answered")
             return None, []
         if found:
             if not differ:
