@@ -48,7 +48,7 @@ class Row:
 
 
 NINE = Rules.classic(3, 3)
-ANTI_KING = NINE.with_named("anti-king")
+X_RULE, ANTI_KING = NINE.with_named("x"), NINE.with_named("anti-king")
 
 
 def rows(quick: bool) -> list[Row]:
@@ -63,7 +63,7 @@ def rows(quick: bool) -> list[Row]:
         Row("9x9 minimal, rated", small // 3, {"rate": True}),
         Row("16x16 minimal", big, {"rules": Rules.classic(4, 4), "rate": False}),
         Row("16x16, many blanks", big, {"rules": Rules.classic(4, 4), "blanks": "many", "rate": False}),
-        Row("9x9 little killers, X", big, {"kinds": ["littlekillersum"], "rules": NINE.with_named("x")}),
+        Row("9x9 little killers, X", big, {"kinds": ["littlekillersum"], "rules": X_RULE}),
         Row("9x9 little killers, anti-king", big, {"kinds": ["littlekillersum"], "rules": ANTI_KING}),
     ]
     if not quick:

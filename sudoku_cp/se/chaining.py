@@ -523,7 +523,7 @@ class Chaining:
             ident = tuple(sorted(removable.items()))
             rows.append((difficulty, flat, sort_key, ident, removable, kind, mode, start, length))
         rows.sort(key=lambda r: r[:3])
-        kept = _first_of_each(rows, lambda r: r[3])
+        kept = list(_first_of_each(rows, lambda r: r[3]))
 
         def make(i: int) -> ChainHint:
             _, flat, sort_key, _, removable, kind, mode, start, length = kept[i]
@@ -942,25 +942,21 @@ class _InOrder:
     of 47,000 hints are finished. A nested level's inner use reads them all."""
 
     def __init__(self, found: list[ChainHint]) -> None:
-        self._order = sorted_lazily(found, _least_key, _exact_key)
-        self._kept: list[ChainHint] = []
-        self._seen: set[tuple[tuple[int, int], ...]] = set()
+        self._order = _first_of_each(
+            sorted_lazily(found, _least_key, _exact_key), lambda h: tuple(sorted(h.removable.items()))
+        )
+        self._kept: list[ChainHint] = []  # those read so far, for the next reader
 
     def __iter__(self) -> Iterator[ChainHint]:
         i = 0
-        while i < len(self._kept) or self._more():
+        while True:
+            if i == len(self._kept):  # the next of the order, read once for every reader
+                hint = next(self._order, None)
+                if hint is None:
+                    return
+                self._kept.append(hint)
             yield self._kept[i]
             i += 1
-
-    def _more(self) -> bool:
-        """Put the next hint that removes something new in ``_kept``; False when none is left."""
-        for hint in self._order:
-            mark = tuple(sorted(hint.removable.items()))
-            if mark not in self._seen:
-                self._seen.add(mark)
-                self._kept.append(hint)
-                return True
-        return False
 
 
 def _least_key(hint: ChainHint) -> tuple[float, int, int]:
@@ -973,15 +969,14 @@ def _exact_key(hint: ChainHint) -> tuple[float, int, int]:
     return hint.difficulty, hint.complexity, hint.sort_key
 
 
-def _first_of_each(items: list[_T], ident: Callable[[_T], Hashable]) -> list[_T]:
-    """``items`` without those whose ``ident`` an earlier one has: SE keeps one hint per set of removals."""
+def _first_of_each(items: Iterable[_T], ident: Callable[[_T], Hashable]) -> Iterator[_T]:
+    """``items`` without those whose ``ident`` an earlier one has, as they are read: SE keeps one hint per
+    set of removals."""
     seen: set[Hashable] = set()
-    kept = []
     for item in items:
         if (mark := ident(item)) not in seen:
             seen.add(mark)
-            kept.append(item)
-    return kept
+            yield item
 
 
 class _Made:
