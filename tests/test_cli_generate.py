@@ -143,9 +143,25 @@ def test_generate_constraints_draws_clues_of_each_kind_and_proves_the_puzzles_un
     assert again.stdout == out.stdout  # the same seed, the same puzzles
 
 
+def test_generate_constraints_draws_thermometers_and_dots_read_back_from_their_json() -> None:
+    from sudoku_cp.formats.fpuzzles import from_fpuzzles
+
+    out = run_cli(
+        "generate", "--constraints", "thermometer,difference", "--box", "2x3", "-n", "2", "--seed", "3", "-q"
+    )
+    assert out.returncode == 0, out.stderr
+    for record in map(json.loads, out.stdout.splitlines()):
+        assert record["thermometer"] and record["difference"]
+        puzzle = from_fpuzzles(record)
+        assert puzzle.rules.thermos and puzzle.rules.dots
+        assert count_solutions(puzzle, limit=2, backend="sat") == 1
+
+
 def test_generate_constraints_refuses_what_it_cannot_do_by_name() -> None:
-    odd = run_cli("generate", "--constraints", "odd")
-    assert odd.returncode == 2 and "no clues are drawn for 'odd'" in odd.stderr
+    clone = run_cli("generate", "--constraints", "clone")
+    assert clone.returncode == 2 and "no clues are drawn for 'clone'" in clone.stderr
+    thirds = run_cli("generate", "--constraints", "entropicline", "--box", "2x2", "-n", "1")
+    assert thirds.returncode == 2 and "size is a multiple of 3, not 4x4" in thirds.stderr
     unknown = run_cli("generate", "--constraints", "lockout")
     assert unknown.returncode == 2 and "unknown constraint kind 'lockout'" in unknown.stderr
     line = run_cli("generate", "--constraints", "renban", "--output-format", "line")

@@ -305,6 +305,6 @@ def test_a_kind_that_draws_no_clues_is_refused_by_name() -> None:
     from sudoku_cp.errors import UnsupportedRuleError
     from sudoku_cp.generate.drawn import generate_clued
 
-    assert not drawable(BY_KEY["odd"])
-    with pytest.raises(UnsupportedRuleError, match="generate draws no odd clues"):
-        generate_clued(1, ["odd"], SIX)
+    assert not drawable(BY_KEY["clone"])
+    with pytest.raises(UnsupportedRuleError, match="generate draws no clone clues"):
+        generate_clued(1, ["clone"], SIX)

@@ -10,6 +10,7 @@ clones (f-puzzles ``odd``, ``even``, ``minimum``, ``maximum``: ``{"cell": "R1C1"
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,6 +53,12 @@ class _Parity(_Cell):
 
     def holds(self, digits: Sequence[int], n: int) -> bool:
         return digits[0] % 2 == self.odd
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """A third of the cells whose digit has the parity, at random."""
+        cells = [c for c in range(rules.ncells) if grid[c] % 2 == cls.odd]
+        return [cls.at(c, rules.n) for c in sorted(rng.sample(cells, max(1, len(cells) // 3)))]
 
     def forms(self, n: int) -> Forms:
         keep = self.odd
@@ -101,6 +108,15 @@ class _Extreme(_Cell):
 
     def holds(self, digits: Sequence[int], n: int) -> bool:
         return self.consistent(digits, n)
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Up to n / 2 of the cells whose digit is below (above) each orthogonal neighbour's, at random
+        (the cells of 1 (of n) always are)."""
+        n = rules.n
+        marks = [cls.at(c, n) for c in range(rules.ncells)]
+        found = [v for v in marks if v.holds([grid[c] for c in v.cells], n)]
+        return sorted(rng.sample(found, min(len(found), max(1, n // 2))), key=lambda v: v.cells)
 
     def consistent(self, digits: Sequence[int], n: int) -> bool:
         x = digits[0]
@@ -166,6 +182,24 @@ class Quadruple(Variant):
         return Forms(
             automata=(Automaton.unroll(self.cells, n, self.values, step, lambda s: not s, "quadruple"),)
         )
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Up to n / 2 quadruples at random corners, sharing no cell, each listing 2 to 4 of the digits
+        around its corner."""
+        n = rules.n
+        corners = [(r, c) for r in range(n - 1) for c in range(n - 1)]
+        rng.shuffle(corners)
+        used: set[int] = set()
+        out: list[Variant] = []
+        for r, c in corners:
+            cells = (r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
+            if len(out) == max(1, n // 2) or used.intersection(cells):
+                continue
+            used.update(cells)
+            digits = [grid[x] for x in cells]
+            out.append(cls(cells, tuple(sorted(rng.sample(digits, rng.randint(2, 4))))))
+        return out
 
     @classmethod
     def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:

@@ -13,6 +13,7 @@ as pairs, which every backend and the certificate know.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -69,6 +70,24 @@ class _Dot(Variant):
     def describe(self, n: int) -> str:
         return self.pair().describe(n)
 
+    @staticmethod
+    def fitting(a: int, b: int) -> int | None:
+        """The value of the mark of this family that digits ``a`` and ``b`` keep, or None."""
+        raise NotImplementedError
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Up to n marks, at random, between orthogonal neighbours whose digits keep one (no negative
+        rule: a neighbour without a mark says nothing)."""
+        n = rules.n
+        found: list[Variant] = []
+        for a in range(rules.ncells):
+            r, c = divmod(a, n)
+            for b in (a + 1 if c + 1 < n else -1, a + n if r + 1 < n else -1):
+                if b >= 0 and (value := cls.fitting(grid[a], grid[b])) is not None:
+                    found.append(cls((a, b), value))  # type: ignore[call-arg]
+        return sorted(rng.sample(found, min(len(found), n)), key=lambda v: v.cells)
+
 
 class _Kropki(_Dot):
     default: ClassVar[int]
@@ -102,6 +121,10 @@ class WhiteDot(_Kropki):
     low: ClassVar[int] = 1
     high: ClassVar[int] = -1
 
+    @staticmethod
+    def fitting(a: int, b: int) -> int | None:
+        return 1 if abs(a - b) == 1 else None  # the usual white dot
+
     def marks(self, n: int) -> tuple[Mark, ...]:
         return (Mark("dot", self.cells, INK, filled=False),)
 
@@ -117,6 +140,10 @@ class BlackDot(_Kropki):
     default: ClassVar[int] = 2
     low: ClassVar[int] = 2
     high: ClassVar[int] = 0
+
+    @staticmethod
+    def fitting(a: int, b: int) -> int | None:
+        return 2 if a == 2 * b or b == 2 * a else None  # the usual black dot
 
     def marks(self, n: int) -> tuple[Mark, ...]:
         return (Mark("dot", self.cells, INK),)
@@ -136,6 +163,10 @@ class XVMark(_Dot):
     @property
     def source(self) -> str:
         return {10: "X", 5: "V"}.get(self.value, self.kind)
+
+    @staticmethod
+    def fitting(a: int, b: int) -> int | None:
+        return a + b if a + b in (5, 10) else None
 
     @classmethod
     def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:

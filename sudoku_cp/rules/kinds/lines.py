@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...errors import ParseError
+from ...errors import ParseError, UnsupportedRuleError
 from ..automaton import Automaton
 from ..constraints import Pair
 from . import entries
@@ -311,6 +311,20 @@ class _ClassLine(_Line):
 
     def forms(self, n: int) -> Forms:
         return Forms(automata=(_class_line(self.cells, n, self.classes(n), self.kind),))
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """About n / 2 lines of 3 to 8 cells over king's steps whose digits keep the rule."""
+        n = rules.n
+        try:
+            of = cls.classes(n)
+        except ValueError as error:
+            raise UnsupportedRuleError(f"generate: {error}") from None
+
+        def keeps(digits: list[int]) -> bool:
+            return _classes_hold(digits, of)
+
+        return [cls(line) for line in grown_lines(grid, n, rng, keeps, max(1, n // 2), min(8, n), shortest=3)]  # type: ignore[call-arg]
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ CP-SAT, order clauses in CNF).
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..constraints import Pair, cell_name
 from . import entries
 from .base import Forms, Mark, Variant
+from .lines import grown_lines
 
 if TYPE_CHECKING:
     from ..model import Rules
@@ -47,6 +49,17 @@ class Thermo(Variant):
         return Forms(
             pairs=tuple(Pair(a, b, "less", source=self.kind) for a, b in itertools.pairwise(self.cells))
         )
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """About n / 2 thermometers of 3 to 6 cells, each grown from its bulb over king's steps to ever
+        higher digits of the grid."""
+        n = rules.n
+
+        def keeps(digits: list[int]) -> bool:  # every growing prefix still rises
+            return all(a < b for a, b in itertools.pairwise(digits))
+
+        return [cls(line) for line in grown_lines(grid, n, rng, keeps, max(1, n // 2), min(6, n), shortest=3)]
 
     @classmethod
     def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
