@@ -16,6 +16,7 @@ from ...errors import ParseError, UnsupportedRuleError
 from ..constraints import cell_name
 from . import entries
 from .base import Forms, Mark, Variant
+from .lines import searched_lines
 
 if TYPE_CHECKING:
     from ..model import Rules
@@ -86,24 +87,16 @@ class Arrow(Variant):
 
     @classmethod
     def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
-        """About n / 2 arrows that share no cell: each a circle at a random cell and a random line of one
-        to four king's steps from it whose digits add up to the circle's (circles with no such line
-        are passed over)."""
-        n = rules.n
-        used: set[int] = set()
-        out: list[Variant] = []
-        for circle in rng.sample(range(rules.ncells), rules.ncells):
-            if len(out) == max(1, n // 2):
-                break
-            if circle not in used:
-                used.add(circle)
-                line = _summing_line(grid, n, circle, used, rng)
-                if line:
-                    out.append(cls((circle,), line))
-                    used.update(line)
-                else:
-                    used.discard(circle)
-        return out
+        """About n / 2 arrows that share no cell (``searched_lines``): a circle and a line of one to four
+        king's steps from it whose digits add up to the circle's."""
+
+        def fits(digits: list[int]) -> bool:
+            return len(digits) > 1 and sum(digits[1:]) == digits[0]
+
+        def grows(digits: list[int]) -> bool:
+            return sum(digits[1:]) < digits[0]
+
+        return [cls(line[:1], line[1:]) for line in searched_lines(grid, rules.n, rng, fits, grows, 5)]
 
     def write(self, n: int) -> dict[str, Any]:
         if list(self.circle) != sorted(self.circle):
@@ -120,33 +113,3 @@ class Arrow(Variant):
 
     def describe(self, n: int) -> str:
         return f"arrow from {cell_name(self.circle[0], n)}"
-
-
-def _summing_line(
-    grid: Sequence[int], n: int, circle: int, used: set[int], rng: random.Random, longest: int = 4
-) -> tuple[int, ...]:
-    """A line of king's steps from ``circle`` over cells not ``used``, at most ``longest`` long, whose
-    digits add up to the circle's, searched in random order (empty when there is none)."""
-    target = grid[circle]
-
-    def extend(line: tuple[int, ...], total: int) -> tuple[int, ...]:
-        if total == target:
-            return line
-        if len(line) == longest:
-            return ()
-        r, c = divmod(line[-1] if line else circle, n)
-        steps = [
-            (r + a) * n + c + b
-            for a in (-1, 0, 1)
-            for b in (-1, 0, 1)
-            if 0 <= r + a < n and 0 <= c + b < n and (a or b)
-        ]
-        rng.shuffle(steps)
-        for x in steps:
-            if x not in used and x not in line and total + grid[x] <= target:
-                found = extend((*line, x), total + grid[x])
-                if found:
-                    return found
-        return ()
-
-    return extend((), 0)

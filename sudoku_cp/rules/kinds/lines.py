@@ -69,19 +69,56 @@ def grown_lines(
         line = [start]
         size = rng.randint(shortest, longest)
         while len(line) < size:
-            r, c = divmod(line[-1], n)
-            options = [
-                (r + a) * n + c + b
-                for a in (-1, 0, 1)
-                for b in (-1, 0, 1)
-                if 0 <= r + a < n and 0 <= c + b < n and (r + a) * n + c + b not in used
-            ]
-            options = [x for x in options if x not in line and keeps([grid[y] for y in (*line, x)])]
+            options = [x for x in king_steps(line[-1], n) if x not in used and x not in line]
+            options = [x for x in options if keeps([grid[y] for y in (*line, x)])]
             if not options:
                 break
             line.append(rng.choice(options))
         if len(line) >= shortest and keeps([grid[y] for y in line]):
             lines.append(tuple(line))
+            used.update(line)
+    return lines
+
+
+def king_steps(cell: int, n: int) -> list[int]:
+    """The cells a king's step from ``cell`` on an n x n grid, row by row."""
+    r, c = divmod(cell, n)
+    return [
+        (r + a) * n + c + b
+        for a in (-1, 0, 1)
+        for b in (-1, 0, 1)
+        if (a or b) and 0 <= r + a < n and 0 <= c + b < n
+    ]
+
+
+def searched_lines(
+    grid: Sequence[int], n: int, rng: random.Random, fits: Any, grows: Any, longest: int
+) -> list[tuple[int, ...]]:
+    """Up to n / 2 lines that share no cell, each the first line of king's steps from a random start (at
+    most ``longest`` cells) whose digits ``fits`` accepts, in random depth-first order; ``grows(digits)``
+    says whether a line with these digits may still grow into one. Starts with no such line are passed
+    over."""
+    used: set[int] = set()
+
+    def extend(line: tuple[int, ...]) -> tuple[int, ...]:
+        digits = [grid[c] for c in line]
+        if fits(digits):
+            return line
+        if len(line) == longest or not grows(digits):
+            return ()
+        steps = king_steps(line[-1], n)
+        rng.shuffle(steps)
+        for x in steps:
+            if x not in used and x not in line and (found := extend((*line, x))):
+                return found
+        return ()
+
+    lines: list[tuple[int, ...]] = []
+    for start in rng.sample(range(n * n), n * n):
+        if len(lines) == max(1, n // 2):
+            break
+        if start not in used and (line := extend((start,))):
+            lines.append(line)
             used.update(line)
     return lines
 
@@ -226,6 +263,37 @@ class Palindrome(_Line):
     def consistent(self, digits: Sequence[int], n: int) -> bool:
         return all(not a or not b or a == b for a, b in zip(digits, reversed(digits), strict=True))
 
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Up to n / 2 palindromes of 3, 5 or 7 cells that share no cell, each grown from its middle cell
+        a king's step at a time at both ends, onto two cells of the same digit."""
+        n = rules.n
+        used: set[int] = set()
+        out: list[Variant] = []
+        for middle in rng.sample(range(rules.ncells), rules.ncells):
+            if len(out) == max(1, n // 2):
+                break
+            if middle in used:
+                continue
+            left, right = [middle], [middle]
+            for _ in range(rng.randint(1, 3)):
+                free = used.union(left, right)
+                pairs = [
+                    (x, y)
+                    for x in king_steps(left[-1], n)
+                    for y in king_steps(right[-1], n)
+                    if x != y and x not in free and y not in free and grid[x] == grid[y]
+                ]
+                if not pairs:
+                    break
+                x, y = rng.choice(pairs)
+                left.append(x)
+                right.append(y)
+            if len(left) > 1:
+                out.append(cls((*reversed(left), *right[1:])))
+                used.update(left, right)
+        return out
+
     def forms(self, n: int) -> Forms:
         m = len(self.cells)
         return Forms(
@@ -246,6 +314,21 @@ class BetweenLine(_Line):
     def holds(self, digits: Sequence[int], n: int) -> bool:
         low, high = sorted((digits[0], digits[-1]))
         return all(low < d < high for d in digits[1:-1])
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Up to n / 2 between lines of 3 to 6 cells (``searched_lines``): the middle digits stay on one
+        side of the first end's as the line grows, and the line ends on a digit beyond them."""
+
+        def fits(digits: list[int]) -> bool:
+            low, high = sorted((digits[0], digits[-1]))
+            return len(digits) >= 3 and all(low < d < high for d in digits[1:-1])
+
+        def grows(digits: list[int]) -> bool:
+            first, middle = digits[0], digits[1:]
+            return all(d < first for d in middle) or all(d > first for d in middle)
+
+        return [cls(line) for line in searched_lines(grid, rules.n, rng, fits, grows, 6)]  # type: ignore[call-arg]
 
     def consistent(self, digits: Sequence[int], n: int) -> bool:
         a, b = digits[0], digits[-1]
