@@ -157,6 +157,13 @@ def test_generate_constraints_draws_thermometers_and_dots_read_back_from_their_j
         assert count_solutions(puzzle, limit=2, backend="sat") == 1
 
 
+def test_rules_that_no_grid_keeps_are_a_usage_error_not_a_broken_solver() -> None:
+    for extra in ([], ["--constraints", "thermometer"]):
+        out = run_cli("generate", "--box", "2x2", "--rules", "anti-king", "-n", "1", *extra)
+        assert out.returncode == 2 and "no grid keeps the rules (2x2 anti-king" in out.stderr, out.stderr
+        assert "broken" not in out.stderr
+
+
 def test_generate_constraints_refuses_what_it_cannot_do_by_name() -> None:
     clone = run_cli("generate", "--constraints", "clone")
     assert clone.returncode == 2 and "no clues are drawn for 'clone'" in clone.stderr

@@ -29,7 +29,7 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..errors import SudokuError
+from ..errors import SudokuError, UsageError
 from ..grid import Rules
 
 if TYPE_CHECKING:
@@ -129,8 +129,8 @@ class UniquenessOracle:
             base = cell * n
             phases += [base + d + 1 if d == pick else -(base + d + 1) for d in range(n)]
         self._solver.set_phases(phases)
-        if not self._solver.solve([]):
-            raise SudokuError(f"the empty {rules} grid has no solution: the solver is broken")
+        if not self._solver.solve([]):  # rules no grid keeps (anti-king on 4x4): no puzzle to make
+            raise UsageError(f"no grid keeps the rules ({rules}: the empty grid has no solution): no puzzle")
         return random_isomorph(self._solver.solution(), rules, rng)
 
     def fix(self, grid: tuple[int, ...]) -> None:
