@@ -6,6 +6,7 @@ grids the kind allows (brute force on 4x4 and 6x6), also where a backend reads a
 from __future__ import annotations
 
 import inspect
+import itertools
 import random
 from dataclasses import fields
 
@@ -275,6 +276,30 @@ def test_the_clues_drawn_from_a_grid_hold_of_it(key: str) -> None:
             assert drawn, (key, seed)
             assert all(v.holds([grid[c] for c in v.all_cells], rules.n) for v in drawn)
             assert rules.with_(variants=drawn).is_valid(grid)
+
+
+LINE_KEYS = ("thermometer", "arrow", "renban", "whispers", "palindrome", "betweenline", "entropicline",
+             "modularline", "regionsumline")  # fmt: skip
+
+
+@pytest.mark.parametrize("key", LINE_KEYS)
+def test_drawn_lines_go_by_kings_steps_and_never_cross(key: str) -> None:
+    """Each drawn line is a path of king's steps, and no diagonal step crosses another (of any line)."""
+    from cases import full_grid
+
+    assert drawable(BY_KEY[key])
+    for rules in (SIX, Rules.classic(3, 3)):
+        n = rules.n
+        for seed in range(6):
+            drawn = BY_KEY[key].drawn(full_grid(rules, seed).cells, rules, random.Random(seed))
+            diagonals = []
+            for v in drawn:
+                for a, b in itertools.pairwise(v.all_cells):
+                    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+                    assert max(abs(ra - rb), abs(ca - cb)) == 1, (key, v)
+                    if ra != rb and ca != cb:
+                        diagonals.append(((ra + rb) / 2, (ca + cb) / 2))
+            assert len(diagonals) == len(set(diagonals)), (key, seed, drawn)
 
 
 @pytest.mark.parametrize("key", sorted(k.key for k in KINDS if drawable(k)))

@@ -90,13 +90,13 @@ class Arrow(Variant):
         """About n / 2 arrows that share no cell (``searched_lines``): a circle and a line of one to four
         king's steps from it whose digits add up to the circle's."""
 
-        def fits(digits: list[int]) -> bool:
-            return len(digits) > 1 and sum(digits[1:]) == digits[0]
+        def fits(line: tuple[int, ...]) -> bool:
+            return len(line) > 1 and sum(grid[c] for c in line[1:]) == grid[line[0]]
 
-        def grows(digits: list[int]) -> bool:
-            return sum(digits[1:]) < digits[0]
+        def grows(line: tuple[int, ...]) -> bool:
+            return sum(grid[c] for c in line[1:]) < grid[line[0]]
 
-        return [cls(line[:1], line[1:]) for line in searched_lines(grid, rules.n, rng, fits, grows, 5)]
+        return [cls(line[:1], line[1:]) for line in searched_lines(rules.n, rng, fits, grows, 5)]
 
     def write(self, n: int) -> dict[str, Any]:
         if list(self.circle) != sorted(self.circle):

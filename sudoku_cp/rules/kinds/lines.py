@@ -59,6 +59,7 @@ def grown_lines(
     ``keeps(digits)`` holds of the grid's digits along it, to a random length of ``shortest`` to
     ``longest``; a line that cannot reach ``shortest`` is dropped (a few tries per line)."""
     used: set[int] = set()
+    edges: set[frozenset[int]] = set()  # of the lines kept
     lines: list[tuple[int, ...]] = []
     for _ in range(count * 8):
         if len(lines) == count:
@@ -69,7 +70,12 @@ def grown_lines(
         line = [start]
         size = rng.randint(shortest, longest)
         while len(line) < size:
-            options = [x for x in king_steps(line[-1], n) if x not in used and x not in line]
+            drawn = edges | edges_of(line)
+            options = [
+                x
+                for x in king_steps(line[-1], n)
+                if x not in used and x not in line and not crosses(line[-1], x, n, drawn)
+            ]
             options = [x for x in options if keeps([grid[y] for y in (*line, x)])]
             if not options:
                 break
@@ -77,6 +83,7 @@ def grown_lines(
         if len(line) >= shortest and keeps([grid[y] for y in line]):
             lines.append(tuple(line))
             used.update(line)
+            edges.update(edges_of(line))
     return lines
 
 
@@ -91,25 +98,46 @@ def king_steps(cell: int, n: int) -> list[int]:
     ]
 
 
-def searched_lines(
-    grid: Sequence[int], n: int, rng: random.Random, fits: Any, grows: Any, longest: int
-) -> list[tuple[int, ...]]:
+def crosses(a: int, b: int, n: int, edges: set[frozenset[int]]) -> bool:
+    """Whether a king's step from ``a`` to ``b`` crosses a diagonal step of ``edges`` (pairs of cells next
+    on a line): a drawn line that crosses another, or itself, reads badly."""
+    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+    return ra != rb and ca != cb and frozenset((ra * n + cb, rb * n + ca)) in edges
+
+
+def edges_of(line: Sequence[int]) -> set[frozenset[int]]:
+    """The steps of ``line``, each as the pair of its cells."""
+    return {frozenset(step) for step in itertools.pairwise(line)}
+
+
+#: How many partial lines ``searched_lines`` grows from one start before passing it over.
+SEARCHED_PER_START = 2_000
+
+
+def searched_lines(n: int, rng: random.Random, fits: Any, grows: Any, longest: int) -> list[tuple[int, ...]]:
     """Up to n / 2 lines that share no cell, each the first line of king's steps from a random start (at
-    most ``longest`` cells) whose digits ``fits`` accepts, in random depth-first order; ``grows(digits)``
-    says whether a line with these digits may still grow into one. Starts with no such line are passed
-    over."""
+    most ``longest`` cells) that ``fits(line)`` accepts, in random depth-first order; ``grows(line)``
+    says whether the line may still grow into one. A start with none within ``SEARCHED_PER_START``
+    partial lines is passed over."""
     used: set[int] = set()
+    edges: set[frozenset[int]] = set()  # of the lines kept
+    left = [0]
 
     def extend(line: tuple[int, ...]) -> tuple[int, ...]:
-        digits = [grid[c] for c in line]
-        if fits(digits):
+        left[0] -= 1
+        if left[0] < 0:
+            return ()
+        if fits(line):
             return line
-        if len(line) == longest or not grows(digits):
+        if len(line) == longest or not grows(line):
             return ()
         steps = king_steps(line[-1], n)
         rng.shuffle(steps)
+        drawn = edges | edges_of(line)
         for x in steps:
-            if x not in used and x not in line and (found := extend((*line, x))):
+            if x in used or x in line or crosses(line[-1], x, n, drawn):
+                continue
+            if found := extend((*line, x)):
                 return found
         return ()
 
@@ -117,9 +145,11 @@ def searched_lines(
     for start in rng.sample(range(n * n), n * n):
         if len(lines) == max(1, n // 2):
             break
+        left[0] = SEARCHED_PER_START
         if start not in used and (line := extend((start,))):
             lines.append(line)
             used.update(line)
+            edges.update(edges_of(line))
     return lines
 
 
@@ -269,6 +299,7 @@ class Palindrome(_Line):
         a king's step at a time at both ends, onto two cells of the same digit."""
         n = rules.n
         used: set[int] = set()
+        edges: set[frozenset[int]] = set()  # of the lines kept
         out: list[Variant] = []
         for middle in rng.sample(range(rules.ncells), rules.ncells):
             if len(out) == max(1, n // 2):
@@ -278,20 +309,25 @@ class Palindrome(_Line):
             left, right = [middle], [middle]
             for _ in range(rng.randint(1, 3)):
                 free = used.union(left, right)
+                drawn = edges | edges_of(left) | edges_of(right)
                 pairs = [
                     (x, y)
                     for x in king_steps(left[-1], n)
                     for y in king_steps(right[-1], n)
                     if x != y and x not in free and y not in free and grid[x] == grid[y]
-                ]
+                    and not crosses(left[-1], x, n, drawn | {frozenset((right[-1], y))})
+                    and not crosses(right[-1], y, n, drawn)
+                ]  # fmt: skip
                 if not pairs:
                     break
                 x, y = rng.choice(pairs)
                 left.append(x)
                 right.append(y)
             if len(left) > 1:
-                out.append(cls((*reversed(left), *right[1:])))
-                used.update(left, right)
+                line = (*reversed(left), *right[1:])
+                out.append(cls(line))
+                used.update(line)
+                edges.update(edges_of(line))
         return out
 
     def forms(self, n: int) -> Forms:
@@ -320,15 +356,15 @@ class BetweenLine(_Line):
         """Up to n / 2 between lines of 3 to 6 cells (``searched_lines``): the middle digits stay on one
         side of the first end's as the line grows, and the line ends on a digit beyond them."""
 
-        def fits(digits: list[int]) -> bool:
-            low, high = sorted((digits[0], digits[-1]))
-            return len(digits) >= 3 and all(low < d < high for d in digits[1:-1])
+        def fits(line: tuple[int, ...]) -> bool:
+            low, high = sorted((grid[line[0]], grid[line[-1]]))
+            return len(line) >= 3 and all(low < grid[c] < high for c in line[1:-1])
 
-        def grows(digits: list[int]) -> bool:
-            first, middle = digits[0], digits[1:]
+        def grows(line: tuple[int, ...]) -> bool:
+            first, middle = grid[line[0]], [grid[c] for c in line[1:]]
             return all(d < first for d in middle) or all(d > first for d in middle)
 
-        return [cls(line) for line in searched_lines(grid, rules.n, rng, fits, grows, 6)]  # type: ignore[call-arg]
+        return [cls(line) for line in searched_lines(rules.n, rng, fits, grows, 6)]  # type: ignore[call-arg]
 
     def consistent(self, digits: Sequence[int], n: int) -> bool:
         a, b = digits[0], digits[-1]
@@ -471,6 +507,24 @@ class RegionSumLine(_Line):
     @classmethod
     def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
         return [cls.along(cells, rules) for cells in read_lines(entry, rules.n, cls.kind, 1)]
+
+    @classmethod
+    def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
+        """Up to n / 2 lines of up to 7 cells over two regions or more (``searched_lines``), grown while
+        every finished segment adds up to the first's and the open one not beyond it."""
+
+        def sums(line: tuple[int, ...]) -> list[int]:
+            return [sum(grid[c] for c in seg) for seg in cls.along(line, rules).segments]
+
+        def fits(line: tuple[int, ...]) -> bool:
+            found = sums(line)
+            return len(found) >= 2 and len(set(found)) == 1
+
+        def grows(line: tuple[int, ...]) -> bool:
+            found = sums(line)
+            return all(s == found[0] for s in found[1:-1]) and found[-1] <= found[0]
+
+        return [cls.along(line, rules) for line in searched_lines(rules.n, rng, fits, grows, 7)]
 
     def _sums(self, digits: Sequence[int]) -> list[int | None]:
         value = dict(zip(self.cells, digits, strict=True))
