@@ -4,10 +4,10 @@ Rows: 9x9 minimal by the band search, the default (the target: at least 1,500/s)
 with a clue target, 9x9 minimal with rot180 symmetry, 9x9 minimal and rated, 16x16 minimal and with the hard
 blank level (the target: a unique 16x16 puzzle in under a second), 9x9 little killers drawn from the
 solution under the X and the anti-king rules (``generate --constraints littlekillersum``, whose sums leave
-the SAT oracle hard questions), and without ``--quick`` a 25x25 puzzle with 60% of its cells given. Wall and
-CPU seconds
-are both shown (CPU time is steadier on a shared machine); every puzzle is checked unique by the dfs
-backend after the clock stops.
+the SAT oracle hard questions), a row per kind ``generate --constraints`` draws (9x9, no other rule), and
+without ``--quick`` a 25x25 puzzle with 60% of its cells given. Wall and CPU seconds are both shown (CPU
+time is steadier on a shared machine); every puzzle is checked unique by the dfs backend after the clock
+stops.
 
     python benchmarks/bench_generate.py --quick     # about half a minute
     python benchmarks/bench_generate.py             # larger counts and the 25x25 row
@@ -22,6 +22,7 @@ from typing import Any
 
 from sudoku_cp import Rules, count_solutions, generate
 from sudoku_cp.generate.drawn import generate_clued
+from sudoku_cp.rules.kinds import KINDS, drawable
 
 
 @dataclass
@@ -66,6 +67,7 @@ def rows(quick: bool) -> list[Row]:
         Row("9x9 little killers, X", big, {"kinds": ["littlekillersum"], "rules": X_RULE}),
         Row("9x9 little killers, anti-king", big, {"kinds": ["littlekillersum"], "rules": ANTI_KING}),
     ]
+    table += [Row(f"9x9 {kind.kind}", big, {"kinds": [kind.key]}) for kind in KINDS if drawable(kind)]
     if not quick:
         table.append(Row("25x25, 375 clues", 2, {"rules": Rules.classic(5, 5), "clues": 375, "rate": False}))
     return table
