@@ -14,6 +14,7 @@ as pairs, which every backend and the certificate know.
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -71,9 +72,9 @@ class _Dot(Variant):
         return self.pair().describe(n)
 
     @staticmethod
+    @abstractmethod
     def fitting(a: int, b: int) -> int | None:
-        """The value of the mark of this family that digits ``a`` and ``b`` keep, or None."""
-        raise NotImplementedError
+        """The value of the mark of this family that digits ``a`` and ``b`` keep, or None (``drawn``)."""
 
     @classmethod
     def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
