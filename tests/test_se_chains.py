@@ -405,40 +405,109 @@ def test_chains_read_off_the_rows_are_the_chains_of_the_potentials() -> None:
     assert checked > 10 and nested > 10 and deferred > 10, (checked, nested, deferred)
 
 
+def _forum_grid():  # type: ignore[no-untyped-def]
+    """A forum puzzle's first grid, with its regions' table and its candidates, values and places as
+    arrays (what the propagations of a nested level read)."""
+    import numpy as np
+
+    from sudoku_cp.se.grid import Grid
+    from sudoku_cp.se.propagation import places_of, tables
+
+    grid = Grid.of(Puzzle.from_string(list(NESTED)[1]))
+    regions, _, where = tables(grid.geo.box_rows, grid.geo.box_cols)
+    before = np.array(grid.cands, dtype=np.int64)
+    values = np.array(grid.values, dtype=np.int64)
+    return grid, regions, before, values, places_of(before, where, grid.geo.n)
+
+
+def _stalled_offs(grid, before, places):  # type: ignore[no-untyped-def]
+    """The propagations of each candidate of ``grid`` being off (``before``, ``places``: its arrays)
+    that stall without a contradiction, as a nested level's inner techniques meet them."""
+    from sudoku_cp.se.propagation import Store
+
+    for cell in range(grid.geo.ncells):
+        for digit in bits(grid.cands[cell]):
+            store = Store(grid.geo, before, places, True, True, cell, digit, False)
+            if store.run() is None:
+                yield store
+
+
 def test_the_struck_candidates_of_all_hints_at_once_are_each_hints() -> None:
     """A nested level reads what every hint of a level-0 producer rests on in one kernel call
     (``CompiledHints.struck``): for each hint the same keys, in the same order, as the hint's own
     ``struck``, on grids reduced by a propagation from each of a forum puzzle's first candidates."""
+
+    from sudoku_cp.se.chaining import Chaining, CompiledHints
+    from sudoku_cp.se.grid import Grid
+
+    grid, regions, before, values, places = _forum_grid()
+    geo = grid.geo
+    compared = struck = 0
+    for store in _stalled_offs(grid, before, places):
+        after = store.cands.copy()
+        reduced = Grid(geo, grid.values, after.tolist())
+        for multiple, dynamic in ((True, True), (True, False)):
+            hints = Chaining(multiple, dynamic, False, 0).hints(reduced, values, after)
+            assert isinstance(hints, CompiledHints)
+            keys, starts = hints.struck(before, after, regions, geo.n)
+            for i, found in enumerate(hints):
+                one = found.struck(before, after, regions, geo.n).tolist()
+                assert keys[starts[i] : starts[i + 1]].tolist() == one
+                compared += 1
+                struck += bool(one)
+    assert compared > 100 and struck > 20, (compared, struck)
+
+
+@pytest.mark.parametrize("how", ["room", "shared", "no room"])
+def test_the_strikes_of_all_hints_added_at_once_are_those_added_one_by_one(how: str) -> None:
+    """A nested level adds the strikes of a level-0 producer's hints in one kernel call
+    (``Store.add_struck``): the same rows (keys, causes, parents in order), queue and counters as
+    ``Store.add_off`` for each digit of each hint that rests on something, in order, and the same count of
+    such hints. On a forum puzzle's propagations, stalled, reduced by each candidate's "off" and searched
+    by the dynamic producer; ``shared``: the store is a copy (``Store.copy``), whose arrays are made its
+    own first; ``no room``: room for one more parent, so that the arrays grow."""
     import numpy as np
 
     from sudoku_cp.se.chaining import Chaining, CompiledHints
     from sudoku_cp.se.grid import Grid
-    from sudoku_cp.se.propagation import Store, places_of, tables
 
-    grid = Grid.of(Puzzle.from_string(list(NESTED)[1]))
+    grid, regions, before, values, places = _forum_grid()
     geo = grid.geo
-    regions, _, where = tables(geo.box_rows, geo.box_cols)
-    before = np.array(grid.cands, dtype=np.int64)
-    values = np.array(grid.values, dtype=np.int64)
-    places = places_of(before, where, geo.n)
-    compared = struck = 0
-    for cell in range(geo.ncells):
-        for digit in bits(grid.cands[cell]):
-            store = Store(geo, before, places, True, True, cell, digit, False)
-            if store.run() is not None:
-                continue
-            after = store.cands.copy()
-            reduced = Grid(geo, grid.values, after.tolist())
-            for multiple, dynamic in ((True, True), (True, False)):
-                hints = Chaining(multiple, dynamic, False, 0).hints(reduced, values, after)
-                assert isinstance(hints, CompiledHints)
-                keys, starts = hints.struck(before, after, regions, geo.n)
-                for i, found in enumerate(hints):
-                    one = found.struck(before, after, regions, geo.n).tolist()
-                    assert keys[starts[i] : starts[i + 1]].tolist() == one
-                    compared += 1
-                    struck += bool(one)
-    assert compared > 100 and struck > 20, (compared, struck)
+    placed = next(c for c in range(81) if grid.values[c])
+    added = resting_seen = 0
+    for at_once in _stalled_offs(grid, before, places):
+        if how == "no room":
+            room = len(at_once.par) - int(at_once.cnt[1]) - 1
+            at_once.add_off(placed, grid.values[placed], [0] * room, ADVANCED_CAUSE, None)
+        one_by_one = at_once.copy()
+        if how == "shared":
+            at_once, one_by_one = one_by_one, at_once
+        else:
+            at_once.own()
+        after = at_once.cands.copy()
+        reduced = Grid(geo, grid.values, after.tolist())
+        hints = Chaining(True, True, False, 0).hints(reduced, values, after)
+        assert isinstance(hints, CompiledHints)
+        keys, starts = hints.struck(before, after, regions, geo.n)
+        cells, masks = hints.removals()
+        resting, new = at_once.add_struck(keys, starts, cells, masks, ADVANCED_CAUSE)
+        expected, count = [], 0
+        for i in range(len(cells)):
+            rows = one_by_one.index_of[keys[starts[i] : starts[i + 1]]].tolist()
+            count += bool(rows)
+            for d in bits(int(masks[i])) if rows else ():
+                if one_by_one.add_off(int(cells[i]), d, rows, ADVANCED_CAUSE, None):
+                    expected.append([int(one_by_one.cnt[0]) - 1, i])
+        assert (resting, new) == (count, expected)
+        made = int(at_once.cnt[0])
+        for name in ("pkey", "pcause", "pstart", "pnpar", "qoff"):
+            assert np.array_equal(getattr(at_once, name)[:made], getattr(one_by_one, name)[:made])
+        assert np.array_equal(at_once.par[: at_once.cnt[1]], one_by_one.par[: one_by_one.cnt[1]])
+        assert np.array_equal(at_once.cnt, one_by_one.cnt)
+        assert np.array_equal(at_once.index_of, one_by_one.index_of)
+        added += len(new)
+        resting_seen += resting > 0
+    assert added > 100 and resting_seen > 20, (added, resting_seen)
 
 
 def _inner_by_hints(store, grid) -> int:  # type: ignore[no-untyped-def]

@@ -50,6 +50,7 @@ from .propagation import (
     marks,
     places_of,
     set_keys,
+    struck_count,
     struck_each,
     struck_keys,
     tables,
@@ -113,6 +114,18 @@ def length_difficulty(complexity: int) -> float:
         ceil = ceil * 4 // 3 if odd else ceil * 3 // 2
         odd = not odd
     return added
+
+
+_BONUS = np.zeros(0)
+
+
+def length_bonuses(most: int) -> np.ndarray:
+    """``length_difficulty`` of the complexities 0 to ``most`` and beyond, as an array (kept, grown as
+    asked: a level-0 producer prices each call's hints with it)."""
+    global _BONUS
+    if len(_BONUS) <= most:
+        _BONUS = np.array([length_difficulty(c) for c in range(max(most + 1, 2 * len(_BONUS)))])
+    return _BONUS
 
 
 def chain_of(target: Potential) -> list[Potential]:
@@ -401,6 +414,19 @@ def _inner_spec(level: int) -> tuple[tuple[object, ...], ...]:
     return tuple(spec)
 
 
+def _kind_names(prefix: str, suffix: str, nishio: bool) -> dict[int, str]:
+    """The names of a level-0 producer's hints by the kind of ``multiple``'s found rows."""
+    return {
+        kind: f"{prefix}{name}{suffix}"
+        for kind, name in (
+            (multiple.ABSURD, "Forcing" if nishio else "Contradiction Forcing"),
+            (multiple.DOUBLE, "Double Forcing"),
+            (multiple.CELL, "Cell Forcing"),
+            (multiple.REGION, "Region Forcing"),
+        )
+    }
+
+
 class Chaining:
     """One of SE's chaining producers: ``multiple`` (cell and region chains), ``dynamic`` (strikes as it
     goes), ``nishio`` (one digit's links, contradictions only), ``level`` (inner techniques)."""
@@ -426,6 +452,8 @@ class Chaining:
         #: How SE names this producer's hints: ``Dynamic `` + ``Cell Forcing`` + `` Chains (+)``.
         self.prefix = "Dynamic " if level > 0 or (dynamic and not nishio) else "Nishio " if nishio else ""
         self.suffix = " Chains" + _nested_suffix(level)
+        #: The names of a level-0 producer's hints by their kind (``multiple``'s).
+        self._names = _kind_names(self.prefix, self.suffix, nishio)
         if level >= 2:
             self.base = 9.5 + 0.5 * (level - 2)
         elif level > 0:
@@ -625,12 +653,11 @@ class Chaining:
                 hints = rule.hints(grid, self._values, store.cands)
                 if isinstance(hints, CompiledHints):  # a level-0 producer's: read off its kernel's rows
                     keys, starts = hints.struck(self._source, store.cands, regions, grid.geo.n)
-                    struck = store.index_of[keys[: starts[-1]]]
-                    for i in np.flatnonzero(starts[1:] > starts[:-1]).tolist():
-                        rows = struck[starts[i] : starts[i + 1]].tolist()
-                        cell, mask = hints.removal(i)
-                        nested = hints.deferred(i)
-                        found.extend((cell, d, rows, nested) for d in bits(mask))
+                    resting, new = store.add_struck(keys, starts, *hints.removals(), ADVANCED)
+                    for q, i in new:
+                        store.nested[q] = hints.deferred(i)
+                    if resting:
+                        return ADDED if new else NOTHING_NEW
                 else:
                     for hint in hints:
                         if hint.rows:  # the rows' own way
@@ -661,18 +688,10 @@ class Chaining:
             self._source, regions, where, geo.n, self.nishio, self.multiple, self.dynamic
         )
         rows = Rows(*arena, par, geo.ncells)
-        names = {
-            kind: f"{self.prefix}{name}{self.suffix}"
-            for kind, name in (
-                (multiple.ABSURD, "Forcing" if self.nishio else "Contradiction Forcing"),
-                (multiple.DOUBLE, "Double Forcing"),
-                (multiple.CELL, "Cell Forcing"),
-                (multiple.REGION, "Region Forcing"),
-            )
-        }
+        names = self._names
         base = self.base  # ``make`` refers to no ``self``: the producer keeps the result (no cycle)
         flat = found[:, multiple.FLAT]
-        bonus = np.array([length_difficulty(c) for c in range(int(flat.max(initial=0)) + 1)])
+        bonus = length_bonuses(int(flat.max(initial=0)))
         order = np.lexsort((found[:, multiple.SORT_KEY], flat, base + bonus[flat]))
         ident = found[order, multiple.REMOVE_CELL] << 32 | found[order, multiple.REMOVE_MASK]
         selected = found[order[np.sort(np.unique(ident, return_index=True)[1])]]
@@ -1030,10 +1049,9 @@ class CompiledHints(_Made):
         arrays = (self.found, self.refs, self.initial, rows.pkey, rows.pcause, rows.pstart, rows.pnpar)
         return sum(a.nbytes for a in arrays) + rows.par.nbytes
 
-    def removal(self, i: int) -> tuple[int, int]:
-        """The cell the i-th hint removes from and the digits (a mask)."""
-        f = self.found[i]
-        return int(f[multiple.REMOVE_CELL]), int(f[multiple.REMOVE_MASK])
+    def removals(self) -> tuple[np.ndarray, np.ndarray]:
+        """The cells the hints remove from and the digits (masks), in order."""
+        return self.found[:, multiple.REMOVE_CELL], self.found[:, multiple.REMOVE_MASK]
 
     def deferred(self, i: int) -> Deferred:
         """The i-th hint, made when read. Its complexity is its flat one (no inner technique at level 0)."""
@@ -1061,7 +1079,7 @@ class CompiledHints(_Made):
         """Every hint's ``ChainHint.struck``, in order: the keys, and where each hint's begin (the i-th
         hint's are ``keys[starts[i]:starts[i + 1]]``)."""
         first, count = self.found[:, multiple.FIRST], self.found[:, multiple.COUNT]
-        nstruck = sum(int(m).bit_count() for m in (before & ~after).tolist())
+        nstruck = struck_count(before, after)
         keys = np.empty(max(1, len(first) * nstruck), dtype=np.int32)
         starts = np.empty(len(first) + 1, dtype=np.int64)
         rows = self.rows

@@ -40,6 +40,7 @@ __all__ = [
     "propagate",
     "set_keys",
     "strike",
+    "struck_count",
     "struck_each",
     "struck_keys",
     "struck_under",
@@ -377,6 +378,76 @@ def struck_each(  # type: ignore[no-untyped-def]
 
 
 @njit(_nrt=False, cache=True)
+def struck_count(before, after):  # type: ignore[no-untyped-def]
+    """How many candidates of ``before`` are not in ``after``."""
+    total = 0
+    for cell in range(before.shape[0]):
+        m = before[cell] & ~after[cell]
+        while m:
+            m &= m - 1
+            total += 1
+    return total
+
+
+@njit(_nrt=False, cache=True)
+def add_struck(  # type: ignore[no-untyped-def]
+    pkey, pcause, pstart, pnpar, par, index_of, qoff, cnt, keys, starts, cells, masks, cause, shared, added,
+):  # fmt: skip
+    """Many ``Store.add_off`` at once: hint ``h`` (in order) removes the digits ``masks[h]`` of
+    ``cells[h]`` and rests on the "off"s of ``keys[starts[h]:starts[h + 1]]`` (``struck_each``); a hint
+    that rests on none is no use inside the chain. Each digit not known yet becomes an "off" row of
+    ``cause`` with those rows as parents, queued; ``added`` gets (row, hint) per new row. Returns how
+    many hints rest on something and how many rows were added; with nothing changed, (-1, 0) when the
+    arrays have no room for them, (-2, 0) when they are ``shared`` with another store and would change
+    (the caller grows them, or makes them its own, and asks again). ``added`` has room for every digit.
+    """
+    rows = 0
+    parents = 0
+    resting = 0
+    for h in range(cells.shape[0]):
+        if starts[h + 1] == starts[h]:
+            continue
+        resting += 1
+        m = masks[h]
+        while m:
+            k = cells[h] << 6 | (trailing_zeros(m) + 1) << 1
+            m &= m - 1
+            if index_of[k] < 0:
+                rows += 1
+                parents += starts[h + 1] - starts[h]
+    if rows == 0:
+        return resting, 0
+    if shared:
+        return -2, 0
+    q, start = cnt[NPOT], cnt[NPAR]
+    if q + rows > pkey.shape[0] or start + parents > par.shape[0]:
+        return -1, 0
+    m_added = 0
+    for h in range(cells.shape[0]):
+        if starts[h + 1] == starts[h]:
+            continue
+        cell = cells[h]
+        m = masks[h]
+        while m:
+            k = cell << 6 | (trailing_zeros(m) + 1) << 1
+            m &= m - 1
+            if index_of[k] >= 0:
+                continue
+            pkey[q], pcause[q], pstart[q], pnpar[q] = k, cause, start, starts[h + 1] - starts[h]
+            for j in range(starts[h], starts[h + 1]):
+                par[start] = index_of[keys[j]]
+                start += 1
+            index_of[k] = q
+            qoff[cnt[OFF_TAIL]] = q
+            cnt[OFF_TAIL] += 1
+            added[m_added, 0], added[m_added, 1] = q, h
+            m_added += 1
+            q += 1
+    cnt[NPOT], cnt[NPAR] = q, start
+    return resting, m_added
+
+
+@njit(_nrt=False, cache=True)
 def count_ancestors(pkey, pstart, pnpar, par, row, mark, stamp, stack):  # type: ignore[no-untyped-def]
     """How many rows ``row`` rests on, itself included: SE's ``getAncestorCount`` (``chain_rows``'s
     count; ``stack`` has room for every key)."""
@@ -598,6 +669,24 @@ class Store(Rows):
         self.nested[q] = hint
         self._push(q, False)
         return True
+
+    def add_struck(
+        self, keys: np.ndarray, starts: np.ndarray, cells: np.ndarray, masks: np.ndarray, cause: int
+    ) -> tuple[int, list[list[int]]]:
+        """``add_off`` for many hints at once (``propagation.add_struck``, in their order): how many rest
+        on something, and per new "off" its row and hint (the caller keeps the hints in ``nested``)."""
+        added = np.empty((max(1, len(cells)) * self.geo.n, 2), dtype=np.int64)
+        while True:
+            resting, count = add_struck(
+                self.pkey, self.pcause, self.pstart, self.pnpar, self.par, self.index_of, self.qoff, self.cnt,
+                keys, starts, cells, masks, cause, self._shared, added,
+            )  # fmt: skip
+            if resting == -2:
+                self.own()
+            elif resting == -1:
+                self.grow(len(keys) * self.geo.n)
+            else:
+                return resting, added[:count].tolist()
 
     def grow(self, more: int) -> None:
         """Twice the rows, and twice the parents and ``more``."""
