@@ -2,7 +2,9 @@
 
 The header comments name the grid, the encoding and the puzzle, then map each primary variable to its
 cell and digit (``c var 12 = r1c2=3``); variables above ``n**3`` are auxiliaries of the at-most-one scheme.
-The scheme is documented in encodings/README.md.
+Rules beyond the classic ones are stated in full on a ``c rules`` line, as the ``rules`` field of a jsonl
+record (``x,anti-knight``, or an f-puzzles object for constraints), so that ``decode`` reads back the
+puzzle with all its rules. The scheme is documented in encodings/README.md.
 
 >>> from sudoku_cp.rules import Rules
 >>> text = to_dimacs(Rules.classic(2, 2))
@@ -12,12 +14,14 @@ The scheme is documented in encodings/README.md.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from ._version import __version__
 from .encode.amo import SCHEME_PAPERS
 from .encode.cnf import ENCODING_PAPERS, clause_families
 from .errors import ParseError
+from .formats.fpuzzles import from_fpuzzles, rules_field
 from .grid import Puzzle, Rules
 
 __all__ = ["model_misfit", "model_of_solver_output", "puzzle_of_dimacs", "to_dimacs"]
@@ -37,6 +41,7 @@ def to_dimacs(
     clauses = [c for group in families.values() for c in group]
     out: list[str] = []
     if comments:
+        field = rules_field(rules)
         scheme = (
             f"{amo}: {SCHEME_PAPERS[amo]}" if amo else "default (pairwise up to 16 literals, else seqcounter)"
         )
@@ -45,6 +50,7 @@ def to_dimacs(
             f"c encoding {encoding}: {ENCODING_PAPERS[encoding]}",
             f"c at-most-one {scheme}",
             f"c puzzle {puzzle.to_string()}",
+            *([f"c rules {json.dumps(field, separators=(',', ':'))}"] if field is not None else []),
             f"c givens {len(puzzle.givens)}",
             "c families " + " ".join(f"{name}={len(group)}" for name, group in families.items()),
             f"c var(cell, digit) = cell*{n} + digit with cell = {n}*(row-1) + (col-1), digits 1..{n}",
@@ -65,17 +71,33 @@ def to_dimacs(
 
 
 def puzzle_of_dimacs(text: str) -> Puzzle:
-    """The puzzle a sudoku-cp DIMACS file states (from its ``c puzzle`` and ``c ... boxes RxC`` comments)."""
-    rules = line = None
+    """The puzzle a sudoku-cp DIMACS file states: its ``c puzzle`` line under the rules of its ``c rules``
+    line, or without one the classic rules of the ``c ... (boxes RxC)`` shape. ``ParseError`` when the
+    comments say neither, or name rules without a ``c rules`` line (a file of an earlier version)."""
+    shape = line = field = None
     for raw in text.splitlines():
         if raw.startswith("c sudoku-cp") and "(boxes " in raw:
-            rules = Rules.parse(raw.split("(boxes ", 1)[1].split(")", 1)[0])
+            shape = raw.split("(boxes ", 1)[1].split(")", 1)[0]
         elif raw.startswith("c puzzle "):
             line = raw[len("c puzzle ") :].strip()
+        elif raw.startswith("c rules "):
+            try:
+                field = json.loads(raw[len("c rules ") :])
+            except ValueError:
+                raise ParseError(f"the c rules line is not JSON: {raw[8:68]!r}") from None
         elif raw.startswith("p "):
             break
-    if rules is None or line is None:
+    if shape is None or line is None:
         raise ParseError("not a sudoku-cp DIMACS file: no grid or puzzle comment before the p line")
+    if field is not None:
+        return from_fpuzzles({"puzzle": line, "rules": field})
+    try:
+        rules = Rules.parse(shape)
+    except ValueError:
+        raise ParseError(
+            f"the formula's rules ({shape}) are named but not stated: no c rules line (a file written by "
+            "an earlier sudoku-cp); encode the puzzle again"
+        ) from None
     return Puzzle.from_string(line, rules)
 
 
@@ -99,7 +121,11 @@ def model_of_solver_output(text: str, variables: int = 0) -> list[int]:
             literals = [int(tok) for tok in tokens]
         except ValueError:
             raise ParseError(f"line {number} of the solver output is not a model: {line[:60]!r}") from None
-        values.update((abs(lit), lit > 0) for lit in literals if lit)
+        for lit in literals:
+            if lit and values.setdefault(abs(lit), lit > 0) != (lit > 0):
+                raise ParseError(
+                    f"line {number} of the solver output makes variable {abs(lit)} both true and false"
+                )
     if not values:
         raise ParseError("no model in the solver output (no v lines, no literals)")
     top = max(variables, *values)

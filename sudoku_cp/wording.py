@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["listing", "plural"]
+__all__ = ["article", "listing", "plural"]
 
 
 def plural(count: int, word: str) -> str:
@@ -13,3 +13,8 @@ def plural(count: int, word: str) -> str:
 def listing(words: list[str]) -> str:
     """Words as a sentence lists them: ``4``, ``4 and 8``, ``1, 4 and 8``."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def article(word: str) -> str:
+    """The indefinite article before ``word``: ``an extra region``, ``a thermometer``."""
+    return "an" if word[:1].lower() in "aeiou" else "a"

@@ -157,11 +157,16 @@ def test_generate_constraints_draws_thermometers_and_dots_read_back_from_their_j
         assert count_solutions(puzzle, limit=2, backend="sat") == 1
 
 
-def test_rules_that_no_grid_keeps_are_a_usage_error_not_a_broken_solver() -> None:
+def test_rules_that_no_grid_keeps_are_a_usage_error_not_a_broken_solver(tmp_path: Path) -> None:
     for extra in ([], ["--constraints", "thermometer"]):
         out = run_cli("generate", "--box", "2x2", "--rules", "anti-king", "-n", "1", *extra)
         assert out.returncode == 2 and "no grid keeps the rules (2x2 anti-king" in out.stderr, out.stderr
         assert "broken" not in out.stderr
+    # into a file: no empty FILE.partial is left, nor said to hold results
+    target = tmp_path / "made.txt"
+    out = run_cli("generate", "--box", "2x2", "--rules", "anti-king", "-n", "2", "-o", str(target))
+    assert out.returncode == 2 and "written so far" not in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
 def test_generate_constraints_refuses_what_it_cannot_do_by_name() -> None:

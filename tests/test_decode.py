@@ -9,6 +9,8 @@ from conftest import run_cli
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+from sudoku_cp import parse, solve
+
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 SOLVED = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 
@@ -105,3 +107,55 @@ def test_decode_checks_the_given_cells_variables(tmp_path: Path) -> None:
     proc = run_cli("decode", str(formula), "-", stdin="v " + " ".join(map(str, model)) + " 0\n")
     assert proc.returncode == 1, proc.stdout
     assert "clause 11,989 of the formula, (r1c3=3) (a given), is false" in proc.stderr, proc.stderr
+
+
+X_PUZZLE = "68.3..........4.....5.1.....2..7......629.8.........1..........9.4..5.21.......6."
+THERMO_CAGE = (
+    '{"size":4,"grid":[[{"value":1,"given":true},{},{},{"value":4,"given":true}],'
+    '[{"value":3,"given":true},{"value":4,"given":true},{},{}],'
+    '[{},{"value":1,"given":true},{"value":4,"given":true},{}],[{},{},{"value":2,"given":true},{}]],'
+    '"thermometer":[{"lines":[["R1C1","R1C2","R1C3"]]}],'
+    '"killercage":[{"cells":["R4C1","R4C2"],"value":"7"}]}'
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "kept"), [("# rules: x\n" + X_PUZZLE, "# rules: x\n"), (THERMO_CAGE, '"thermometer"')]
+)
+def test_decode_reads_back_the_rules_the_formula_was_encoded_with(
+    tmp_path: Path, source: str, kept: str
+) -> None:
+    """The formula states rules beyond the classic ones on its ``c rules`` line, so decode checks the model
+    against the puzzle with every rule and writes the solution with them: a line under its ``# rules:`` line,
+    or an f-puzzles object for cages and lines."""
+    formula = tmp_path / "p.cnf"
+    assert run_cli("encode", "-o", str(formula), "-", stdin=source + "\n").returncode == 0
+    (tmp_path / "model.txt").write_text(" ".join(map(str, _model(formula.read_text()))) + "\n")
+    proc = run_cli("decode", str(formula), str(tmp_path / "model.txt"))
+    assert proc.returncode == 0, proc.stderr
+    assert kept in proc.stdout
+    [decoded], [puzzle] = parse(proc.stdout), parse(source)
+    assert decoded.rules == puzzle.rules
+    assert decoded.to_string() == solve(puzzle, unique=True).solution.to_string()
+
+
+def test_decode_refuses_a_formula_that_names_rules_it_does_not_state(tmp_path: Path) -> None:
+    """A formula of an earlier version names its rules only in its title comment: decode says so instead of
+    reading it as a classic puzzle."""
+    formula = tmp_path / "p.cnf"
+    run_cli("encode", "-o", str(formula), "-", stdin=THERMO_CAGE + "\n")
+    text = "".join(line for line in formula.read_text().splitlines(True) if not line.startswith("c rules"))
+    formula.write_text(text)
+    proc = run_cli("decode", str(formula), "-", stdin="1 2 3\n")
+    assert (
+        proc.returncode == 2 and "encode the puzzle again" in proc.stderr and "Traceback" not in proc.stderr
+    )
+
+
+def test_decode_refuses_a_model_that_makes_a_variable_both_true_and_false(tmp_path: Path) -> None:
+    formula = tmp_path / "p.cnf"
+    run_cli("encode", "-o", str(formula), "-", stdin=EASY + "\n")
+    model = _model(formula.read_text())
+    literals = " ".join(map(str, [*model, -model[0]]))  # variable 1 again, the other way
+    proc = run_cli("decode", str(formula), "-", stdin=f"s SATISFIABLE\nv {literals} 0\n")
+    assert proc.returncode == 1 and "variable 1 both true and false" in proc.stderr

@@ -149,6 +149,24 @@ def test_files_of_objects_links_and_one_spread_object_are_read(tmp_path: Path) -
     assert "digit 1 is given twice in one house, at r1c1 and r2c2" in str(bad.error)
 
 
+@pytest.mark.parametrize("spread", [False, True], ids=["a line each", "indented"])
+@pytest.mark.parametrize("where", [0, 1])
+def test_an_object_that_never_ends_loses_no_puzzle_after_it(spread: bool, where: int) -> None:
+    """A cut object (a truncated line, or the first lines of an indented one) is an error at its first
+    line, and every object after it is read: it ends where a line starts another object."""
+    puzzle = {"size": 4, "grid": grid(4, {"R4C4": 1})}
+    whole = json.dumps(puzzle, indent=2 if spread else None).splitlines()
+    cut = whole[:5] if spread else [whole[0][:40]]
+    blocks = [whole, whole]
+    blocks.insert(where, cut)
+    records = parse_records("\n".join(line for block in blocks for line in block))
+    starts = [1 + sum(len(b) for b in blocks[:i]) for i in range(3)]
+    assert [r.line for r in records] == starts
+    assert [r.error is None for r in records] == [i != where for i in range(3)]
+    assert "never ends" in str(records[where].error) and f"line {starts[where]}," in str(records[where].error)
+    assert all(r.puzzle == from_fpuzzles(puzzle) for i, r in enumerate(records) if i != where)
+
+
 def parse_records(text: str) -> list:
     from sudoku_cp.formats import iter_records
 

@@ -58,4 +58,6 @@ def test_a_length_of_two_layouts_is_refused_naming_both(length: int, marks: str,
 def test_box_chooses_the_puzzle_reading() -> None:
     proc = run_cli("solve", "--box", "2x4", "-", stdin="12345678" + "." * 56 + "\n")
     assert proc.returncode == 0, proc.stderr
-    assert len(proc.stdout.strip()) == 64 and "." not in proc.stdout
+    header, line = proc.stdout.splitlines()  # a line of 64 digits is said to be an 8x8 puzzle
+    assert header == "# rules: 2x4" and len(line) == 64 and "." not in line
+    assert run_cli("count", "-", stdin=proc.stdout).stdout.split() == ["1"]

@@ -58,6 +58,21 @@ def test_written_and_read_the_rules_change_where_the_header_says(layout: str) ->
     assert parse(text) == puzzles
 
 
+@pytest.mark.parametrize("layout", ["line", "csv", "jsonl"])
+def test_an_eight_by_eight_puzzle_is_written_with_its_shape_and_read_back(layout: str) -> None:
+    """A line of 64 digits is also a 4x4 pencilmark grid, which the readers take it for unless told: the
+    writers say ``# rules: 2x4`` (the default shape) before it, and ``generate``'s lines read back."""
+    puzzle = Puzzle(Rules.classic(2, 4), (1, 2) + (0,) * 62)
+    text = format_puzzle(puzzle, layout)
+    assert "2x4" in text.splitlines()[0]
+    assert parse(text) == [puzzle]
+    made = run_cli(
+        "generate", "--box", "2x4", "-n", "2", "--seed", "5", "-j", "1", "-q", "--output-format", layout
+    )
+    assert made.returncode == 0, made.stderr
+    assert run_cli("count", "-", stdin=made.stdout).stdout.split() == ["1", "1"], made.stdout
+
+
 def test_a_header_rules_the_puzzles_after_it_in_every_reader() -> None:
     blank = "." * 81
     grid = "\n".join(blank[i : i + 9] for i in range(0, 81, 9))

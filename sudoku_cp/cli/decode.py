@@ -21,8 +21,10 @@ from pathlib import Path
 
 from ..dimacs import model_misfit, model_of_solver_output, puzzle_of_dimacs
 from ..encode.cnf import decode
-from ..errors import ParseError, UsageError
+from ..errors import ParseError, UnsupportedRuleError, UsageError
 from ..formats import format_puzzle
+from ..formats.header import header_words
+from ..grid import Rules
 from ..verify import solution_problems
 from . import EXIT_FAILED, EXIT_OK, SUMMARIES, exit_codes
 from .common import output_stream, warn
@@ -41,7 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("formula", metavar="FORMULA.cnf", help="the DIMACS file sudoku-cp encode wrote")
     p.add_argument("model", metavar="MODEL", help="the solver's output; - for standard input")
     p.add_argument(
-        "--output-format", choices=("line", "grid", "pretty"), default="line", help="default: line"
+        "--output-format",
+        choices=("line", "grid", "pretty", "jsonl", "fpuzzles", "link"),
+        help="default: line, or fpuzzles for rules a '# rules:' line cannot name (cages, lines, clues)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     p.set_defaults(run=run)
@@ -72,9 +76,19 @@ def run(args: argparse.Namespace) -> int:
     if problems := solution_problems(puzzle, solution):
         warn(f"{args.model}: the model is not a solution of the puzzle: {'; '.join(problems)}")
         return EXIT_FAILED
+    layout = args.output_format or _layout_for(solution.rules)
     with output_stream(args.output) as out:
-        out.write(format_puzzle(solution, args.output_format) + "\n")
+        out.write(format_puzzle(solution, layout) + "\n")
     return EXIT_OK
+
+
+def _layout_for(rules: Rules) -> str:
+    """The default layout of a solution: a line, unless its rules need the f-puzzles object."""
+    try:
+        header_words(rules)
+    except UnsupportedRuleError:
+        return "fpuzzles"
+    return "line"
 
 
 def _text(name: str) -> str:

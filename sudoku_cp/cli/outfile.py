@@ -331,10 +331,10 @@ def output_stream(path: str | None, *, resume: bool = False) -> Iterator[TextIO]
         yield stream
         stream.flush()
     except BaseException as exc:
-        _keep_partial(stream, tmp, partial)
-        from .common import warn
+        if _keep_partial(stream, tmp, partial):
+            from .common import warn
 
-        warn(f"stopped early: the results written so far are in {partial}")
+            warn(f"stopped early: the results written so far are in {partial}")
         if isinstance(exc, OSError) and not isinstance(exc, SudokuError):
             raise OutputError(f"cannot write {path}: {_describe(exc)}") from None
         raise
@@ -359,10 +359,16 @@ def _take_over_mode(fd: int, replaced: os.stat_result | None) -> None:
     os.fchmod(fd, stat.S_IMODE(replaced.st_mode))
 
 
-def _keep_partial(stream: _Committing, tmp: Path, partial: Path) -> None:
-    """Cut the temporary file back to its last whole record and keep it as ``FILE.partial``."""
-    os.truncate(tmp, stream.abandon(tmp))
+def _keep_partial(stream: _Committing, tmp: Path, partial: Path) -> bool:
+    """Cut the temporary file back to its last whole record and keep it as ``FILE.partial``; one that
+    holds no record is removed (a run that stopped before its first: nothing to keep). Whether kept."""
+    size = stream.abandon(tmp)
+    if size == 0:
+        tmp.unlink()
+        return False
+    os.truncate(tmp, size)
     os.replace(tmp, partial)
+    return True
 
 
 def _straight(shown: str, target: Path) -> Iterator[TextIO]:

@@ -104,6 +104,7 @@ def looks_like_fpuzzles(text: str) -> bool:
         text.startswith(("{", "["))
         or "load=" in text
         or "f-puzzles.com" in text
+        or "sudokupad" in text
         or text.startswith(("N4Ig", "fpuz"))
         or (" " not in text and bool(_SUDOKUPAD.search(text)))
     )
@@ -124,6 +125,12 @@ def _decode(text: str) -> dict[str, Any]:
             payload = text.split("load=", 1)[1].split("&", 1)[0]
         elif sudokupad:
             payload = sudokupad[1]
+        elif "sudokupad" in text:
+            raise ParseError(
+                "a SudokuPad link in SudokuPad's own format (scl, ctc or a short id) is not read; links "
+                "that carry f-puzzles data (sudokupad.app/fpuzzles...) are: open the puzzle in SudokuPad or "
+                "f-puzzles and copy an f-puzzles link or its JSON"
+            )
         elif "?id=" in text:
             raise ParseError("an f-puzzles short link (?id=) names a puzzle on the f-puzzles server; open it "
                              "there and copy the long link (?load=) or the JSON")  # fmt: skip
@@ -156,6 +163,10 @@ def _flag(data: dict[str, Any], key: str) -> bool:
     return bool(value)
 
 
+#: Keys of sudoku-cp's own jsonl records (``rules_field``, the results' fields) that no f-puzzles object has.
+_RECORD_KEYS = {"rules", "index", "status", "error", "count"}
+
+
 def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
     """The puzzle (its ``Rules`` and givens) an f-puzzles object describes; ``ParseError`` naming any key
     that states a rule sudoku-cp does not know, or any value that is not of its key's form.
@@ -166,6 +177,15 @@ def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
         raise ParseError(f"f-puzzles JSON must be an object with size and grid, not {_shown(data)}")
     if "grid" not in data and "puzzle" in data:
         return _from_record(data)
+    if "grid" not in data and "size" not in data and data.keys() & _RECORD_KEYS:
+        if data.get("status") == "error":
+            said = data.get("error")
+            raise ParseError(
+                "an error record, which holds no puzzle" + (f": {said}" if isinstance(said, str) else "")
+            )
+        raise ParseError(
+            f"a jsonl record without its 'puzzle' line (it holds {', '.join(map(repr, sorted(data)))})"
+        )
     unknown = sorted(k for k, v in data.items() if k not in COSMETIC_KEYS and k not in RULE_KEYS and v)
     if unknown:
         raise ParseError(
@@ -286,6 +306,14 @@ def _base_rules(n: int, regions: list[int | None]) -> Rules:
     groups: dict[int, list[int]] = {}
     for cell, r in enumerate(ids):
         groups.setdefault(r, []).append(cell)
+    if len(groups) != n or any(len(g) != n for g in groups.values()):
+        sizes = ", ".join(f"{r}: {len(groups[r])}" for r in sorted(groups)[:12]) + (
+            ", ..." if len(groups) > 12 else ""
+        )
+        raise ParseError(
+            f"f-puzzles regions: a {n}x{n} grid needs {n} regions of {n} cells each, not {len(groups)} "
+            f"(cells by region number: {sizes})"
+        )
     try:  # in the order of their numbers, as written (the boxes of some shape give classic rules)
         return Rules.jigsaw([groups[r] for r in sorted(groups)])
     except ValueError as exc:

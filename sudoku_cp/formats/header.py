@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ..errors import UnsupportedRuleError
 from ..grid import Rules
 from ..rules import NAMED, expand_names
-from .codec import shape_for_n
+from .codec import TWO_LAYOUTS, shape_for_n
 
 __all__ = ["PREFIX", "Header", "has_header", "header_line", "header_words", "is_header", "read_header"]
 
@@ -54,7 +54,9 @@ def has_header(data: bytes) -> bool:
 
 def header_words(rules: Rules, layout: str = "line") -> str | None:
     """What a header says of ``rules`` (``x,anti-knight``, ``2x6``), None for the classic rules of its
-    size; ``UnsupportedRuleError`` naming the first rule no header can name, for a ``layout`` message."""
+    size; ``UnsupportedRuleError`` naming the first rule no header can name, for a ``layout`` message.
+    The box shape is said where it is not the size's default, and always where a line of the grid's
+    length is also a pencilmark grid (8x8: ``2x4``), which a reader would not take for a puzzle."""
     beyond = [kind for kind in rules.kinds if kind != "boxes" and kind not in NAMED]
     if beyond:
         known = ", ".join(["x", *NAMED])
@@ -65,7 +67,7 @@ def header_words(rules: Rules, layout: str = "line") -> str | None:
         )
     words = []
     default = shape_for_n(rules.n)
-    if default is None or default.box != rules.box:
+    if default is None or default.box != rules.box or rules.ncells in TWO_LAYOUTS:
         words.append(f"{rules.box_rows}x{rules.box_cols}")
     names = list(rules.named)
     if "diagonal-" in names and "diagonal+" in names:

@@ -893,9 +893,10 @@ def _fpuzzles_records(
     from .fpuzzles import parse_fpuzzles
 
     it = iter(lines)
+    pending: list[str] = []  # lines read ahead by an object that never ended, to read again (last first)
     lineno = index = 0
     refused: ParseError | None = None
-    for raw in it:
+    while (raw := pending.pop() if pending else next(it, None)) is not None:
         lineno += 1
         if len(raw) >= MAX_LINE:
             total = _skip_rest(raw, it, bounded)
@@ -916,13 +917,23 @@ def _fpuzzles_records(
             depth, size = _json_depth(text, 0), len(text)
             parts = [text]  # joined once: adding each line to a string copied it again (quadratic)
             while depth > 0 and size < MAX_JSON:
-                nxt = next(it, None)
+                nxt = pending.pop() if pending else next(it, None)
                 if nxt is None or len(nxt) >= MAX_LINE:
+                    if nxt is not None:
+                        pending.append(nxt)
                     break
                 lineno += 1
                 parts.append(nxt)
                 size += len(nxt)
                 depth = _json_depth(nxt, depth)
+            if depth > 0 and size < MAX_JSON:
+                # cut short: it ends where a line starts another object at its first column (as one
+                # object a line does; a pretty-printed object indents what it holds), and the lines from
+                # there are read again, so that one broken object loses no puzzle after it
+                end = next((j for j in range(1, len(parts)) if parts[j][:1] in "{["), len(parts))
+                pending.extend(reversed(parts[end:]))
+                lineno -= len(parts) - end
+                del parts[end:]
             text = "".join(parts)
             if depth > 0:
                 error = ParseError(

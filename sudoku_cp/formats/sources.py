@@ -44,8 +44,9 @@ Input = str | Inline
 def looks_like_a_puzzle(arg: str) -> bool:
     """True for a command-line argument that is no file but a puzzle: as many characters as an n x n grid
     of 4x4 or more has cells, each a symbol of that grid or a blank (``4...3.......`` and the like), or an
-    f-puzzles link or object."""
-    if looks_like_fpuzzles(arg) and not os.path.exists(arg) and ("://" not in arg or "load=" in arg):
+    f-puzzles link or object, or a SudokuPad link (which names a puzzle, not a file to fetch)."""
+    link = "load=" in arg or "sudokupad" in arg
+    if looks_like_fpuzzles(arg) and not os.path.exists(arg) and ("://" not in arg or link):
         return True
     n = math.isqrt(len(arg))
     if n < 4 or n * n != len(arg) or os.path.exists(arg):

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 
+from ..wording import article
 from .automaton import Automaton
 from .constraints import Pair, cell_name
 from .kinds import KINDS, Arrow, Cage, Forms, Thermo, Variant
@@ -98,9 +99,9 @@ class Rules:
             )
         for cells, what in self._explicit_cells():
             if any(not 0 <= c < ncells for c in cells):
-                raise ValueError(f"a {what} names a cell outside the {n}x{n} grid")
+                raise ValueError(f"{article(what)} {what} names a cell outside the {n}x{n} grid")
             if len(set(cells)) != len(cells):
-                raise ValueError(f"a {what} names one cell twice")
+                raise ValueError(f"{article(what)} {what} names one cell twice")
         if self.box is not None and (
             self.box[0] * self.box[1] != n or set(self.regions) != set(boxes_of(*self.box))
         ):

@@ -59,7 +59,8 @@ def clue_place(text: Any, n: int, what: str, corners: bool = False) -> tuple[int
 def cell_list(names: Any, n: int, what: str, count: int | None = None) -> tuple[int, ...]:
     """The cells a list of names states (not empty; exactly ``count`` when given)."""
     if not isinstance(names, list) or not names:
-        raise ParseError(f"an f-puzzles {what} needs a list of cells, not {shown(names)}")
+        found = "an empty list" if isinstance(names, list) else shown(names)
+        raise ParseError(f"an f-puzzles {what} needs a list of cells, not {found}")
     if count is not None and len(names) != count:
         raise ParseError(f"an f-puzzles {what} joins {count} cells, not {len(names)}")
     return tuple(cell(text, n) for text in names)
