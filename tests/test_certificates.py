@@ -661,6 +661,24 @@ def test_prove_resumes_a_stopped_run_in_its_folder(tmp_path: Path) -> None:
     assert (stopped / "claims.jsonl").read_text() == "".join(claims)
 
 
+def test_prove_numbers_its_claims_across_several_inputs(tmp_path: Path) -> None:
+    """Each file's records count from 1; the claims and their files go by the puzzle's place among all the
+    inputs (the second file's puzzle is claim 3, after the unreadable line), and check verifies each."""
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text(f"{HARD}\nbad\n")
+    second.write_text(f"{HARD}\n")
+    proc = run_cli("prove", "-j", "1", "-o", str(tmp_path / "out"), str(first), str(second))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr  # 1: the bad line
+    claims = [json.loads(line) for line in (tmp_path / "out" / "claims.jsonl").read_text().splitlines()]
+    assert [c["index"] for c in claims] == [1, 3]
+    assert {c["proof"] for c in claims} == {"1.drat", "3.drat"}
+    checked = run_cli("check", str(tmp_path / "out"))
+    assert checked.returncode == 0 and checked.stdout.split("\n")[:2] == [
+        "1 verified unique",
+        "3 verified unique",
+    ]
+
+
 @pytest.mark.slow
 def test_prove_killed_by_sigkill_is_resumed_from_its_claims(tmp_path: Path) -> None:
     """Issue 33: a prove run killed by SIGKILL left its claims in a temporary file; --resume said
@@ -864,6 +882,17 @@ def test_a_certificate_file_is_read_no_further_than_its_claim_allows(tmp_path: P
     (folder / "1.cnf").write_text(formula + "c a comment\n" * (4 * len(formula) // 12 + 6000))
     [(_, message, ok)] = checker.check_dir(folder)
     assert not ok and f"cannot read {folder / '1.cnf'}: larger than " in message, message
+
+
+def test_prove_refuses_a_claim_whose_proof_a_checker_would_not_read(tmp_path: Path, monkeypatch) -> None:
+    """A proof larger than the checker reads would be a certificate that fails: ``prove`` refuses the
+    claim instead, by name (a puzzle without solution under renban lines took 15 MB, over the old bound)."""
+    proof = (_hard_folder(tmp_path / "c") / "1.drat").read_bytes()
+    monkeypatch.setattr(checker, "PROOF_BYTES_PER_VARIABLE", len(proof) // 729 - 1)
+    with pytest.raises(UnsupportedRuleError, match=r"DRAT proof takes .* more than a checker reads"):
+        prove(Puzzle.from_string(HARD))
+    monkeypatch.undo()
+    assert prove(Puzzle.from_string(HARD)).claim == "unique"
 
 
 def test_check_refuses_claims_that_are_no_regular_file(tmp_path: Path) -> None:

@@ -301,6 +301,22 @@ def test_kropki_values_without_a_meaning_are_refused(key: str, value: object) ->
         from_fpuzzles({"size": 9, "grid": grid(9), key: [dot]})
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "kept"),
+    [("xsum", "0", False), ("xsum", "1", True), ("skyscraper", "0", False), ("skyscraper", "1", True),
+     ("skyscraper", "10", False), ("sandwichsum", "0", True)],
+)  # fmt: skip
+def test_outside_clues_that_can_never_hold_are_refused(key: str, value: str, kept: bool) -> None:
+    """An X-sum counts at least one digit and a skyscraper is always seen: 0 can never hold (a sandwich of
+    1 and 9 side by side sums to 0), nor a skyscraper count beyond its line."""
+    data = {"size": 9, "grid": grid(9), key: [{"cell": "R0C1", "value": value}]}
+    if kept:
+        assert len(from_fpuzzles(data).rules.variants) == 1
+    else:
+        with pytest.raises(ParseError, match=r"value must be from 1 to"):
+            from_fpuzzles(data)
+
+
 def test_an_indented_object_of_a_megabyte_reads_in_linear_time(tmp_path: Path) -> None:
     """Each line of a multi-line object was added to a string, copying all before it: 1 MB took 20 s in a
     fresh process (in a process whose heap lets the string grow in place, as in a test worker, it did not

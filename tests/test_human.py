@@ -727,3 +727,25 @@ def test_the_kinds_every_technique_reads_are_the_house_and_peer_rules() -> None:
     rules = rules.with_(extra_regions=[(0, 10, 20)], variants=[BY_KEY["renban"]((30, 31))])
     assert rules.house_kinds == ("boxes", "diagonal-", "diagonal+", "anti-knight", "extra region")
     assert nets_only(rules) == ("non-consecutive", "renban")
+
+
+def test_uniqueness_is_asked_within_a_time_bound_and_unknown_counts_as_not_unique(monkeypatch) -> None:
+    """The nested nets and uniqueness techniques ask once whether the puzzle has one solution; the solver
+    gets ``UNIQUE_SECONDS`` (a published little killer puzzle without solution kept it busy for minutes),
+    and an answer it did not finish is no uniqueness."""
+    from sudoku_cp.backends.sat import SatBackend
+    from sudoku_cp.human import probe
+    from sudoku_cp.result import Enumeration
+
+    asked: list[float | None] = []
+
+    class Stalled(SatBackend):
+        def enumerate_candidates(self, candidates, limit=1, time_limit=None):  # type: ignore[no-untyped-def]
+            asked.append(time_limit)
+            found = super().enumerate_candidates(candidates, limit, time_limit)
+            return Enumeration(found.solutions, complete=False, timed_out=True)
+
+    puzzle = Puzzle.from_string(EASY_CLASSIC)
+    assert probe.unique_board(Board.of(puzzle))
+    monkeypatch.setattr(probe, "_uniqueness_backend", Stalled)
+    assert not probe.unique_board(Board.of(puzzle)) and asked == [probe.UNIQUE_SECONDS]

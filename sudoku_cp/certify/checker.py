@@ -71,6 +71,7 @@ __all__ = [
     "dimacs_text",
     "formula",
     "main",
+    "proof_limit",
     "read_text",
     "settle",
     "sum_clauses",
@@ -1259,7 +1260,7 @@ def _refuted(
     expected = dimacs_text(variables, lines)
     try:
         text = read_text(cnf, FORMULA_SLACK * len(expected) + SLACK_BYTES)
-        steps = read_text(proof, PROOF_BYTES_PER_VARIABLE * variables)
+        steps = read_text(proof, proof_limit(variables))
     except OSError as exc:
         raise CertificateError(str(exc)) from None
     if text != expected or len(set(clauses)) != len(clauses):
@@ -1417,10 +1418,16 @@ def check_dir(
 
 #: The most a formula file may take: this many times the text ``prove`` writes for the claim, plus
 #: ``SLACK_BYTES`` (another writer's spacing and comments); a proof: this many bytes per variable of the
-#: formula (n**3 and the sums' auxiliaries). Real ones are far smaller (the longest of 300
-#: forum_hardest_11plus proofs: 1,617 lines, 27 KB, against 11.9 MB allowed); the bounds keep a file that
+#: formula (n**3 and the sums' auxiliaries), 729 MiB on 9x9. Most are far smaller (the longest of 300
+#: forum_hardest_11plus proofs: 1,617 lines, 27 KB), but a puzzle without solution under renban lines
+#: takes 15 MB; ``prove`` refuses a claim whose proof is larger than this. The bounds keep a file that
 #: never ends from being read whole.
-FORMULA_SLACK, SLACK_BYTES, PROOF_BYTES_PER_VARIABLE = 4, 1 << 16, 1 << 14
+FORMULA_SLACK, SLACK_BYTES, PROOF_BYTES_PER_VARIABLE = 4, 1 << 16, 1 << 20
+
+
+def proof_limit(variables: int) -> int:
+    """The most bytes a proof of a formula of ``variables`` variables may take."""
+    return PROOF_BYTES_PER_VARIABLE * variables
 
 
 def read_text(path: Path, limit: int | None = None) -> str:

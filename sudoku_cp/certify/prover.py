@@ -543,6 +543,21 @@ def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]]
         solver.delete()
 
 
+def _checkable(
+    grid: checker.Grid, settled: tuple[str, list[list[int]], str | None, str | None]
+) -> tuple[str, list[list[int]], str | None, str | None]:
+    """``settled`` (``_settle``'s) when a checker reads its proof: ``UnsupportedRuleError`` for one
+    larger than the checker's bound (``checker.proof_limit``), so no certificate is written that fails."""
+    proof = settled[3]
+    limit = checker.proof_limit(grid.canonical.variables)
+    if proof is not None and len(proof) > limit:
+        raise UnsupportedRuleError(
+            f"its DRAT proof takes {len(proof):,} bytes, more than a checker reads ({limit:,}): "
+            "no certificate"
+        )
+    return settled
+
+
 def _proof(solver: Solver) -> str:
     return "\n".join(solver.get_proof()) + "\n0\n"
 
@@ -553,7 +568,7 @@ def prove(puzzle: Puzzle, *, minimal: bool = False) -> Certificate:
     grid = checker.grid_of(puzzle.n, field_)
     givens = list(puzzle.cells)
     with checker.collection_paused():
-        claim, solutions, cnf, proof = _settle(grid, givens)
+        claim, solutions, cnf, proof = _checkable(grid, _settle(grid, givens))
         for cells in solutions:  # the solver's models, read back against the library's own rules
             if not puzzle.rules.is_valid(cells) or any(
                 g and g != d for g, d in zip(givens, cells, strict=True)
@@ -568,7 +583,7 @@ def prove(puzzle: Puzzle, *, minimal: bool = False) -> Certificate:
 def _witness(grid: checker.Grid, givens: list[int], solution: list[int], cell: int) -> Witness:
     without = list(givens)
     without[cell] = 0
-    claim, solutions, cnf, proof = _settle(grid, without)
+    claim, solutions, cnf, proof = _checkable(grid, _settle(grid, without))
     if claim == "multiple":
         return Witness(grid.cell(cell), tuple(_line(s) for s in solutions))
     return Witness(grid.cell(cell), cnf=cnf, proof=proof)

@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         outcomes=["unique", "multiple", "none", REFUSED],
         outcome=outcome,
         ok=frozenset({"unique", "multiple", "none"}),
-        writer=lambda out: _Writer(out, folder),
+        writer=lambda out: _Writer(out, folder, skip),
         words={"none": "without solution"},
         of=frozenset({"unique", "multiple", "none"}),
         remark=refusals,
@@ -181,24 +181,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 class _Writer:
-    """A claim line per puzzle, and its formula and proof files beside ``claims.jsonl``."""
+    """A claim line per puzzle, and its formula and proof files beside ``claims.jsonl``. Claims are
+    numbered by the puzzle's place among all the inputs (a record's own index starts again in each file),
+    after the ``skip`` a resumed run's earlier claims took."""
 
-    def __init__(self, out: TextIO, folder: Path) -> None:
+    def __init__(self, out: TextIO, folder: Path, skip: int) -> None:
         from ..certify.prover import store_in
 
-        self.out, self.store = out, store_in(folder)
+        self.out, self.store, self.k = out, store_in(folder), skip
 
     def result(self, record: Record, answer: Certificate | UnsupportedRuleError) -> None:
+        self.k += 1
         if isinstance(answer, UnsupportedRuleError):
             warn(f"puzzle {record.index} (line {record.line}): {answer}")
             return
         from ..certify.prover import claim_record
 
         assert record.puzzle is not None
-        self.out.write(json.dumps(claim_record(record.index, record.puzzle, answer, self.store)) + "\n")
+        self.out.write(json.dumps(claim_record(self.k, record.puzzle, answer, self.store)) + "\n")
 
     def error(self, record: Record) -> None:
-        """An unreadable puzzle has no claim (the reason is on standard error)."""
+        """An unreadable puzzle has no claim (the reason is on standard error), but keeps its number."""
+        self.k += 1
 
     def close(self) -> None:
         """Nothing to finish: one line per claim."""

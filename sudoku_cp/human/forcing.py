@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 from ..grid import symbol
 from ..rules.constraints import cell_name
+from ..wording import plural
 from .board import Board, cells_of, digits_of, house_name
 from .chains import length_bonus
 from .probe import Probe, probe_of, unique_board
@@ -98,7 +99,9 @@ def contradiction_net(level: int) -> Technique:
                     if level == 1
                     else f"the singles and contradiction nets of level {level - 1}"
                 )
-                reason = f"{_name(var, n)} would lead {inside} to a contradiction ({size} steps)"
+                reason = (
+                    f"{_name(var, n)} would lead {inside} to a contradiction ({size} {plural(size, 'step')})"
+                )
                 difficulty = round(base + length_bonus(size), 1)
                 return Step(
                     name, difficulty, board.rules, (), ((cell, digit),), (cell,), (digit,), (), reason
@@ -147,7 +150,7 @@ def _forcing_step(
     cells = tuple(sorted({cell for cell, _ in pairs}))
     digits = tuple(sorted({digit for _, digit in pairs}))
     name = "Cell forcing net" if not houses else "Region forcing net"
-    reason = f"{where} eliminates them ({size} steps)"
+    reason = f"{where} eliminates them ({size} {plural(size, 'step')})"
     return Step(
         name,
         round(base + length_bonus(size), 1),

@@ -152,13 +152,21 @@ def probe_of(board: Board) -> Probe:
     return probe
 
 
+#: How long ``unique_board`` lets the solver try: a puzzle it has not settled by then counts as not known
+#: unique (nested nets are skipped, as for several solutions), so that no walk waits on it without end
+#: (a published little killer puzzle without solution kept sat busy for minutes).
+UNIQUE_SECONDS = 2.0
+
+
 def unique_board(board: Board) -> bool:
-    """Whether ``board`` has exactly one solution. Sound steps keep every solution, so this holds for the
-    whole walk and is asked once."""
+    """Whether ``board`` is known to have exactly one solution (within ``UNIQUE_SECONDS``). Sound steps
+    keep every solution, so this holds for the whole walk and is asked once."""
     unique = board.memo.get("unique")
     if unique is None:
-        found = _uniqueness_backend().enumerate_candidates(board.candidates(), limit=2)
-        unique = board.memo["unique"] = len(found.solutions) == 1
+        found = _uniqueness_backend().enumerate_candidates(
+            board.candidates(), limit=2, time_limit=UNIQUE_SECONDS
+        )
+        unique = board.memo["unique"] = found.complete and len(found.solutions) == 1
     return unique
 
 

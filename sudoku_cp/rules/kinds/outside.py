@@ -55,6 +55,10 @@ class _Clue(Variant):
     cells: tuple[int, ...]
     total: int
 
+    #: The smallest clue the kind takes (a sandwich of 1 and n side by side sums to 0; an X-sum counts at
+    #: least one digit, a skyscraper is always seen).
+    low: ClassVar[int] = 0
+
     @classmethod
     def high(cls, n: int, length: int) -> int:
         """The largest clue the kind takes on a line of ``length`` cells of an n x n grid."""
@@ -67,7 +71,7 @@ class _Clue(Variant):
         cells = line_from(clue, n)
         if not cells:
             raise ParseError(f"an f-puzzles {cls.kind} at {entry.get('cell')} reads no cell of the grid")
-        total = entries.number(entry.get("value"), cls.kind, None, 0, cls.high(n, len(cells)))
+        total = entries.number(entry.get("value"), cls.kind, None, cls.low, cls.high(n, len(cells)))
         return [] if total is None else [cls(clue, cells, total)]  # type: ignore[call-arg]
 
     def write(self, n: int) -> dict[str, Any]:
@@ -230,6 +234,7 @@ class XSum(_Clue):
     total: int
     kind: ClassVar[str] = "X-sum"
     key: ClassVar[str] = "xsum"
+    low: ClassVar[int] = 1
 
     @classmethod
     def high(cls, n: int, length: int) -> int:
@@ -264,6 +269,7 @@ class Skyscraper(_Clue):
     total: int
     kind: ClassVar[str] = "skyscraper"
     key: ClassVar[str] = "skyscraper"
+    low: ClassVar[int] = 1
 
     @classmethod
     def high(cls, n: int, length: int) -> int:
