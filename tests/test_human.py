@@ -749,3 +749,38 @@ def test_uniqueness_is_asked_within_a_time_bound_and_unknown_counts_as_not_uniqu
     assert probe.unique_board(Board.of(puzzle))
     monkeypatch.setattr(probe, "_uniqueness_backend", Stalled)
     assert not probe.unique_board(Board.of(puzzle)) and asked == [probe.UNIQUE_SECONDS]
+
+
+@pytest.mark.parametrize("which", ["hard classic", "6x6 killer"])
+def test_the_nested_nets_compiled_count_what_their_reference_counts(which: str) -> None:
+    """A contradiction net nested once (``forcing._fails`` at level 1) runs compiled and incremental: for
+    every candidate tried, the same verdict and size as the Python loop that propagates each trial from the
+    facts, on states of a walk of a hard classic puzzle and of a 6x6 killer."""
+    from sudoku_cp.human import forcing
+    from sudoku_cp.human.probe import probe_of
+    from sudoku_cp.rules import Cage
+
+    if which == "hard classic":
+        puzzle = Puzzle.from_string(
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+        )
+        stride = 5
+    else:
+        cages = [Cage((0, 1), 3), Cage((2, 3, 9), 12), Cage((12, 18, 24), 6), Cage((28, 29), 11)]
+        puzzle = Puzzle(Rules.classic(2, 3).with_(cages=cages), (0,) * 36)
+        stride = 1
+    board = Board.of(puzzle)
+    tried = failed = 0
+    for _ in range(3):
+        probe = probe_of(board)
+        candidates = probe.update(board)
+        for var in candidates[::stride]:
+            expected = forcing._fails(probe, [var], 1, candidates, compiled=False)
+            assert forcing._fails(probe, [var], 1, candidates) == expected, var
+            tried += 1
+            failed += expected > 0
+        step = next_step(board, TECHNIQUES)
+        if step is None:
+            break
+        apply(board, step)
+    assert tried > 40 and failed > 3, (tried, failed)

@@ -37,12 +37,18 @@ LEVELS = {
 }
 
 
-def _fails(probe: Probe, assumptions: list[int], level: int, candidates: list[int]) -> int:
+def _fails(
+    probe: Probe, assumptions: list[int], level: int, candidates: list[int], compiled: bool = True
+) -> int:
     """0 when the assumptions propagate without contradiction at nesting ``level`` (0: singles only), else
-    the size of the net that met it (literals propagated, at least 1)."""
+    the size of the net that met it (literals propagated, at least 1). Level 1 runs compiled and
+    incremental (``Probe.fails_once_nested``) unless ``compiled`` is False: the loop below, its
+    reference."""
     if level == 0 and len(assumptions) == 1:  # kept per state: the nets of every candidate ask it
         ok, assigned = probe.single(assumptions[0])
         return 0 if ok else max(1, assigned)
+    if level == 1 and compiled:
+        return probe.fails_once_nested(assumptions, candidates)
     ok, implied = probe.propagate(assumptions)
     if not ok:
         return max(1, len(implied))
@@ -55,9 +61,9 @@ def _fails(probe: Probe, assumptions: list[int], level: int, candidates: list[in
     while changed:
         changed = False
         for var in candidates:
-            if var in assigned:
+            if var in assigned or probe.decided(var):  # (a false one would fail again and again)
                 continue
-            inner = _fails(probe, [*assumptions, var], level - 1, candidates)
+            inner = _fails(probe, [*assumptions, var], level - 1, candidates, compiled)
             if inner:
                 size += inner
                 assumptions.append(-var)

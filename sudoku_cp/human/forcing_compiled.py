@@ -19,7 +19,7 @@ from numba import njit
 from ..backends.dfs_kernels import _popcount
 from ..signals import compiling
 
-__all__ = ["fix", "forcing", "formula", "propagate", "single", "warm_up"]
+__all__ = ["fails_once_nested", "fix", "forcing", "formula", "propagate", "single", "warm_up"]
 
 
 @njit(cache=True)
@@ -115,19 +115,67 @@ def propagate(value, lits, starts, occ_starts, occ, nv, assumptions, trail):
     """Unit propagation from the facts under ``assumptions``, each assigned in turn (skipped if true
     already) and propagated: the count of literals assigned into ``trail`` by the end or the conflict, and
     whether none arose. The values are left as they were."""
+    size, good = _assume(value, lits, starts, occ_starts, occ, nv, assumptions, trail)
+    for t in range(size):
+        value[abs(trail[t])] = 0
+    return size, good
+
+
+@njit(cache=True)
+def _assume(value, lits, starts, occ_starts, occ, nv, assumptions, trail):
+    """``propagate`` without undoing it: the literals stay assigned, on the trail from its start."""
     size = 0
     good = True
     for lit in assumptions:
         grown = _assign(value, lit, trail, size)
         if grown < 0:
-            good = False
-            break
+            return size, False
         size, good = _propagate(value, lits, starts, occ_starts, occ, nv, trail, size, grown)
         if not good:
             break
+    return size, good
+
+
+@njit(cache=True)
+def fails_once_nested(assumptions, candidates, value, lits, starts, occ_starts, occ, nv, trail):
+    """``forcing._fails`` at level 1, the contradiction net nested once: 0 when ``assumptions`` and every
+    candidate whose net meets a contradiction under them, struck in turn until none is left, propagate
+    without one, else the size it counts. Incremental where the Python version propagates each trial from
+    the facts: the assumptions and the strikes so far are propagated once and kept at the trail's start,
+    and each candidate is tried on top (unit propagation is breadth first in a fixed order, so the trail,
+    and the point where a conflict stops it, are those of propagating everything from the facts)."""
+    size, good = _assume(value, lits, starts, occ_starts, occ, nv, assumptions, trail)
+    result = 0
+    if not good:
+        result = max(1, size)
+    else:
+        total = size
+        changed = True
+        while changed and result == 0:
+            changed = False
+            for i in range(candidates.shape[0]):
+                var = candidates[i]
+                if value[var] != 0:  # assigned by the facts or the kept part: nothing to try
+                    continue
+                value[var] = 1
+                trail[size] = var
+                end, ok = _propagate(value, lits, starts, occ_starts, occ, nv, trail, size, size + 1)
+                for t in range(size, end):
+                    value[abs(trail[t])] = 0
+                if ok:
+                    continue
+                total += max(1, end)
+                value[var] = -1
+                trail[size] = -var
+                end, ok = _propagate(value, lits, starts, occ_starts, occ, nv, trail, size, size + 1)
+                size = end
+                if not ok:
+                    result = total + size
+                    break
+                changed = True
     for t in range(size):
         value[abs(trail[t])] = 0
-    return size, good
+    return result
 
 
 @njit(cache=True)
@@ -258,3 +306,4 @@ def warm_up() -> None:
         masks, eliminated = np.zeros(1, np.int64), np.zeros(2, np.int64)
         forcing(masks, 2, empty, empty, value, *clauses, 2, trail, done, ok, count, gone, found, eliminated)
         single(1, value, *clauses, 2, trail, done, ok, count, gone)
+        fails_once_nested(np.ones(1, np.int64), np.ones(1, np.int64), value, *clauses, 2, trail)

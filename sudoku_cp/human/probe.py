@@ -55,6 +55,8 @@ class Probe:
         self._singles: tuple[np.ndarray, ...] | None = None
         self._version = -1
         self._candidates: list[int] = []
+        #: ``_candidates`` as an array, made when first asked.
+        self._candidate_array: np.ndarray | None = None
 
     def update(self, board: Board) -> list[int]:
         """Assign the board's new facts; the open candidates' variables, cells in order (once per board
@@ -77,7 +79,7 @@ class Probe:
         if facts:
             self._facts_hold = self._fix(facts) and self._facts_hold
         candidates = [var for cell in cells_of(board.open_bits) for var in _variables(cell * n, masks[cell])]
-        self._candidates = candidates
+        self._candidates, self._candidate_array = candidates, None
         return candidates
 
     def propagate(self, assumptions: list[int]) -> tuple[bool, list[int]]:
@@ -91,6 +93,29 @@ class Probe:
             self._value, *self._formula, self._nv, np.array(assumptions, np.int64), self._trail
         )
         return ok, self._trail[:size].tolist()
+
+    def fails_once_nested(self, assumptions: list[int], candidates: list[int]) -> int:
+        """``forcing._fails`` at level 1 (``forcing_compiled.fails_once_nested``): 0 when ``assumptions``
+        hold through the contradiction nets of ``candidates`` under them, else the size counted."""
+        import numpy as np
+
+        if not self._facts_hold:
+            return 1  # every propagation meets the facts' conflict at once
+        if candidates is not self._candidates:
+            array = np.array(candidates, np.int64)
+        else:
+            if self._candidate_array is None:
+                self._candidate_array = np.array(candidates, np.int64)
+            array = self._candidate_array
+        return int(
+            self._compiled.fails_once_nested(
+                np.array(assumptions, np.int64), array, self._value, *self._formula, self._nv, self._trail
+            )
+        )
+
+    def decided(self, var: int) -> bool:
+        """Whether the facts' propagation assigned ``var`` (a candidate the board still lists may be one)."""
+        return bool(self._value[var])
 
     def single(self, var: int) -> tuple[bool, int]:
         """``propagate([var])`` as whether it meets no conflict and how many literals it assigned, once per
@@ -163,6 +188,10 @@ def unique_board(board: Board) -> bool:
     keep every solution, so this holds for the whole walk and is asked once."""
     unique = board.memo.get("unique")
     if unique is None:
+        from ..encode import propagated
+
+        if not propagated.ready():  # loading (or compiling) sat's kernels is no part of the solver's time
+            propagated.warm_up()
         found = _uniqueness_backend().enumerate_candidates(
             board.candidates(), limit=2, time_limit=UNIQUE_SECONDS
         )
