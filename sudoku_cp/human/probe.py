@@ -55,8 +55,6 @@ class Probe:
         self._singles: tuple[np.ndarray, ...] | None = None
         self._version = -1
         self._candidates: list[int] = []
-        #: ``_candidates`` as an array, made when first asked.
-        self._candidate_array: np.ndarray | None = None
 
     def update(self, board: Board) -> list[int]:
         """Assign the board's new facts; the open candidates' variables, cells in order (once per board
@@ -79,7 +77,7 @@ class Probe:
         if facts:
             self._facts_hold = self._fix(facts) and self._facts_hold
         candidates = [var for cell in cells_of(board.open_bits) for var in _variables(cell * n, masks[cell])]
-        self._candidates, self._candidate_array = candidates, None
+        self._candidates = candidates
         return candidates
 
     def propagate(self, assumptions: list[int]) -> tuple[bool, list[int]]:
@@ -101,17 +99,12 @@ class Probe:
 
         if not self._facts_hold:
             return 1  # every propagation meets the facts' conflict at once
-        if candidates is not self._candidates:
-            array = np.array(candidates, np.int64)
-        else:
-            if self._candidate_array is None:
-                self._candidate_array = np.array(candidates, np.int64)
-            array = self._candidate_array
         return int(
             self._compiled.fails_once_nested(
-                np.array(assumptions, np.int64), array, self._value, *self._formula, self._nv, self._trail
+                np.array(assumptions, np.int64), np.array(candidates, np.int64), self._value, *self._formula,
+                self._nv, self._trail,
             )
-        )
+        )  # fmt: skip
 
     def decided(self, var: int) -> bool:
         """Whether the facts' propagation assigned ``var`` (a candidate the board still lists may be one)."""

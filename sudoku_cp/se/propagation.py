@@ -19,6 +19,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from .set_kernels import popcount
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -382,10 +384,7 @@ def struck_count(before, after):  # type: ignore[no-untyped-def]
     """How many candidates of ``before`` are not in ``after``."""
     total = 0
     for cell in range(before.shape[0]):
-        m = before[cell] & ~after[cell]
-        while m:
-            m &= m - 1
-            total += 1
+        total += popcount(before[cell] & ~after[cell])
     return total
 
 
