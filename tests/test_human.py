@@ -729,26 +729,27 @@ def test_the_kinds_every_technique_reads_are_the_house_and_peer_rules() -> None:
     assert nets_only(rules) == ("non-consecutive", "renban")
 
 
-def test_uniqueness_is_asked_within_a_time_bound_and_unknown_counts_as_not_unique(monkeypatch) -> None:
+def test_uniqueness_is_asked_within_a_conflict_budget_and_unknown_counts_as_not_unique(monkeypatch) -> None:
     """The nested nets and uniqueness techniques ask once whether the puzzle has one solution; the solver
-    gets ``UNIQUE_SECONDS`` (a published little killer puzzle without solution kept it busy for minutes),
-    and an answer it did not finish is no uniqueness."""
+    gets ``UNIQUE_CONFLICTS`` conflicts (a published little killer puzzle without solution kept it busy for
+    minutes; conflicts, not seconds, so that the walk is the same under any load), and an answer it did
+    not finish is no uniqueness."""
     from sudoku_cp.backends.sat import SatBackend
     from sudoku_cp.human import probe
     from sudoku_cp.result import Enumeration
 
-    asked: list[float | None] = []
+    asked: list[tuple[float | None, int | None]] = []
 
     class Stalled(SatBackend):
-        def enumerate_candidates(self, candidates, limit=1, time_limit=None):  # type: ignore[no-untyped-def]
-            asked.append(time_limit)
-            found = super().enumerate_candidates(candidates, limit, time_limit)
+        def enumerate_candidates(self, candidates, limit=1, time_limit=None, conflicts=None):  # type: ignore[no-untyped-def]
+            asked.append((time_limit, conflicts))
+            found = super().enumerate_candidates(candidates, limit, time_limit, conflicts)
             return Enumeration(found.solutions, complete=False, timed_out=True)
 
     puzzle = Puzzle.from_string(EASY_CLASSIC)
     assert probe.unique_board(Board.of(puzzle))
     monkeypatch.setattr(probe, "_uniqueness_backend", Stalled)
-    assert not probe.unique_board(Board.of(puzzle)) and asked == [probe.UNIQUE_SECONDS]
+    assert not probe.unique_board(Board.of(puzzle)) and asked == [(None, probe.UNIQUE_CONFLICTS)]
 
 
 @pytest.mark.parametrize("which", ["hard classic", "6x6 killer"])

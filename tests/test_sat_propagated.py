@@ -198,6 +198,23 @@ def test_candidates_go_the_propagated_way_and_agree_with_the_incremental_solver(
             assert solutions(mine) == solutions(reference)
 
 
+def test_a_conflict_budget_stops_the_search_at_the_same_point_on_every_call() -> None:
+    """``conflicts`` bounds a search from candidates as a time limit does, but the same way each time: the
+    propagated way builds a solver per call, so no call learns from an earlier one."""
+    warm_up()
+    backend = SatBackend()
+    candidates = Candidates.of(HARD)
+    whole = backend.enumerate_candidates(candidates, 2)
+    needed = whole.stats["conflicts"]
+    assert whole.complete and len(whole.solutions) == 1 and needed > 20
+    cut = [backend.enumerate_candidates(candidates, 2, conflicts=needed // 2) for _ in range(3)]
+    assert all(c.timed_out and not c.complete for c in cut)
+    assert len({(len(c.solutions), c.stats["conflicts"]) for c in cut}) == 1
+    assert needed // 2 <= cut[0].stats["conflicts"] < needed
+    again = backend.enumerate_candidates(candidates, 2, conflicts=needed)
+    assert again.complete and solutions(again) == solutions(whole)
+
+
 def test_a_time_limit_stops_the_propagated_search_without_a_wrong_answer() -> None:
     backend = SatBackend(propagate=True)  # a time limit drives the solver through python-sat's Solver
     empty = Puzzle.empty(Rules.classic(3, 3))

@@ -576,10 +576,15 @@ class SatBackend(Backend):
     takes_candidates: ClassVar[bool] = True
 
     def enumerate_candidates(
-        self, candidates: Candidates, limit: int = 1, time_limit: float | None = None
+        self,
+        candidates: Candidates,
+        limit: int = 1,
+        time_limit: float | None = None,
+        conflicts: int | None = None,
     ) -> Enumeration:
         """Up to ``limit`` solutions within ``candidates``: the shape's incremental solver, each digit a cell
-        may not hold assumed false."""
+        may not hold assumed false. ``conflicts`` bounds the search as ``time_limit`` does (``timed_out``
+        when met), but gives the same answer on any machine and under any load."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
         if self.solver_name in NON_INCREMENTAL:
@@ -591,7 +596,7 @@ class SatBackend(Backend):
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         state = self._rules.setdefault(puzzle.rules, _RulesState())
         if self._rental.propagating(puzzle.rules):
-            return self._enumerate_propagated(puzzle, limit, deadline, state, candidates.masks)
+            return self._enumerate_propagated(puzzle, limit, deadline, state, candidates.masks, conflicts)
         n = puzzle.n
         excluded = [
             -(cell * n + d)
@@ -600,7 +605,7 @@ class SatBackend(Backend):
             if not mask >> (d - 1) & 1
         ]
         try:
-            return self._enumerate_incremental(puzzle, limit, deadline, state, excluded)
+            return self._enumerate_incremental(puzzle, limit, deadline, state, excluded, conflicts)
         except KeyboardInterrupt:
             state.engine = None
             raise
@@ -684,8 +689,10 @@ class SatBackend(Backend):
         deadline: float | None,
         state: _RulesState,
         excluded: Sequence[int] = (),
+        conflicts: int | None = None,
     ) -> Enumeration:
-        """The shape's solver under the givens (and the ``excluded`` literals: digits cells may not hold)."""
+        """The shape's solver under the givens (and the ``excluded`` literals: digits cells may not hold),
+        within ``conflicts`` conflicts in all when given."""
         start = time.perf_counter()
         rules, cells = puzzle.rules, puzzle.cells
         engine = self._engine(rules, state)
@@ -697,7 +704,10 @@ class SatBackend(Backend):
         unit_proof = name in UNIT_PROOF and bool(assumptions)
         guard = 0
         while True:
-            status = engine.solve(assumptions, deadline)
+            left = None
+            if conflicts is not None:
+                left = conflicts - engine.counters().get("conflicts", 0) + before.get("conflicts", 0)
+            status = None if left is not None and left <= 0 else engine.solve(assumptions, deadline, left)
             if status is None:
                 timed_out = True
                 break
@@ -727,11 +737,17 @@ class SatBackend(Backend):
         return Enumeration(tuple(solutions), complete, timed_out, stats)
 
     def _enumerate_propagated(
-        self, puzzle: Puzzle, limit: int, deadline: float | None, state: _RulesState, masks: Any = None
+        self,
+        puzzle: Puzzle,
+        limit: int,
+        deadline: float | None,
+        state: _RulesState,
+        masks: Any = None,
+        conflicts: int | None = None,
     ) -> Enumeration:
         """The puzzle propagated, then its propagated formula on a solver of its own (``encode.propagated``):
         no solver at all when propagation decides every cell or meets a contradiction."""
-        turns = self._propagated(puzzle, limit, state, deadline, masks)
+        turns = self._propagated(puzzle, limit, state, deadline, masks, conflicts)
         try:
             return next(turns)
         finally:
@@ -750,11 +766,18 @@ class SatBackend(Backend):
         return _Turns(lambda deadline: self._propagated(puzzle, limit, state, deadline))
 
     def _propagated(
-        self, puzzle: Puzzle, limit: int, state: _RulesState, deadline: float | None, masks: Any = None
+        self,
+        puzzle: Puzzle,
+        limit: int,
+        state: _RulesState,
+        deadline: float | None,
+        masks: Any = None,
+        conflicts: int | None = None,
     ) -> Generator[Enumeration, float | None, None]:
         """``_enumerate_propagated`` in turns: the first ``next`` runs to ``deadline``, each later turn to
-        the deadline sent; each answers with the solutions so far, ``timed_out`` until the search ends.
-        Closing it deletes the solver. ``time`` counts the turns only."""
+        the deadline sent; each answers with the solutions so far, ``timed_out`` until the search ends
+        (``conflicts``, for a single turn: the conflicts it may meet in all). Closing it deletes the
+        solver. ``time`` counts the turns only."""
         start = time.perf_counter()
         rules = puzzle.rules
         encoder = state.encoder
@@ -772,7 +795,7 @@ class SatBackend(Backend):
         name = self.variant or propagated_solver(puzzle.n, bool(rules.constraints))
         stops = stoppable(rules)
         native = _sat_native()
-        direct = deadline is None and not stops and native.Direct.available(name)
+        direct = deadline is None and conflicts is None and not stops and native.Direct.available(name)
         solver: Any = native.Direct(name, SOLVER_OPTIONS.get(name)) if direct else new_solver(name, [])
         load = native.load
         solutions: list[Puzzle] = []
@@ -788,7 +811,13 @@ class SatBackend(Backend):
             build_time = time.perf_counter() - start
             complete = not satisfiable
             while satisfiable:
-                status = solver.solve() if direct else solve_call(solver, name, [], deadline, stops)
+                left = None
+                if conflicts is not None:
+                    left = conflicts - totals.get("conflicts", 0) - counters(solver).get("conflicts", 0)
+                if left is not None and left <= 0:
+                    status = None
+                else:
+                    status = solver.solve() if direct else solve_call(solver, name, [], deadline, stops, left)
                 if status is None:  # the deadline passed: the turn's answer, then the next turn's deadline
                     paused = time.perf_counter()
                     so_far = dict(totals)

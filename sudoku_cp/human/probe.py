@@ -170,23 +170,27 @@ def probe_of(board: Board) -> Probe:
     return probe
 
 
-#: How long ``unique_board`` lets the solver try: a puzzle it has not settled by then counts as not known
-#: unique (nested nets are skipped, as for several solutions), so that no walk waits on it without end
-#: (a published little killer puzzle without solution kept sat busy for minutes).
-UNIQUE_SECONDS = 2.0
+#: How many conflicts ``unique_board`` lets the solver meet: a puzzle it has not settled by then counts as
+#: not known unique (nested nets are skipped, as for several solutions), so that no walk waits on it
+#: without end (a published little killer puzzle without solution kept sat busy for minutes). A count of
+#: conflicts, not seconds, so that a walk is the same on any machine, under any load and with any number
+#: of worker processes. The published puzzles' proofs (``sudoku-cp count``'s solver from the walk's
+#: candidates): Hard renban 2 49,191 conflicts (1.5 s), the hard killers 60,000-190,000 (2-10 s); one
+#: without solution met 80,000 in 9 s.
+UNIQUE_CONFLICTS = 80_000
 
 
 def unique_board(board: Board) -> bool:
-    """Whether ``board`` is known to have exactly one solution (within ``UNIQUE_SECONDS``). Sound steps
+    """Whether ``board`` is known to have exactly one solution (within ``UNIQUE_CONFLICTS``). Sound steps
     keep every solution, so this holds for the whole walk and is asked once."""
     unique = board.memo.get("unique")
     if unique is None:
         from ..encode import propagated
 
-        if not propagated.ready():  # loading (or compiling) sat's kernels is no part of the solver's time
+        if not propagated.ready():  # loading (or compiling) sat's kernels is no part of the solver's work
             propagated.warm_up()
         found = _uniqueness_backend().enumerate_candidates(
-            board.candidates(), limit=2, time_limit=UNIQUE_SECONDS
+            board.candidates(), limit=2, conflicts=UNIQUE_CONFLICTS
         )
         unique = board.memo["unique"] = found.complete and len(found.solutions) == 1
     return unique
