@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
+from . import deadline
 from .grid import Puzzle
 
 __all__ = ["BANDS", "LEVELS", "SEARCH", "Rating", "level_of", "rate"]
@@ -68,7 +69,8 @@ class Rating:
     step's. ``technique`` names the hardest step (the first of them; None for a full grid, which takes no
     step), or is ``search`` when the walk gets stuck (``er``, ``ep`` and ``ed`` are then None). Everything
     but ``solutions`` and the effort figures is None unless the puzzle has exactly one solution
-    (``solutions`` counts up to 2, meaning two or more).
+    (``solutions`` counts up to 2, meaning two or more). ``timed_out``: the time limit stopped the count
+    or the walk first, so nothing is rated.
     """
 
     level: str | None
@@ -80,6 +82,7 @@ class Rating:
     guesses: int
     backtracks: int
     conflicts: int
+    timed_out: bool = False
 
     @property
     def rank(self) -> int:
@@ -94,23 +97,43 @@ class Rating:
         return f"{self.er:.1f}/{self.ep:.1f}/{self.ed:.1f}"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields (``timed_out`` only when true: a rating cut short is rare)."""
+        out = asdict(self)
+        if not self.timed_out:
+            del out["timed_out"]
+        return out
 
 
-def rate(puzzle: Puzzle | str) -> Rating:
-    """Rate one puzzle: the walk's ER/EP/ED and level, the hardest technique, the search effort."""
+def rate(puzzle: Puzzle | str, *, time_limit: float | None = None) -> Rating:
+    """Rate one puzzle: the walk's ER/EP/ED and level, the hardest technique, the search effort. Past
+    ``time_limit`` seconds (the counts and the walk together) nothing is rated (``timed_out``)."""
     from .human import walk
+    from .human.engine import UNKNOWN
 
     if isinstance(puzzle, str):
         puzzle = Puzzle.from_string(puzzle)
-    found = _dfs().enumerate(puzzle, limit=2)
-    solutions = len(found.solutions)
-    guesses, backtracks = int(found.stats.get("guesses", 0)), int(found.stats.get("backtracks", 0))
-    conflicts = int(_sat().enumerate(puzzle, limit=2).stats.get("conflicts", 0))
-    effort = (solutions, guesses, backtracks, conflicts)
-    if solutions != 1:
-        return Rating(None, None, None, None, None, *effort)
-    done = walk(puzzle)
+    effort = (0, 0, 0, 0)
+    try:
+        with deadline.within(time_limit):
+            found = _dfs().enumerate(puzzle, limit=2, time_limit=deadline.left())
+            solutions = len(found.solutions)
+            guesses, backtracks = int(found.stats.get("guesses", 0)), int(found.stats.get("backtracks", 0))
+            effort = (solutions, guesses, backtracks, 0)
+            if found.timed_out:
+                raise TimeoutError
+            deadline.check()
+            counted = _sat().enumerate(puzzle, limit=2, time_limit=deadline.left())
+            effort = (solutions, guesses, backtracks, int(counted.stats.get("conflicts", 0)))
+            if counted.timed_out:
+                raise TimeoutError
+            if solutions != 1:
+                return Rating(None, None, None, None, None, *effort)
+            deadline.check()
+            done = walk(puzzle, time_limit=deadline.left())
+            if done.result == UNKNOWN:
+                raise TimeoutError
+    except TimeoutError:
+        return Rating(None, None, None, None, None, *effort, timed_out=True)
     if done.result != "solved":  # stuck: search is needed (a unique puzzle has no contradiction to meet)
         return Rating(level_of(None), None, None, None, SEARCH, *effort)
     er, ep, ed = done.rating.er, done.rating.ep, done.rating.ed

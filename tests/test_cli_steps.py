@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from conftest import run_cli
@@ -136,3 +137,38 @@ def test_rate_on_the_se_scale(tmp_path: Path) -> None:
         "ep": 1.2,
         "ed": 1.2,
     }
+
+
+#: One of the forum's hardest (ER 11.8): a walk of seconds for each of its first steps.
+HARDEST = "6.......2.9.4...5...1...7...5..84.......2.......3.5.4.2.....6...3...9.8...7.....1"
+#: How a walk or hint cut short ends its text.
+CUT = re.compile(r"unknown: the time limit \(1 s\) was reached (after \d+ steps?|before the first step)")
+
+
+def test_a_time_limit_leaves_a_puzzle_unknown_and_the_others_done() -> None:
+    """``--time-limit`` is per puzzle: the hardest is cut short (its steps so far, then ``unknown``), the
+    next is worked through as without it; exit status 1, as for a puzzle stuck."""
+    proc = run_cli("steps", "-j", "1", "--time-limit", "1", "-p", HARDEST, "-p", NORVIG)
+    first, second = proc.stdout.split("\n\n")[:2]
+    assert proc.returncode == 1 and CUT.fullmatch(first.splitlines()[-1])
+    assert second.splitlines()[-1] == "solved 2.6/1.2/1.2" and "(1 solved, 1 unknown)" in proc.stderr
+    proc = run_cli("hint", "-j", "1", "--time-limit", "0.001", "--output-format", "jsonl", "-p", HARDEST)
+    [record] = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 1 and record["status"] == "unknown"
+    assert record["why"] == "the time limit (0.001 s) was reached before the first step"
+
+
+def test_rate_past_its_time_limit_is_unknown_on_both_scales() -> None:
+    proc = run_cli(
+        "rate", "-j", "1", "--time-limit", "1", "--output-format", "jsonl", "-p", HARDEST, "-p", NORVIG
+    )
+    cut, done = (json.loads(line) for line in proc.stdout.splitlines())
+    assert proc.returncode == 1 and "(1 medium, 1 unknown)" in proc.stderr
+    assert cut["status"] == "unknown" and cut["level"] is None and cut["timed_out"] is True
+    assert done["level"] == "medium" and "timed_out" not in done
+    proc = run_cli("rate", "--scale", "se", "-j", "1", "--time-limit", "1", "-p", HARDEST, "-p", NORVIG)
+    assert proc.returncode == 1 and proc.stdout.splitlines() == ["unknown", "2.6/1.2/1.2"]
+    proc = run_cli(
+        "rate", "--scale", "se", "--output-format", "csv", "-j", "1", "--time-limit", "1", "-p", HARDEST
+    )
+    assert proc.stdout.splitlines()[1].endswith(",unknown,,,")

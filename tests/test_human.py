@@ -785,3 +785,61 @@ def test_the_nested_nets_compiled_count_what_their_reference_counts(which: str) 
             break
         apply(board, step)
     assert tried > 40 and failed > 3, (tried, failed)
+
+
+#: One of the forum's hardest (ER 11.8): its walk takes seconds for each of its first steps' chains.
+HARDEST = "6.......2.9.4...5...1...7...5..84.......2.......3.5.4.2.....6...3...9.8...7.....1"
+
+
+def test_a_time_limit_cuts_a_walk_short_with_the_steps_found_by_then() -> None:
+    """A walk past its time limit ends ``unknown`` within a fraction of a second (the engine checks the
+    deadline between its propagations), with steps that begin the same walk as a longer limit's."""
+    import time
+
+    from sudoku_cp.human.engine import UNKNOWN
+
+    puzzle = Puzzle.from_string(HARDEST)
+    walk(puzzle, time_limit=0.3)  # the kernels loaded: what follows times the walk alone
+    started = time.perf_counter()
+    short = walk(puzzle, time_limit=0.5)
+    elapsed = time.perf_counter() - started
+    longer = walk(puzzle, time_limit=1.5)
+    assert short.result == longer.result == UNKNOWN and elapsed < 0.5 + 1.0
+    assert short.why.startswith("the time limit (0.5 s) was reached")
+    assert [s.text for s in short.steps] == [s.text for s in longer.steps[: len(short.steps)]]
+    assert short.to_dict()["rating"] is None and short.to_dict()["se"] is None
+    board = Board.of(puzzle)
+    for step in short.steps:
+        apply(board, step)
+    assert short.board.candidates() == board.candidates()
+
+
+def _six_killer() -> Puzzle:
+    """An empty 6x6 grid with four killer cages: sudoku-cp's own walk, not SE's."""
+    from sudoku_cp.rules import Cage
+
+    cages = [Cage((0, 1), 3), Cage((2, 3, 9), 12), Cage((12, 18, 24), 6), Cage((28, 29), 11)]
+    return Puzzle(Rules.classic(2, 3).with_(cages=cages), (0,) * 36)
+
+
+def test_a_time_limit_cuts_the_variant_walk_and_the_hint_short_too() -> None:
+    """sudoku-cp's own walk (a variant: a 6x6 killer) and a hint stop at their deadline as SE's walk does;
+    with time to spare they are the walk and hint without a limit."""
+    from sudoku_cp.human import hint
+
+    killer = _six_killer()
+    assert walk(killer, time_limit=1e-9).result == "unknown"
+    assert walk(killer, time_limit=1e-9).why == "the time limit (1e-09 s) was reached before the first step"
+    assert hint(Puzzle.from_string(HARDEST), time_limit=1e-9).result == "unknown"
+    whole, limited = walk(killer), walk(killer, time_limit=600)
+    assert [s.text for s in limited.steps] == [s.text for s in whole.steps] and limited.result == whole.result
+    assert hint(killer, time_limit=600) == hint(killer)
+
+
+def test_a_rating_past_its_time_limit_is_unknown() -> None:
+    from sudoku_cp.rate import rate
+
+    cut = rate(HARDEST, time_limit=0.5)
+    assert cut.timed_out and cut.level is None and cut.er is None and cut.to_dict()["timed_out"] is True
+    easy = rate(EASY_CLASSIC, time_limit=600)
+    assert not easy.timed_out and easy.level == "easy" and "timed_out" not in easy.to_dict()

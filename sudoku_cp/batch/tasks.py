@@ -85,7 +85,7 @@ def rate_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
     """Rate each puzzle (``sudoku_cp.rate.rate``), in order."""
     from ..rate import rate
 
-    return [rate(puzzle) for puzzle in puzzles]
+    return [rate(puzzle, time_limit=engine.config.time_limit) for puzzle in puzzles]
 
 
 def explain_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
@@ -113,14 +113,14 @@ def walk_each(puzzles: list[Any], engine: Solver) -> list[Any]:
     """The logical solution of each puzzle or candidate grid (``sudoku_cp.human.walk``)."""
     from ..human import walk
 
-    return [walk(puzzle) for puzzle in puzzles]
+    return [walk(puzzle, time_limit=engine.config.time_limit) for puzzle in puzzles]
 
 
 def hint_each(puzzles: list[Any], engine: Solver) -> list[Any]:
     """The next logical step of each puzzle or candidate grid (``sudoku_cp.human.hint``)."""
     from ..human import hint
 
-    return [hint(puzzle) for puzzle in puzzles]
+    return [hint(puzzle, time_limit=engine.config.time_limit) for puzzle in puzzles]
 
 
 def prove_each(payload: tuple[bool, list[Puzzle]], engine: Solver) -> list[Any]:

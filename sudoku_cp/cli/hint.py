@@ -2,10 +2,11 @@
 
 The easiest technique that applies (as Sudoku Explainer chooses), what it places or eliminates and why:
 ``Hidden single: r4c5=7 (only place for 7 in box 5)``. A solved grid says ``solved``, a grid where no
-technique applies ``stuck``, one without a solution ``contradiction: ...``. ``--output-format jsonl`` gives
-one object per puzzle keyed as every command's jsonl is (``index``, ``puzzle``, ``status``: ``step``,
-``solved``, ``stuck``, ``contradiction`` or ``error``), with the step's fields as ``steps`` writes them
-(``step``, technique, difficulty, placements, eliminations, pattern, text) or the ``why`` of a contradiction.
+technique applies ``stuck``, one without a solution ``contradiction: ...``, one where ``--time-limit`` came
+first ``unknown: ...``. ``--output-format jsonl`` gives one object per puzzle keyed as every command's jsonl
+is (``index``, ``puzzle``, ``status``: ``step``, ``solved``, ``stuck``, ``contradiction``, ``unknown`` or
+``error``), with the step's fields as ``steps`` writes them (``step``, technique, difficulty, placements,
+eliminations, pattern, text) or the ``why`` of a contradiction.
 """
 
 from __future__ import annotations
@@ -34,12 +35,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=SUMMARIES["hint"],
         description=__doc__,
         epilog=exit_codes(
-            "every puzzle has a next step or is solved", "some puzzle stuck, contradictory or unreadable"
+            "every puzzle has a next step or is solved",
+            "some puzzle stuck, contradictory, over the time limit or unreadable",
         )
         + EMPTY_INPUT,
     )
     add_input_options(p)
-    add_run_options(p, time_limit=False)
+    add_run_options(p)
     add_resume_option(p, "give the hints")
     add_cluster_option(p)
     p.set_defaults(run=run)
@@ -69,9 +71,8 @@ class _Writer(HumanWriter):
 def run(args: argparse.Namespace) -> int:
     from .perpuzzle import run_each
 
-    outcomes = ["step", "solved", "stuck", "contradiction"]
+    outcomes = ["step", "solved", "stuck", "contradiction", "unknown"]
     writer = functools.partial(_Writer, fmt=args.output_format)
-    command = human_command(
-        "hint", "hinted", outcomes, frozenset({"step", "solved"}), writer, {"step": "with a step"}
-    )
+    ok = frozenset({"step", "solved"})
+    command = human_command("hint", "hinted", outcomes, ok, writer, {"step": "with a step"}, args.time_limit)
     return run_each(args, command)

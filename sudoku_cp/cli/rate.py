@@ -40,11 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "rate",
         help=SUMMARIES["rate"],
         description=__doc__,
-        epilog=exit_codes("every puzzle rated", "some puzzle unrated (not exactly one solution, or invalid)")
+        epilog=exit_codes(
+            "every puzzle rated",
+            "some puzzle unrated (not exactly one solution, over the time limit, or invalid)",
+        )
         + EMPTY_INPUT,
     )
     add_input_options(p)
-    add_run_options(p, formats=OUTPUT_FORMATS, time_limit=False)
+    add_run_options(p, formats=OUTPUT_FORMATS)
     p.add_argument(
         "--scale",
         choices=("level", "se"),
@@ -59,9 +62,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _status(rating: Rating) -> str:
-    """The rating as a status of ``solve --unique``: ``solved`` when rated, else why not."""
+    """The rating as a status of ``solve --unique``: ``solved`` when rated, else why not (``unknown``: the
+    time limit came first)."""
     if rating.level is not None:
         return "solved"
+    if rating.timed_out:
+        return "unknown"
     return "no_solution" if rating.solutions == 0 else "multiple"
 
 
@@ -77,17 +83,19 @@ def run(args: argparse.Namespace) -> int:
     if args.scale == "se":
         from .steps import human_command
 
-        outcomes = ["solved", "stuck", "contradiction"]
+        outcomes = ["solved", "stuck", "contradiction", "unknown"]
         writer = functools.partial(_SEWriter, fmt=args.output_format)
-        return run_each(
-            args, human_command("walk", "rated", outcomes, frozenset({"solved"}), writer, {"solved": "rated"})
-        )
+        words = {"solved": "rated"}
+        ok = frozenset({"solved"})
+        command = human_command("walk", "rated", outcomes, ok, writer, words, args.time_limit)
+        return run_each(args, command)
     command = EachCommand(
         kind="rate",
         payload=lambda puzzles: puzzles,
-        config=SolverConfig("dfs"),  # the backend rate() counts guesses with, loaded once per process
+        # the backend rate() counts guesses with, loaded once per process
+        config=SolverConfig("dfs", time_limit=args.time_limit),
         verb="rated",
-        outcomes=[*LEVELS, "multiple", "no_solution"],
+        outcomes=[*LEVELS, "multiple", "no_solution", "unknown"],
         outcome=outcome,
         ok=frozenset(LEVELS),
         writer=lambda out: _Writer(out, args.output_format),
@@ -167,13 +175,15 @@ class _SEWriter(_Writer):
         rating = walk.rating
         puzzle = record.text if record.candidates is not None else record.puzzle.to_string()
         text = str(rating) if walk.result == "solved" else walk.result
+        er, ep, ed = (None, None, None) if walk.result == "unknown" else (rating.er, rating.ep, rating.ed)
         if self.fmt == "jsonl":
             fields = {"index": record.index, "puzzle": puzzle, "result": walk.result}
-            fields |= {"er": rating.er, "ep": rating.ep, "ed": rating.ed}
+            fields |= {"er": er, "ep": ep, "ed": ed}
             self.out.write(json.dumps(with_rules_field(fields, record.puzzle.rules)) + "\n")
         elif self.csv is not None:
             self._rules_line(record)
-            self.csv.writerow((record.index, puzzle, walk.result, rating.er, rating.ep, rating.ed))
+            figures = ("" if x is None else x for x in (er, ep, ed))
+            self.csv.writerow((record.index, puzzle, walk.result, *figures))
         elif self.fmt == "pretty":
             from ..formats.writing import pretty_text, rules_note
 

@@ -2,11 +2,12 @@
 
 Each step is the easiest that applies (as Sudoku Explainer chooses): the technique, what it places
 (``r1c2=5``) or eliminates (``r3c4<>7``) and why. The walk ends ``solved``, ``stuck`` (no technique of
-sudoku-cp applies: the candidates left are shown) or ``contradiction`` (the puzzle has no solution), with
-the rating ``ER/EP/ED`` on Sudoku Explainer's scale: the hardest step, the hardest before the first
-placement, the first step's. ``--output-format jsonl`` gives one object per step (``index``, ``step``,
-the step's fields) and one per puzzle's end, keyed as every command's jsonl is (``index``, ``puzzle``,
-``status``: ``solved``, ``stuck``, ``contradiction`` or ``error``; then ``rating`` and ``se``).
+sudoku-cp applies: the candidates left are shown), ``contradiction`` (the puzzle has no solution) or
+``unknown`` (``--time-limit`` came first; the steps found by then are shown), with the rating ``ER/EP/ED`` on
+Sudoku Explainer's scale: the hardest step, the hardest before the first placement, the first step's.
+``--output-format jsonl`` gives one object per step (``index``, ``step``, the step's fields) and one per
+puzzle's end, keyed as every command's jsonl is (``index``, ``puzzle``, ``status``: ``solved``, ``stuck``,
+``contradiction``, ``unknown`` or ``error``; then ``rating`` and ``se``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HumanWriter", "error_record", "human_command", "puzzle_record", "register", "run", "step_record"]
 
-RESULTS = ["solved", "stuck", "contradiction"]
+RESULTS = ["solved", "stuck", "contradiction", "unknown"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,11 +39,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "steps",
         help=SUMMARIES["steps"],
         description=__doc__,
-        epilog=exit_codes("every puzzle solved by logic", "some puzzle stuck, contradictory or unreadable")
+        epilog=exit_codes(
+            "every puzzle solved by logic",
+            "some puzzle stuck, contradictory, over the time limit or unreadable",
+        )
         + EMPTY_INPUT,
     )
     add_input_options(p)
-    add_run_options(p, time_limit=False)
+    add_run_options(p)
     add_cluster_option(p)
     p.set_defaults(run=run)
 
@@ -135,16 +139,18 @@ def human_command(
     ok: frozenset[str],
     writer: Callable[[TextIO], Writer],
     words: dict[str, str] | None = None,
+    time_limit: float | None = None,
 ) -> EachCommand:
     """A per-puzzle command answered by the step engine (task kinds ``walk`` and ``hint``), whose answer's
-    ``result`` is the outcome; it reads pencilmark lines as the candidates to start from."""
+    ``result`` is the outcome; it reads pencilmark lines as the candidates to start from. ``time_limit``:
+    per puzzle, a walk cut short by it is ``unknown``."""
     from ..batch.solver import SolverConfig
     from .perpuzzle import EachCommand
 
     return EachCommand(
         kind=kind,
         payload=lambda puzzles: puzzles,
-        config=SolverConfig("sat"),  # unused by the step engine; the lightest backend to build
+        config=SolverConfig("sat", time_limit=time_limit),  # the step engine reads the time limit alone
         verb=verb,
         outcomes=outcomes,
         outcome=lambda answer: answer.result,
@@ -159,4 +165,7 @@ def run(args: argparse.Namespace) -> int:
     from .perpuzzle import run_each
 
     writer = functools.partial(_Writer, fmt=args.output_format)
-    return run_each(args, human_command("walk", "worked through", RESULTS, frozenset({"solved"}), writer))
+    command = human_command(
+        "walk", "worked through", RESULTS, frozenset({"solved"}), writer, time_limit=args.time_limit
+    )
+    return run_each(args, command)

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import deadline
 from ..candidates import Candidates
 from ..grid import Puzzle, Rules
 from .board import Board
@@ -134,8 +135,10 @@ def family(technique: str) -> str:
 
 
 def next_step(board: Board, techniques: tuple[Technique, ...] = TECHNIQUES) -> Step | None:
-    """The easiest step on ``board`` (not applied), or None when no technique applies."""
+    """The easiest step on ``board`` (not applied), or None when no technique applies (``TimeoutError``
+    past the thread's ``deadline``)."""
     for technique in techniques:
+        deadline.check()
         step = technique(board)
         if step is not None:
             return step
@@ -181,9 +184,9 @@ class Walkthrough:
     ``start`` is what the walk started from (a puzzle's first pencilmarks, or the candidates given)."""
 
     steps: list[Step]
-    result: str  # solved, stuck or contradiction
+    result: str  # solved, stuck, contradiction, or unknown (the time limit came first)
     board: Board
-    why: str = ""  # for a contradiction: what is broken
+    why: str = ""  # for a contradiction: what is broken; for unknown: the time limit
     start: Candidates | None = None
     rating: SERating = field(init=False)
 
@@ -222,6 +225,8 @@ class Walkthrough:
     def to_dict(self) -> dict[str, Any]:
         """The last record of ``sudoku-cp steps --output-format jsonl`` for the puzzle."""
         out: dict[str, Any] = {"result": self.result, "rating": self.rating.er, "se": str(self.rating)}
+        if self.result == UNKNOWN:  # the steps so far rate no walk
+            out.update(rating=None, se=None)
         if self.why:
             out["why"] = self.why
         if self.note:
@@ -278,10 +283,15 @@ def _se_steps(puzzle: Puzzle) -> Iterator[Step]:
 
 
 def walk(
-    start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES, *, explainer: bool = True
+    start: Puzzle | Candidates,
+    techniques: tuple[Technique, ...] = TECHNIQUES,
+    *,
+    explainer: bool = True,
+    time_limit: float | None = None,
 ) -> Walkthrough:
     """The whole logical solution of ``start``: Sudoku Explainer's own walk where ``se_walks`` (unless
-    ``explainer`` is False or other ``techniques`` are asked for), else sudoku-cp's SE-style walk.
+    ``explainer`` is False or other ``techniques`` are asked for), else sudoku-cp's SE-style walk. Past
+    ``time_limit`` seconds the walk ends ``unknown``, with the steps found by then.
 
     >>> w = walk(Puzzle.from_string("12343412214343.."))
     >>> w.result, [s.text for s in w.steps][:1], str(w.rating)
@@ -289,28 +299,48 @@ def walk(
     """
     first = start if isinstance(start, Candidates) else Candidates.of(start)
     board = Board(first)
-    if explainer and techniques is TECHNIQUES and se_walks(start):
-        from ..se.rater import uncollected
+    steps: list[Step] = []
+    try:
+        with deadline.within(time_limit):
+            if explainer and techniques is TECHNIQUES and se_walks(start):
+                from ..se.rater import uncollected
 
-        with uncollected():  # nothing else runs between the walk's steps
-            steps = list(_se_steps(first.puzzle))
+                with uncollected():  # nothing else runs between the walk's steps
+                    steps.extend(_se_steps(first.puzzle))
+                for step in steps:
+                    apply(board, step)
+                return Walkthrough(steps, "solved" if board.solved else "stuck", board, "", first)
+            try:
+                steps.extend(solve_steps(board, techniques))  # each step made on ``board`` as it comes
+            finally:
+                release(board)
+    except TimeoutError:
+        board = Board(first)
         for step in steps:
             apply(board, step)
-        return Walkthrough(steps, "solved" if board.solved else "stuck", board, "", first)
-    try:
-        steps = list(solve_steps(board, techniques))
-    finally:
         release(board)
+        return Walkthrough(steps, UNKNOWN, board, _late(time_limit, len(steps)), first)
     why = board.broken() or ""
     result = "contradiction" if why else "solved" if board.solved else "stuck"
     return Walkthrough(steps, result, board, why, first)
 
 
+#: How a walk or hint cut short by its time limit ends.
+UNKNOWN = "unknown"
+
+
+def _late(time_limit: float | None, done: int) -> str:
+    """Why a walk ended ``unknown``: its time limit, and the steps it had found by then."""
+    limit = "a time limit" if time_limit is None else f"the time limit ({time_limit:g} s)"
+    return f"{limit} was reached {_sooner(done) or 'before the first step'}"
+
+
 @dataclass(frozen=True)
 class Hint:
     """The next step of a puzzle (``step``), or why there is none: ``result`` is ``step``, ``solved``,
-    ``stuck`` or ``contradiction`` (``why`` says what is broken). ``candidates`` is the board the step was
-    looked for on and ``givens`` the puzzle's givens: what the hint's picture shows (``draw``)."""
+    ``stuck``, ``contradiction`` (``why`` says what is broken) or ``unknown`` (the time limit came first).
+    ``candidates`` is the board the step was looked for on and ``givens`` the puzzle's givens: what the
+    hint's picture shows (``draw``)."""
 
     result: str
     step: Step | None = None
@@ -341,14 +371,18 @@ class Hint:
 
 
 def hint(
-    start: Puzzle | Candidates, techniques: tuple[Technique, ...] = TECHNIQUES, *, explainer: bool = True
+    start: Puzzle | Candidates,
+    techniques: tuple[Technique, ...] = TECHNIQUES,
+    *,
+    explainer: bool = True,
+    time_limit: float | None = None,
 ) -> Hint:
     """The next step from ``start`` (Sudoku Explainer's where ``se_walks``, as ``walk`` chooses).
 
     >>> hint(Puzzle.from_string("12343412214343..")).step.text
     'Full house: r4c3=2 (last open cell of column 3)'
     """
-    return nth_step(start, 1, techniques, explainer=explainer)
+    return nth_step(start, 1, techniques, explainer=explainer, time_limit=time_limit)
 
 
 def nth_step(
@@ -357,18 +391,37 @@ def nth_step(
     techniques: tuple[Technique, ...] = TECHNIQUES,
     *,
     explainer: bool = True,
+    time_limit: float | None = None,
 ) -> Hint:
     """The ``k``-th step (from 1) of the walk from ``start``, as a hint on the board after the steps before
     it; ``solved``, ``stuck`` or ``contradiction`` where the walk ends sooner (``why`` then says after
-    how many steps, or for a contradiction what is broken; a broken board has no candidates to show).
+    how many steps, or for a contradiction what is broken; a broken board has no candidates to show);
+    ``unknown`` when ``time_limit`` seconds pass first.
 
     >>> nth_step(Puzzle.from_string("12343412214343.."), 2).step.text
     'Full house: r4c4=1 (last open cell of box 4)'
     """
     if k < 1:
         raise ValueError(f"steps count from 1, not {k}")
-    board = Board.of(start)
     givens = start.puzzle if isinstance(start, Candidates) else start
+    done = [0]
+    try:
+        with deadline.within(time_limit):
+            return _nth_step(start, k, techniques, explainer, givens, done)
+    except TimeoutError:
+        return Hint(UNKNOWN, why=_late(time_limit, done[0]), givens=givens)
+
+
+def _nth_step(
+    start: Puzzle | Candidates,
+    k: int,
+    techniques: tuple[Technique, ...],
+    explainer: bool,
+    givens: Puzzle,
+    counted: list[int],
+) -> Hint:
+    """``nth_step``'s walk, counting in ``counted[0]`` the steps made so far."""
+    board = Board.of(start)
     if explainer and techniques is TECHNIQUES and se_walks(start):
         assert isinstance(start, Puzzle)
         done = 0
@@ -376,11 +429,12 @@ def nth_step(
             if done == k - 1:
                 return Hint("step", step, candidates=board.candidates(), givens=givens)
             apply(board, step)
-            done += 1
+            done = counted[0] = done + 1
         word = "solved" if board.solved else "stuck"
         return Hint(word, why=_sooner(done), candidates=board.candidates(), givens=givens)
     try:
         for done in range(k):
+            counted[0] = done
             if why := board.broken():  # before "solved": a full grid may break a rule
                 return Hint("contradiction", why=why, givens=givens)
             found = board.candidates()

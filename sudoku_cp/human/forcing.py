@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .. import deadline
 from ..grid import symbol
 from ..rules.constraints import cell_name
 from ..wording import plural
@@ -63,6 +64,7 @@ def _fails(
         for var in candidates:
             if var in assigned or probe.decided(var):  # (a false one would fail again and again)
                 continue
+            deadline.check()  # a net nested twice or more may take seconds
             inner = _fails(probe, [*assumptions, var], level - 1, candidates, compiled)
             if inner:
                 size += inner
@@ -97,6 +99,7 @@ def contradiction_net(level: int) -> Technique:
             return None  # with several solutions no net closes; nesting would only cost (n^3)^level trials
         n = board.n
         for var in _order(board, candidates):
+            deadline.check()
             size = _fails(probe, [var], level - 1, candidates)
             if size:
                 cell, digit = _candidate(var, n)

@@ -18,6 +18,7 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .. import deadline
 from ..rules import RULES_KEPT, Rules
 from .board import Board, cells_of, compiled, digits_of, rule_arrays
 
@@ -182,7 +183,8 @@ UNIQUE_CONFLICTS = 80_000
 
 def unique_board(board: Board) -> bool:
     """Whether ``board`` is known to have exactly one solution (within ``UNIQUE_CONFLICTS``). Sound steps
-    keep every solution, so this holds for the whole walk and is asked once."""
+    keep every solution, so this holds for the whole walk and is asked once. ``TimeoutError`` (and no
+    answer kept) when the thread's ``deadline`` passes first."""
     unique = board.memo.get("unique")
     if unique is None:
         from ..encode import propagated
@@ -190,8 +192,9 @@ def unique_board(board: Board) -> bool:
         if not propagated.ready():  # loading (or compiling) sat's kernels is no part of the solver's work
             propagated.warm_up()
         found = _uniqueness_backend().enumerate_candidates(
-            board.candidates(), limit=2, conflicts=UNIQUE_CONFLICTS
+            board.candidates(), limit=2, time_limit=deadline.left(), conflicts=UNIQUE_CONFLICTS
         )
+        deadline.check()  # an answer cut short by the deadline is no answer
         unique = board.memo["unique"] = found.complete and len(found.solutions) == 1
     return unique
 

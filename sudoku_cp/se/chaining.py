@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .. import deadline
 from . import advanced, multiple, unary
 from .grid import BLOCK, COLUMN, ROW, Grid, bits
 from .hints import Hint
@@ -584,7 +585,9 @@ class Chaining:
     def _propagate(self, grid: Grid, cell: int, digit: int, on: bool) -> tuple[Store, tuple[int, int] | None]:
         """Everything assuming ``cell`` is (``on``) or is not ``digit`` forces, as a ``Store``; the first
         contradiction met, as the rows of one candidate's "on" and "off", or None. At nested levels the
-        inner techniques run each time the propagation stalls."""
+        inner techniques run each time the propagation stalls (one at a nested level may take a while: the
+        thread's ``deadline`` is checked first)."""
+        deadline.check()
         below = self._below(cell, digit, on)
         simple = len(advanced.TECHNIQUES)
         if below is None:

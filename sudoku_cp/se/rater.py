@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from .. import deadline
 from ..grid import Puzzle
 from .grid import Grid
 from .hints import Hint
@@ -88,11 +89,12 @@ def _se_format(value: float) -> str:
 
 def walk_grid(grid: Grid, producers: Sequence[Producer]) -> Iterator[Hint]:
     """The hints of SE's walk from ``grid``, each applied before the next is looked for; stops when the
-    grid is full or no producer finds anything."""
+    grid is full or no producer finds anything (``TimeoutError`` past the thread's ``deadline``)."""
     while not grid.solved:
         hint = None
         with uncollected():
             for producer in producers:
+                deadline.check()
                 hint = next(iter(producer(grid)), None)
                 if hint is not None:
                     break
