@@ -39,21 +39,32 @@ LEVELS = {
 
 
 def _fails(
-    probe: Probe, assumptions: list[int], level: int, candidates: list[int], compiled: bool = True
+    probe: Probe,
+    assumptions: list[int],
+    level: int,
+    candidates: list[int],
+    compiled: bool = True,
+    held: set[int] | None = None,
 ) -> int:
     """0 when the assumptions propagate without contradiction at nesting ``level`` (0: singles only), else
     the size of the net that met it (literals propagated, at least 1). Level 1 runs compiled and
     incremental (``Probe.fails_once_nested``) unless ``compiled`` is False: the loop below, its
-    reference."""
+    reference.
+
+    Nets are monotone: what the assumptions make true at the end (put into ``held`` when they hold, at
+    any level) reaches no more than they did, so it holds too and needs no trial of its own in the
+    same state (the caller's loop skips it, as failed literal probing skips what a probe implied)."""
     if level == 0 and len(assumptions) == 1:  # kept per state: the nets of every candidate ask it
         ok, assigned = probe.single(assumptions[0])
         return 0 if ok else max(1, assigned)
     if level == 1 and compiled:
-        return probe.fails_once_nested(assumptions, candidates)
+        return probe.fails_once_nested(assumptions, candidates, held)
     ok, implied = probe.propagate(assumptions)
     if not ok:
         return max(1, len(implied))
     if level == 0:
+        if held is not None:
+            held.update(lit for lit in implied if lit > 0)
         return 0
     assumptions = list(assumptions)
     assigned = {abs(lit) for lit in implied}
@@ -61,11 +72,12 @@ def _fails(
     changed = True
     while changed:
         changed = False
+        holding: set[int] = set()  # what a trial that held made true, in this state
         for var in candidates:
-            if var in assigned or probe.decided(var):  # (a false one would fail again and again)
+            if var in assigned or var in holding or probe.decided(var):  # (a false one would fail again)
                 continue
             deadline.check()  # a net nested twice or more may take seconds
-            inner = _fails(probe, [*assumptions, var], level - 1, candidates, compiled)
+            inner = _fails(probe, [*assumptions, var], level - 1, candidates, compiled, holding)
             if inner:
                 size += inner
                 assumptions.append(-var)
@@ -73,7 +85,10 @@ def _fails(
                 if not ok:
                     return size + len(implied)
                 assigned = {abs(lit) for lit in implied}
+                holding = set()
                 changed = True
+    if held is not None:
+        held.update(lit for lit in implied if lit > 0)
     return 0
 
 
@@ -98,9 +113,12 @@ def contradiction_net(level: int) -> Technique:
         if level > 1 and not unique_board(board):
             return None  # with several solutions no net closes; nesting would only cost (n^3)^level trials
         n = board.n
+        held: set[int] = set()  # candidates a net that held made true: they hold too (``_fails``)
         for var in _order(board, candidates):
+            if var in held:
+                continue
             deadline.check()
-            size = _fails(probe, [var], level - 1, candidates)
+            size = _fails(probe, [var], level - 1, candidates, held=held)
             if size:
                 cell, digit = _candidate(var, n)
                 inside = (

@@ -137,33 +137,46 @@ def _assume(value, lits, starts, occ_starts, occ, nv, assumptions, trail):
 
 
 @njit(cache=True)
-def fails_once_nested(assumptions, candidates, value, lits, starts, occ_starts, occ, nv, trail):
+def fails_once_nested(assumptions, candidates, value, lits, starts, occ_starts, occ, nv, trail, kept):
     """``forcing._fails`` at level 1, the contradiction net nested once: 0 when ``assumptions`` and every
     candidate whose net meets a contradiction under them, struck in turn until none is left, propagate
     without one, else the size it counts. Incremental where the Python version propagates each trial from
     the facts: the assumptions and the strikes so far are propagated once and kept at the trail's start,
     and each candidate is tried on top (unit propagation is breadth first in a fixed order, so the trail,
-    and the point where a conflict stops it, are those of propagating everything from the facts)."""
+    and the point where a conflict stops it, are those of propagating everything from the facts).
+
+    A candidate that a trial without conflict made true is not tried in that state: what it propagates is
+    part of what that trial propagated, so it meets no conflict either (the skip of failed literal probing;
+    Lynce and Marques-Silva, *Probing-based preprocessing techniques for propositional satisfiability*,
+    ICTAI 2003). ``held[var] == epoch`` marks them; a strike starts a new epoch. Without a contradiction,
+    ``kept[0]`` is the size of the final state's trail (``trail[:kept[0]]``: the assumptions and the
+    strikes, propagated), else 0."""
     size, good = _assume(value, lits, starts, occ_starts, occ, nv, assumptions, trail)
     result = 0
     if not good:
         result = max(1, size)
     else:
         total = size
+        held = np.zeros(nv + 1, np.int64)
+        epoch = 1
         changed = True
         while changed and result == 0:
             changed = False
             for i in range(candidates.shape[0]):
                 var = candidates[i]
-                if value[var] != 0:  # assigned by the facts or the kept part: nothing to try
+                if value[var] != 0 or held[var] == epoch:  # assigned, or known to hold: nothing to try
                     continue
                 value[var] = 1
                 trail[size] = var
                 end, ok = _propagate(value, lits, starts, occ_starts, occ, nv, trail, size, size + 1)
                 for t in range(size, end):
-                    value[abs(trail[t])] = 0
+                    lit = trail[t]
+                    value[abs(lit)] = 0
+                    if ok and lit > 0:
+                        held[lit] = epoch
                 if ok:
                     continue
+                epoch += 1
                 total += max(1, end)
                 value[var] = -1
                 trail[size] = -var
@@ -173,6 +186,7 @@ def fails_once_nested(assumptions, candidates, value, lits, starts, occ_starts, 
                     result = total + size
                     break
                 changed = True
+    kept[0] = size if result == 0 else 0
     for t in range(size):
         value[abs(trail[t])] = 0
     return result
@@ -306,4 +320,5 @@ def warm_up() -> None:
         masks, eliminated = np.zeros(1, np.int64), np.zeros(2, np.int64)
         forcing(masks, 2, empty, empty, value, *clauses, 2, trail, done, ok, count, gone, found, eliminated)
         single(1, value, *clauses, 2, trail, done, ok, count, gone)
-        fails_once_nested(np.ones(1, np.int64), np.ones(1, np.int64), value, *clauses, 2, trail)
+        one = np.ones(1, np.int64)
+        fails_once_nested(one, one, value, *clauses, 2, trail, np.zeros(1, np.int64))

@@ -93,19 +93,27 @@ class Probe:
         )
         return ok, self._trail[:size].tolist()
 
-    def fails_once_nested(self, assumptions: list[int], candidates: list[int]) -> int:
+    def fails_once_nested(
+        self, assumptions: list[int], candidates: list[int], held: set[int] | None = None
+    ) -> int:
         """``forcing._fails`` at level 1 (``forcing_compiled.fails_once_nested``): 0 when ``assumptions``
-        hold through the contradiction nets of ``candidates`` under them, else the size counted."""
+        hold through the contradiction nets of ``candidates`` under them, else the size counted. When
+        they hold, the variables they make true go into ``held``: those hold through the nets as well."""
         import numpy as np
 
         if not self._facts_hold:
             return 1  # every propagation meets the facts' conflict at once
-        return int(
+        kept = np.zeros(1, np.int64)
+        size = int(
             self._compiled.fails_once_nested(
                 np.array(assumptions, np.int64), np.array(candidates, np.int64), self._value, *self._formula,
-                self._nv, self._trail,
+                self._nv, self._trail, kept,
             )
         )  # fmt: skip
+        if not size and held is not None:
+            trail = self._trail[: int(kept[0])]
+            held.update(trail[trail > 0].tolist())
+        return size
 
     def decided(self, var: int) -> bool:
         """Whether the facts' propagation assigned ``var`` (a candidate the board still lists may be one)."""
