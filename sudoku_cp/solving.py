@@ -87,9 +87,30 @@ def count_solutions(
     return len(enumerate_from(engine, start, limit, time_limit).solutions)
 
 
-def is_unique(puzzle: Puzzle | str, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> bool:
-    """True when the puzzle has exactly one solution (the found one blocked, the search finds no other)."""
-    return count_solutions(puzzle, 2, backend, **options) == 1
+def is_unique(
+    puzzle: Puzzle | Candidates | str,
+    backend: str | Backend = DEFAULT_BACKEND,
+    *,
+    time_limit: float | None = None,
+    **options: Any,
+) -> bool:
+    """True when the puzzle has exactly one solution (the found one blocked, the search finds no other).
+    ``TimeoutError`` when ``time_limit`` cuts the search short before it knows: one solution found is not
+    yet uniqueness.
+
+    >>> is_unique("12343412214343.."), is_unique("1234............")
+    (True, False)
+    """
+    engine = make_backend(backend, **options)
+    start = puzzle if isinstance(puzzle, Candidates) else _as_puzzle(puzzle)
+    found = enumerate_from(engine, start, 2, time_limit)
+    if len(found.solutions) >= 2:
+        return False
+    if not found.complete:
+        raise TimeoutError(
+            f"{engine.spec} reached the time limit before it knew whether the puzzle is unique"
+        )
+    return len(found.solutions) == 1
 
 
 def true_candidates(

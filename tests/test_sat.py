@@ -307,3 +307,20 @@ def test_failed_givens_name_a_clash() -> None:
     assert backend.failed_givens(CLASSIC) is None
     core = backend.failed_givens(CLASSIC.with_cells([(1, 4)]))
     assert core == [(0, 4), (1, 4)]
+
+
+@pytest.mark.parametrize("backend", ["dfs", "sat", "cpsat"])
+def test_is_unique_cut_short_by_its_time_limit_raises_instead_of_guessing(backend: str) -> None:
+    """A search stopped after one solution knows nothing of a second: ``is_unique`` says so by
+    ``TimeoutError``, never True (a puzzle of the forum's multi-solution set has ten or more)."""
+    several = "1" + "." * 80
+    assert is_unique(several, backend=backend, time_limit=60) is False
+    assert is_unique(CLASSIC, backend=backend, time_limit=600) is True
+    stopped = 0
+    for _ in range(3):
+        try:
+            assert is_unique(CLASSIC, backend=backend, time_limit=1e-9) is True
+        except TimeoutError as exc:
+            assert "before it knew whether the puzzle is unique" in str(exc)
+            stopped += 1
+    assert stopped or backend == "dfs"  # the dfs may prove a classic 9x9 within its first turn
