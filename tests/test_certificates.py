@@ -884,6 +884,21 @@ def test_a_certificate_file_is_read_no_further_than_its_claim_allows(tmp_path: P
     assert not ok and f"cannot read {folder / '1.cnf'}: larger than " in message, message
 
 
+def test_a_bound_far_beyond_memory_reads_a_small_file(tmp_path: Path, monkeypatch) -> None:
+    """The bound is no buffer: a formula of 50,000 variables allowed its proof 50 GB, which the checker
+    asked of memory at once and died of (a MemoryError on every variant certificate of that size); the
+    file is read in pieces, the bound checked as they come."""
+    folder = _hard_folder(tmp_path / "c")
+    monkeypatch.setattr(checker, "PROOF_BYTES_PER_VARIABLE", 1 << 40)  # 729 variables: 800 TB allowed
+    assert [ok for *_, ok in checker.check_dir(folder)] == [True]
+    monkeypatch.setattr(checker, "READ_PIECE", 7)  # the bound met in the middle of a piece
+    small = tmp_path / "small.txt"
+    small.write_text("0123456789" * 3)
+    assert checker.read_text(small, 30) == "0123456789" * 3
+    with pytest.raises(OSError, match="larger than 29 bytes"):
+        checker.read_text(small, 29)
+
+
 def test_prove_refuses_a_claim_whose_proof_a_checker_would_not_read(tmp_path: Path, monkeypatch) -> None:
     """A proof larger than the checker reads would be a certificate that fails: ``prove`` refuses the
     claim instead, by name (a puzzle without solution under renban lines took 15 MB, over the old bound)."""

@@ -1430,30 +1430,47 @@ def proof_limit(variables: int) -> int:
     return PROOF_BYTES_PER_VARIABLE * variables
 
 
+#: The bytes ``read_text`` reads at a time.
+READ_PIECE = 1 << 22
+
+
 def read_text(path: Path, limit: int | None = None) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes; an ``OSError`` saying ``cannot read
     PATH: why`` (not a regular file, too large, not text included).
 
     A link is followed, but only to a regular file: a device (``/dev/zero``), a FIFO or a folder is
-    refused before any byte is read, since it may never end or never answer.
+    refused before any byte is read, since it may never end or never answer. The file is read in pieces
+    up to the limit: a buffer of the limit's size would be asked of memory at once (a bound of 1 MiB a
+    variable is 50 GB for a formula of 50,000 variables).
     """
+    too_large = f"cannot read {path}: larger than {limit or 0:,} bytes, the most this claim's file may take"
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens without a writer
     except OSError as exc:
         raise OSError(f"cannot read {path}: {exc.strerror or exc}") from None
+    pieces: list[bytes] = []
     try:
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        status = os.fstat(fd)
+        regular = stat.S_ISREG(status.st_mode)
+        if regular and limit is not None and status.st_size > limit:
+            raise OSError(too_large)
         if regular:
             with open(fd, "rb", closefd=False) as f:
-                data = f.read(-1 if limit is None else limit + 1)
+                read = 0
+                while piece := f.read(READ_PIECE):
+                    read += len(piece)
+                    if limit is not None and read > limit:  # it grew since: still refused
+                        raise OSError(too_large)
+                    pieces.append(piece)
     except OSError as exc:
+        if str(exc) == too_large:
+            raise
         raise OSError(f"cannot read {path}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     if not regular:
         raise OSError(f"cannot read {path}: not a regular file")
-    if limit is not None and len(data) > limit:
-        raise OSError(f"cannot read {path}: larger than {limit:,} bytes, the most this claim's file may take")
+    data = b"".join(pieces)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
