@@ -294,3 +294,37 @@ def test_a_helper_thread_search_stops_at_once_when_its_stop_is_set(backend: str)
     helper.join(PROMPT)
     assert not helper.is_alive() and time.monotonic() - stopped < PROMPT
     assert found[0].timed_out and not found[0].complete and found[0].solutions
+
+
+@pytest.fixture(scope="module")
+def triple_digits(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A published puzzle whose certificate takes the proof solver half a minute ("Triple digits")."""
+    data = Path(__file__).parent / "data" / "published_kinds.jsonl"
+    [entry] = [e for e in map(json.loads, data.read_text().splitlines()) if e["name"] == "Triple digits"]
+    path = tmp_path_factory.mktemp("prove") / "triple.json"
+    path.write_text(json.dumps(entry["fpuzzles"]))
+    return path
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_prove_stops_promptly_inside_its_proof_solver(
+    sig: signal.Signals, triple_digits: Path, tmp_path: Path
+) -> None:
+    """The proof solver runs where a signal stops it at once: Ctrl-C came out of python-sat's own call as a
+    traceback, and SIGTERM waited half a minute for the search's end."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    command = [sys.executable, "-m", "sudoku_cp", "prove", "-j", "1", "-o", str(tmp_path / "out")]
+    proc = subprocess.Popen(
+        [*command, str(triple_digits)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
+    )
+    time.sleep(STARTED)
+    assert proc.poll() is None, "the proof ended before the signal: the test puzzle is too easy"
+    signalled = time.monotonic()
+    proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + sig, err
+    assert time.monotonic() - signalled < PROMPT, "prove took too long to stop"
+    assert "Traceback" not in err and err.strip().splitlines()[-1].endswith(f"interrupted by {sig.name}")

@@ -30,6 +30,7 @@ from numba import njit
 from pysat.solvers import Solver
 
 from ..backends import sat_native
+from ..backends.sat import solve_call
 from ..errors import UnsupportedRuleError
 from ..grid import Puzzle
 from ..rules import Arrow, Cage, Rules
@@ -530,17 +531,26 @@ def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]]
     solver = Solver(name=PROOF_SOLVER, with_proof=True)
     try:
         sat_native.load(solver, PROOF_SOLVER, variables, *solver_clauses())  # (a Python call per clause:
-        if not solver.solve():  # a quarter of the time on forum_hardest_11plus)
+        if not _solve(solver):  # a quarter of the time on forum_hardest_11plus)
             return "none", [], checker.dimacs_text(variables, lines), _proof(solver)
         first = _model(template, value, solver.get_model())
         block = checker.blocking_clause(n, givens, first)
         solver.add_clause([x for x in block if not value[-x]])  # the rest are false by what is settled
-        if solver.solve():
+        if _solve(solver):
             return "multiple", [first, _model(template, value, solver.get_model())], None, None
         lines.append(checker.clause_line(block))
         return "unique", [first], checker.dimacs_text(variables, lines), _proof(solver)
     finally:
         solver.delete()
+
+
+def _solve(solver: Any) -> bool:
+    """The proof solver's search, where Ctrl-C or SIGTERM stops it at once (``sat.solve_call``): python-sat's
+    own call let Ctrl-C out as its own error, a traceback, and SIGTERM wait for the search's end."""
+    status = solve_call(solver, PROOF_SOLVER, [], None, True)
+    if status is None:  # stopped by a signal, which is delivered as the call returns
+        raise KeyboardInterrupt
+    return status
 
 
 def _checkable(
