@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 from sudoku_cp import Puzzle, Rules, count_solutions, generate
+from sudoku_cp.errors import UsageError
 from sudoku_cp.generate import has_symmetry
+from sudoku_cp.generate.drawn import generate_clued
 from sudoku_cp.verify import is_solution
 
 
@@ -182,3 +185,7 @@ def test_generate_constraints_refuses_what_it_cannot_do_by_name() -> None:
     assert both.returncode == 2 and "give one of them" in both.stderr
     sized = run_cli("generate", "--constraints", "renban", "--clues", "30")
     assert sized.returncode == 2 and "--constraints chooses its own givens" in sized.stderr
+    twice = run_cli("generate", "--constraints", "killercage,renban,killercage")
+    assert twice.returncode == 2 and "'killercage' is named 2 times" in twice.stderr  # its cages drawn twice
+    with pytest.raises(UsageError, match="'sandwichsum' is named 2 times"):
+        next(generate_clued(1, ["sandwichsum", "sandwichsum"], Rules.classic(2, 2), seed=1))

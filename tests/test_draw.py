@@ -159,6 +159,24 @@ def test_render_refuses_several_puzzles_on_standard_output() -> None:
     assert "-o DIR" in proc.stderr and proc.stdout == ""
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_render_says_an_output_it_cannot_write_is_a_fault_as_every_command_does(tmp_path: Path) -> None:
+    """Exit status 3 and the words of every other command, not a raw errno with the usage status."""
+    source = tmp_path / "one.txt"
+    source.write_text(PUZZLE + "\n")
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "sudoku_cp", "render", str(source)], stdout=full, stderr=subprocess.PIPE,
+            text=True, check=False,
+        )  # fmt: skip
+    assert proc.returncode == 3 and "cannot write the standard output: No space left on device" in proc.stderr
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    proc = run_cli("render", str(source), "-o", str(blocked / "pictures"))
+    assert proc.returncode == 3 and f"cannot make the folder {blocked / 'pictures'}: " in proc.stderr
+    assert "Errno" not in proc.stderr
+
+
 def test_render_reports_a_bad_puzzle_and_draws_the_rest(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("123\n" + PUZZLE + "\n")

@@ -245,6 +245,8 @@ def _constraint_keys(text: str) -> list[str]:
         if key not in can:
             known = "unknown constraint kind" if key not in BY_KEY else "no clues are drawn for"
             raise argparse.ArgumentTypeError(f"{known} {key!r} (--constraints takes: {', '.join(can)})")
+        if keys.count(key) > 1:
+            raise argparse.ArgumentTypeError(f"{key!r} is named {keys.count(key)} times: name each kind once")
     if not keys:
         raise argparse.ArgumentTypeError(f"name at least one kind: {', '.join(can)}")
     return keys

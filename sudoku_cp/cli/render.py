@@ -22,6 +22,7 @@ from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .common import add_backend_options, add_input_options, backend_options, warn
 from .inputs import Inputs
 from .options import EMPTY_INPUT, positive_int
+from .outfile import OutputError, output_stream
 
 __all__ = ["register", "run"]
 
@@ -71,7 +72,10 @@ def run(args: argparse.Namespace) -> int:
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise UsageError(f"{folder} is not a folder")
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a fault of the place, as a file that cannot be written (exit status 3)
+            raise OutputError(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
     inputs = Inputs(args, validate=True)
     records = iter(inputs)
     if folder is None:  # standard output takes one picture: know that there is one before drawing it
@@ -92,9 +96,14 @@ def run(args: argparse.Namespace) -> int:
         if picture is None:
             continue
         if folder is None:
-            sys.stdout.write(picture.as_svg() + "\n")
+            with output_stream(None) as out:  # a full disk or a closed device is a fault, said as such
+                out.write(picture.as_svg() + "\n")
         else:
-            save(picture, folder / f"{k}.{args.format}", args.format)
+            path = folder / f"{k}.{args.format}"
+            try:
+                save(picture, path, args.format)
+            except OSError as exc:
+                raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
         drawn += 1
     return _exit(inputs, drawn, failed)
 

@@ -61,7 +61,8 @@ def generate_clued(
 ) -> Iterator[Generated]:
     """``count`` puzzles over ``rules`` (default classic 9x9) with clues of the kinds ``keys`` (f-puzzles
     keys: ``littlekillersum``, ``sandwichsum``, ``renban``, ``whispers``...) drawn from each solution.
-    ``UnsupportedRuleError`` naming a kind that draws no clues.
+    ``UnsupportedRuleError`` naming a kind that draws no clues; ``UsageError`` for a kind named twice (its
+    clues would be drawn twice, on the same cells).
 
     >>> [p] = generate_clued(1, ["sandwichsum"], Rules.classic(2, 2), seed=3)
     >>> p.unique, p.puzzle.rules.kinds, p.puzzle.rules.violations(p.solution.cells)
@@ -70,6 +71,8 @@ def generate_clued(
     rules = rules or Rules.classic(3, 3)
     kinds = []
     for key in keys:
+        if keys.count(key) > 1:
+            raise UsageError(f"the constraint kind {key!r} is named {keys.count(key)} times: name it once")
         kind = BY_KEY.get(key)
         if kind is None:
             raise UsageError(f"unknown constraint kind {key!r} (known: {', '.join(BY_KEY)})")
