@@ -109,7 +109,12 @@ def test_rate_lines_csv_and_exit_status(tmp_path: Path) -> None:
 
     proc = run_cli("rate", "--output-format", "csv", "-q", stdin="1234341221434321\n")
     assert proc.stdout.splitlines()[0].startswith("index,puzzle,level,er,ep,ed,technique,")
+    assert proc.stdout.splitlines()[0].endswith(",conflicts,solution_count")
     assert proc.stdout.splitlines()[1].startswith("1,1234341221434321,easy,0.0,0.0,0.0,,")
+    # the rating read back as its puzzles, by every command (a ``solutions`` column was taken as a grid)
+    (tmp_path / "rated.csv").write_text(proc.stdout)
+    again = run_cli("rate", "--output-format", "csv", "-q", str(tmp_path / "rated.csv"))
+    assert again.returncode == 0 and again.stdout == proc.stdout
 
 
 def test_help_lists_both_commands() -> None:

@@ -33,6 +33,10 @@ __all__ = ["OUTPUT_FORMATS", "register", "run"]
 #: header and a row per puzzle; ``jsonl`` an object per puzzle; ``pretty`` the puzzle's grid under its rating.
 OUTPUT_FORMATS = (*BASE_FORMATS, "csv")
 _FIELDS = ("level", "er", "ep", "ed", "technique", "guesses", "backtracks", "conflicts", "solutions")
+#: The csv columns of ``_FIELDS``: the count of solutions is ``solution_count``, since a csv column named
+#: ``solution`` or ``solutions`` holds solution grids to every reader (the Kaggle sets' ``quizzes,
+#: solutions``), and a rating's csv must read back as its puzzles.
+_COLUMNS = tuple("solution_count" if f == "solutions" else f for f in _FIELDS)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -107,7 +111,7 @@ class _Writer:
     """One output record per input puzzle, in order."""
 
     def __init__(
-        self, out: TextIO, fmt: str, header: tuple[str, ...] = ("index", "puzzle", *_FIELDS)
+        self, out: TextIO, fmt: str, header: tuple[str, ...] = ("index", "puzzle", *_COLUMNS)
     ) -> None:
         self.out, self.fmt = out, fmt
         self.csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
