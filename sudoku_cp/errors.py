@@ -8,6 +8,7 @@ __all__ = [
     "InvalidPuzzleError",
     "MissingPackageError",
     "ParseError",
+    "RulesError",
     "SudokuError",
     "UnknownBackendError",
     "UnsupportedRuleError",
@@ -77,6 +78,11 @@ class BackendUnavailableError(SudokuError, ImportError):
 class UnsupportedRuleError(SudokuError, ValueError):
     """A rule that a feature cannot take into account; the message names the rule (ignoring it would make
     a wrong claim)."""
+
+
+class RulesError(SudokuError, ValueError):
+    """Rules that cannot be: an unknown named rule, a cell outside the grid or named twice, a box shape no
+    grid has."""
 
 
 class UsageError(SudokuError, ValueError):

@@ -14,7 +14,7 @@ from .errors import InvalidPuzzleError, ParseError
 from .rules import Rules, Violation
 from .wording import plural
 
-__all__ = ["BLANKS", "SYMBOLS", "Puzzle", "Rules", "digit_of", "length_error", "symbol"]
+__all__ = ["BLANKS", "SYMBOLS", "Puzzle", "Rules", "as_puzzle", "digit_of", "length_error", "symbol"]
 
 #: Symbols of digits 1..n: 1-9, then A-Z, then a-z (lower case is distinct only past 35 digits).
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -148,3 +148,13 @@ class Puzzle:
         from .draw import repr_svg
 
         return repr_svg(self)
+
+
+def as_puzzle(puzzle: Puzzle | str) -> Puzzle:
+    """``puzzle``, or the puzzle its text writes (``Puzzle.from_string``); ``TypeError`` for anything else,
+    named (an int or None reached a backend as "no attribute 'rules'")."""
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    if isinstance(puzzle, str):
+        return Puzzle.from_string(puzzle)
+    raise TypeError(f"a puzzle is a Puzzle or its text, not {type(puzzle).__name__}")

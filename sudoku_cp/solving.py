@@ -6,21 +6,25 @@ from typing import Any
 
 from .backends import DEFAULT_BACKEND, Backend, make_backend
 from .candidates import Candidates
-from .grid import Puzzle
+from .errors import UsageError
+from .grid import Puzzle, as_puzzle
 from .result import Enumeration, SolveResult, Status
 
 __all__ = ["count_solutions", "enumerate_from", "is_unique", "result_of", "solve", "true_candidates"]
 
 
 def _as_puzzle(puzzle: Puzzle | str) -> Puzzle:
-    return Puzzle.from_string(puzzle) if isinstance(puzzle, str) else puzzle
+    return as_puzzle(puzzle)
 
 
 def enumerate_from(
     engine: Backend, start: Puzzle | Candidates, limit: int, time_limit: float | None
 ) -> Enumeration:
     """The solutions of a puzzle, or of a pencilmark grid (every cell within its candidates: the backends
-    that take candidates do, the others refuse with ``UnsupportedRuleError``)."""
+    that take candidates do, the others refuse with ``UnsupportedRuleError``). ``UsageError`` for a time
+    limit that is not above 0 (the command line refuses it too)."""
+    if time_limit is not None and not time_limit > 0:
+        raise UsageError(f"a time limit is a number of seconds above 0, not {time_limit}")
     if isinstance(start, Candidates):
         return engine.enumerate_candidates(start, limit=limit, time_limit=time_limit)
     return engine.enumerate(start, limit=limit, time_limit=time_limit)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from .grid import Puzzle
+from .grid import Puzzle, as_puzzle
 
 __all__ = ["is_solution", "solution_problems"]
 
 
-def solution_problems(puzzle: Puzzle, solution: Puzzle) -> list[str]:
-    """Why ``solution`` does not solve ``puzzle`` (an empty list when it does)."""
+def solution_problems(puzzle: Puzzle | str, solution: Puzzle | str) -> list[str]:
+    """Why ``solution`` does not solve ``puzzle`` (an empty list when it does); either may be its text, a
+    solution's read under the puzzle's rules."""
+    puzzle = as_puzzle(puzzle)
     rules = puzzle.rules
+    solution = Puzzle.from_string(solution, rules) if isinstance(solution, str) else as_puzzle(solution)
     if solution.rules != rules:
         return [f"the solution is for {solution.rules}, the puzzle for {rules}"]
     problems = []
@@ -24,6 +27,6 @@ def solution_problems(puzzle: Puzzle, solution: Puzzle) -> list[str]:
     return problems
 
 
-def is_solution(puzzle: Puzzle, solution: Puzzle) -> bool:
+def is_solution(puzzle: Puzzle | str, solution: Puzzle | str) -> bool:
     """True when ``solution`` is complete, keeps the givens and breaks none of the puzzle's rules."""
     return not solution_problems(puzzle, solution)

@@ -287,3 +287,33 @@ def test_a_negative_rule_spares_only_the_marks_of_its_own_family() -> None:
     assert [v.rule for v in v.violations(grid)] == ["negative kropki (white)"]
     both = NINE.with_(dots=[Pair(0, 1, "sum", 5, source="xv")], negative=["xv"])
     assert both.violations(grid) == []
+
+
+def test_rules_that_cannot_be_raise_a_typed_error_naming_why() -> None:
+    """A library user catches ``SudokuError`` (or ``ValueError``, as before) for rules that cannot be."""
+    from sudoku_cp.errors import RulesError, SudokuError
+    from sudoku_cp.rules import Cage, Thermo
+
+    for make, why in [
+        (lambda: Rules.classic(3, 3).with_named("xyz"), "unknown rule 'xyz'"),
+        (lambda: Rules.classic(3, 3).with_(cages=[Cage((0, 100), 5)]), "names a cell outside the 9x9 grid"),
+        (lambda: Rules.classic(3, 3).with_(thermos=[Thermo((0, 1, 0))]), "names one cell twice"),
+        (lambda: Rules.classic(2, 5).with_named("windoku"), "windoku needs square boxes"),
+    ]:
+        with pytest.raises(RulesError, match=why) as caught:
+            make()
+        assert isinstance(caught.value, SudokuError) and isinstance(caught.value, ValueError)
+
+
+def test_the_services_take_puzzles_or_their_text_and_name_anything_else() -> None:
+    from sudoku_cp import count_solutions, is_solution, solve
+    from sudoku_cp.errors import UsageError
+
+    assert is_solution("12343412214343..", "1234341221434321")
+    assert not is_solution(Puzzle.from_string("12343412214343.."), "1234341221434312")
+    for wrong in (12345, None):
+        with pytest.raises(TypeError, match=f"a puzzle is a Puzzle or its text, not {type(wrong).__name__}"):
+            solve(wrong)  # type: ignore[arg-type]
+    for limit in (-1, 0, float("nan")):
+        with pytest.raises(UsageError, match="a time limit is a number of seconds above 0"):
+            count_solutions("12343412214343..", time_limit=limit)

@@ -1355,7 +1355,9 @@ def _check_minimal(
             _shown(folder, entry, grid, without, solution, refute)
             redundant.append(grid.cell(cell))
     if seen != set(names.values()):
-        raise CertificateError(f"minimal: {len(names) - len(seen)} givens have no entry")
+        missing = len(names) - len(seen)
+        have = "given has" if missing == 1 else "givens have"
+        raise CertificateError(f"minimal: {missing} {have} no entry")
     return f"not minimal ({', '.join(redundant)} redundant)" if redundant else "minimal"
 
 

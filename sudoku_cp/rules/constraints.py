@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from ..errors import RulesError
+
 __all__ = ["Pair", "cell_name"]
 
 #: Pairwise relations: ``differ`` (not the same digit), ``difference`` (digits ``value`` apart), ``ratio``
@@ -42,11 +44,11 @@ class Pair:
 
     def __post_init__(self) -> None:
         if self.relation not in RELATIONS:
-            raise ValueError(f"unknown pair relation {self.relation!r} (known: {', '.join(RELATIONS)})")
+            raise RulesError(f"unknown pair relation {self.relation!r} (known: {', '.join(RELATIONS)})")
         if self.a == self.b:
-            raise ValueError(f"a {self.source or self.relation} rule needs two different cells")
+            raise RulesError(f"a {self.source or self.relation} rule needs two different cells")
         if (self.table is None) != (self.relation != "table"):
-            raise ValueError("a pair has a table exactly when its relation is 'table'")
+            raise RulesError("a pair has a table exactly when its relation is 'table'")
 
     @property
     def cells(self) -> tuple[int, int]:

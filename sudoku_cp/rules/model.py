@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 
+from ..errors import RulesError
 from ..wording import article
 from .automaton import Automaton
 from .constraints import Pair, cell_name
@@ -89,26 +90,26 @@ class Rules:
         n = self.n
         self._normalise()
         if not 2 <= n <= MAX_N:
-            raise ValueError(f"grids from 2x2 to {MAX_N}x{MAX_N} are supported, not {n}x{n}")
+            raise RulesError(f"grids from 2x2 to {MAX_N}x{MAX_N} are supported, not {n}x{n}")
         ncells = n * n
         if sorted(c for region in self.regions for c in region) != list(range(ncells)) or any(
             len(region) != n for region in self.regions
         ):
-            raise ValueError(
+            raise RulesError(
                 f"the regions of a {n}x{n} grid must be {n} regions of {n} cells covering it once"
             )
         for cells, what in self._explicit_cells():
             if any(not 0 <= c < ncells for c in cells):
-                raise ValueError(f"{article(what)} {what} names a cell outside the {n}x{n} grid")
+                raise RulesError(f"{article(what)} {what} names a cell outside the {n}x{n} grid")
             if len(set(cells)) != len(cells):
-                raise ValueError(f"{article(what)} {what} names one cell twice")
+                raise RulesError(f"{article(what)} {what} names one cell twice")
         if self.box is not None and (
             self.box[0] * self.box[1] != n or set(self.regions) != set(boxes_of(*self.box))
         ):
-            raise ValueError(f"the regions are not the boxes of {self.box[0]}x{self.box[1]}: give box=None")
+            raise RulesError(f"the regions are not the boxes of {self.box[0]}x{self.box[1]}: give box=None")
         for name in self.named:
             if name not in NAMED:
-                raise ValueError(f"unknown rule {name!r} (known: {', '.join(NAMED)})")
+                raise RulesError(f"unknown rule {name!r} (known: {', '.join(NAMED)})")
             NAMED[name](n, self.box)  # raises where the rule does not fit this grid (windoku on a jigsaw)
         self.forms  # noqa: B018 - raises where a variant does not fit this grid (an entropic line on 8x8)
         object.__setattr__(self, "_hash", hash((n, self.regions, self.named, self._extras())))
@@ -140,7 +141,7 @@ class Rules:
             object.__setattr__(self, type(v).field, (*getattr(self, type(v).field), v.stored_as()))
         unknown = set(self.negative) - set(NEGATIVE)
         if unknown:
-            raise ValueError(f"unknown negative rule {sorted(unknown)[0]!r} (known: {', '.join(NEGATIVE)})")
+            raise RulesError(f"unknown negative rule {sorted(unknown)[0]!r} (known: {', '.join(NEGATIVE)})")
         object.__setattr__(self, "negative", tuple(sorted(set(self.negative))))  # a set of names
 
     def _explicit_cells(self) -> Iterable[tuple[tuple[int, ...], str]]:
@@ -162,7 +163,7 @@ class Rules:
         """The classic rules with the most nearly square boxes of an n x n grid (9 -> 3x3, 6 -> 2x3)."""
         rows = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0) if n >= 1 else 0
         if rows <= 1:
-            raise ValueError(f"a {n}x{n} grid has no box shape; give one explicitly, such as 1x{n}")
+            raise RulesError(f"a {n}x{n} grid has no box shape; give one explicitly, such as 1x{n}")
         return cls.classic(rows, n // rows)
 
     @classmethod
@@ -171,7 +172,7 @@ class Rules:
         text = text.strip().lower()
         parts = text.split("x")
         if len(parts) > 2 or not all(part.strip().isdigit() for part in parts):
-            raise ValueError(
+            raise RulesError(
                 f"bad box shape {text!r}: box rows x box columns, such as 3x3 or 2x3, or a size, such as 9"
             )
         try:
@@ -179,14 +180,14 @@ class Rules:
                 return cls.classic(int(parts[0]), int(parts[1]))
             return cls.from_n(int(text))
         except ValueError as exc:
-            raise ValueError(f"bad box shape {text!r}: {exc}") from None
+            raise RulesError(f"bad box shape {text!r}: {exc}") from None
 
     @classmethod
     def from_cell_count(cls, cells: int) -> Rules:
         """The classic rules whose grid has exactly ``cells`` cells (81 -> 3x3); ``ValueError`` if none."""
         n = math.isqrt(cells)
         if n * n != cells:
-            raise ValueError(f"{cells} cells is not a square grid")
+            raise RulesError(f"{cells} cells is not a square grid")
         return cls.from_n(n)
 
     @classmethod
@@ -227,7 +228,7 @@ class Rules:
 
     def _box(self) -> tuple[int, int]:
         if self.box is None:
-            raise ValueError("these rules have irregular regions, not boxes")
+            raise RulesError("these rules have irregular regions, not boxes")
         return self.box
 
     @cached_property
@@ -478,8 +479,8 @@ def _symbol(d: int) -> str:
 @cache
 def _classic(box_rows: int, box_cols: int) -> Rules:
     if box_rows < 1 or box_cols < 1 or box_rows * box_cols < 2:
-        raise ValueError(f"no grid has boxes of {box_rows}x{box_cols}")
+        raise RulesError(f"no grid has boxes of {box_rows}x{box_cols}")
     n = box_rows * box_cols
     if n > MAX_N:
-        raise ValueError(f"grids up to {MAX_N}x{MAX_N} are supported, not {n}x{n}")
+        raise RulesError(f"grids up to {MAX_N}x{MAX_N} are supported, not {n}x{n}")
     return Rules(n, boxes_of(box_rows, box_cols), (box_rows, box_cols))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..errors import RulesError
 from .constraints import Pair
 
 __all__ = ["ALIASES", "NAMED", "expand_names"]
@@ -57,7 +58,7 @@ def _non_consecutive(n: int, box: tuple[int, int] | None) -> tuple[Houses, tuple
 
 def _needs_box(name: str, box: tuple[int, int] | None) -> tuple[int, int]:
     if box is None:
-        raise ValueError(f"the {name} rule needs a grid of boxes, not irregular regions")
+        raise RulesError(f"the {name} rule needs a grid of boxes, not irregular regions")
     return box
 
 
@@ -76,7 +77,7 @@ def _windoku(n: int, box: tuple[int, int] | None) -> tuple[Houses, tuple[Pair, .
     """Windoku: square windows the size of a box, one cell in from the boxes' corners (four on 9x9)."""
     rows, cols = _needs_box("windoku", box)
     if rows != cols or rows < 2:
-        raise ValueError(f"windoku needs square boxes, not {rows}x{cols}")
+        raise RulesError(f"windoku needs square boxes, not {rows}x{cols}")
     starts = range(1, n - rows + 1, rows + 1)
     houses = tuple(
         tuple((r0 + r) * n + c0 + c for r in range(rows) for c in range(cols))
@@ -125,5 +126,5 @@ def expand_names(names: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
             found.update(ALIASES[name])
         else:
             known = ", ".join(["x", *NAMED])
-            raise ValueError(f"unknown rule {raw.strip()!r} (known: {known})")
+            raise RulesError(f"unknown rule {raw.strip()!r} (known: {known})")
     return tuple(sorted(found))

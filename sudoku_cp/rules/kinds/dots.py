@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...errors import ParseError, UnsupportedRuleError
+from ...errors import ParseError, RulesError, UnsupportedRuleError
 from ..constraints import Pair
 from . import entries
 from .base import Forms, Mark, Variant
@@ -205,7 +205,7 @@ class Negative(Variant):
 
     def __post_init__(self) -> None:
         if self.name not in NEGATIVE:
-            raise ValueError(f"unknown negative rule {self.name!r} (known: {', '.join(NEGATIVE)})")
+            raise RulesError(f"unknown negative rule {self.name!r} (known: {', '.join(NEGATIVE)})")
 
     @property
     def checked(self) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...errors import ParseError, UnsupportedRuleError
+from ...errors import ParseError, RulesError, UnsupportedRuleError
 from ..automaton import Automaton
 from ..constraints import Pair
 from . import entries
@@ -457,7 +457,7 @@ class EntropicLine(_ClassLine):
     def classes(cls, n: int) -> Any:
         """The thirds of 1..n."""
         if n % 3:
-            raise ValueError(f"an entropic line needs a grid whose size is a multiple of 3, not {n}x{n}")
+            raise RulesError(f"an entropic line needs a grid whose size is a multiple of 3, not {n}x{n}")
         return lambda d: (d - 1) // (n // 3)
 
 
