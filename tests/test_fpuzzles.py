@@ -470,3 +470,22 @@ def test_sudokupad_links_with_fpuzzles_data_are_read() -> None:
     ):
         assert looks_like_fpuzzles(link)
         assert parse(link)[0] == puzzle, link
+
+
+def test_an_arrow_of_several_lines_keeps_them_through_a_round_trip_and_its_picture() -> None:
+    """f-puzzles lets an arrow run several lines from its circle. The sum reads their cells once each;
+    the lines themselves come back in the f-puzzles entry and are drawn each with its head (they were
+    joined into one line that jumped from the end of one to the start of the other)."""
+    lines = [["R5C5", "R4C4", "R3C3"], ["R5C5", "R6C6", "R7C7"]]
+    data = {
+        "size": 9,
+        "grid": [[{} for _ in range(9)] for _ in range(9)],
+        "arrow": [{"cells": ["R5C5"], "lines": lines}],
+    }
+    puzzle = from_fpuzzles(data)
+    [arrow] = puzzle.rules.arrows
+    assert arrow.cells == (30, 20, 50, 60) and len(arrow.marks(9)) == 2
+    assert to_fpuzzles(puzzle)["arrow"] == [{"cells": ["R5C5"], "lines": lines}]
+    joined = from_fpuzzles({**data, "arrow": [{"cells": ["R5C5"], "lines": [lines[0] + lines[1][1:]]}]})
+    assert joined.rules == puzzle.rules  # the same rule: only the picture differs
+    assert from_fpuzzles(to_fpuzzles(puzzle)).rules.arrows[0].branches == arrow.branches
