@@ -203,3 +203,26 @@ def test_render_draws_an_fpuzzles_sandwich() -> None:
     proc = run_cli("render", "--input-format", "fpuzzles", "-", stdin=json.dumps(data))
     assert proc.returncode == 0, proc.stderr
     assert str(sandwich.total) in words(proc.stdout)
+
+
+def test_outside_clues_of_several_kinds_at_one_place_are_all_readable() -> None:
+    """A sandwich's and an X-sum's number at the same place outside the grid were drawn one over the other;
+    they share it, one above the other and smaller, each at its own height."""
+    sandwich, xsum = BY_KEY["sandwichsum"], BY_KEY["xsum"]
+    data = [
+        sandwich.read({"cell": "R3C0", "value": "14"}, NINE),
+        xsum.read({"cell": "R3C0", "value": "35"}, NINE),
+    ]
+    alone = [t for t in ET.fromstring(svg_of(data[0][0])).iter(f"{SVG}text") if t.text == "14"]
+    both = {t.text: t for t in ET.fromstring(svg_of(data[0][0], data[1][0])).iter(f"{SVG}text")}
+    assert both["14"].get("x") == both["35"].get("x") == alone[0].get("x")
+    assert float(both["14"].get("y")) < float(alone[0].get("y")) < float(both["35"].get("y"))
+    assert float(both["14"].get("font-size")) < float(alone[0].get("font-size"))
+
+
+def test_generated_outside_clues_of_several_kinds_never_share_a_place() -> None:
+    from sudoku_cp.generate.drawn import generate_clued
+
+    for made in generate_clued(2, ["sandwichsum", "xsum", "skyscraper"], Rules.classic(2, 3), seed=3):
+        places = [m.at for v in made.puzzle.rules.variants for m in v.marks(6) if m.shape == "text"]
+        assert places and len(places) == len(set(places)), places

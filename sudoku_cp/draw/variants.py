@@ -127,9 +127,16 @@ def overlay(dw: Any, frame: Any, rules: Rules) -> Any | None:
     """The kinds' marks over the grid lines: cage outlines and sums, dots, X and V, labels, text and
     arrows; None when there is none."""
     layer = dw.Group()
-    for mark in _marks(rules):
+    marks = _marks(rules)
+    sharing: dict[tuple[float, float], list[int]] = {}  # outside clues by their place (their indices)
+    for i, mark in enumerate(marks):
+        if mark.shape == "text" and mark.at is not None:
+            sharing.setdefault(mark.at, []).append(i)
+    for i, mark in enumerate(marks):
         if mark.shape == "circle" and mark.text:
             layer.append(_label(dw, frame, mark))
+        elif mark.shape == "text" and mark.at is not None and len(together := sharing[mark.at]) > 1:
+            _add(layer, _text(dw, frame, mark, together.index(i), len(together)))
         elif mark.shape in _OVER:
             _add(layer, _OVER[mark.shape](dw, frame, mark))
     return layer if layer.children else None
@@ -259,13 +266,18 @@ def _fill(mark: Mark, s: float) -> dict[str, Any]:
 _UNDER = {"line": _line, "circle": _circles, "square": _squares, "bulb": _bulb, "pill": _pill}
 
 
-def _text(dw: Any, frame: Any, mark: Mark) -> Any:
+def _text(dw: Any, frame: Any, mark: Mark, place: int = 0, among: int = 1) -> Any:
     """Text centred at its place (an outside clue, as large as a clue reads there), or small in the
-    top-left corner of its first cell."""
+    top-left corner of its first cell. Clues of several kinds at one place (a sandwich's and an X-sum's)
+    share it: the ``place``-th of ``among`` smaller, one above the other, in the kinds' order."""
     s = frame.s
     if mark.at is not None:
         row, col = mark.at
-        return dw.Text(mark.text, s * 0.5, frame.x(col), frame.y(row), fill=mark.colour, font_family=FONTS,
+        size, y = s * 0.5, frame.y(row)
+        if among > 1:
+            size = s * min(0.5, 0.85 / among)
+            y += (place - (among - 1) / 2) * s * 0.95 / among
+        return dw.Text(mark.text, size, frame.x(col), y, fill=mark.colour, font_family=FONTS,
                        text_anchor="middle", dominant_baseline="central", _skip_check=True)  # fmt: skip
     row, col = divmod(mark.cells[0], frame.n)
     inset = s * 0.08

@@ -82,7 +82,18 @@ def generate_clued(
         kinds.append(kind)
 
     def draw(grid: tuple[int, ...], rng: random.Random) -> Rules:
-        return rules.with_(variants=[v for kind in kinds for v in kind.drawn(grid, rules, rng)])
+        """Each kind's clues, but none outside the grid where an earlier kind's stands: a sandwich's and
+        an X-sum's number at one place would leave the solver to guess which is which."""
+        taken: set[tuple[float, float]] = set()
+        variants = []
+        for kind in kinds:
+            for variant in kind.drawn(grid, rules, rng):
+                places = {m.at for m in variant.marks(rules.n) if m.shape == "text" and m.at is not None}
+                if places & taken:
+                    continue
+                taken |= places
+                variants.append(variant)
+        return rules.with_(variants=variants)
 
     return generate_drawn(count, rules, draw, seed=seed, solver=solver)
 
