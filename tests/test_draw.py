@@ -392,3 +392,19 @@ def test_a_gallery_shows_each_picture_under_its_caption() -> None:
     root = ET.fromstring(page)  # the row is well-formed: no XML declarations inside it
     assert [f.find("figcaption").text for f in root.iter("figure")] == list(pictures)
     assert len(list(root.iter(f"{SVG}svg"))) == 2
+
+
+def test_a_cage_sum_keeps_the_candidates_of_its_cell_below_it() -> None:
+    """The sum in a cage's corner was drawn over candidate 1 (and over the strike of a step eliminating
+    it): that cell's candidates sit on a mini grid below the sum, the other cells' as before."""
+    from sudoku_cp.draw.picture import LABEL_ROOM, Frame
+    from sudoku_cp.rules import Cage
+
+    rules = Rules.classic(3, 3).with_(cages=[Cage((10, 11, 19), 17)])
+    root = ET.fromstring(draw(Puzzle.empty(rules), candidates=Candidates.of(Puzzle.empty(rules))).as_svg())
+    [total] = [t for t in root.iter(f"{SVG}text") if t.text == "17"]
+    ones = [t for t in root.iter(f"{SVG}text") if t.text == "1"]  # the labelled cell's, drawn one by one
+    assert len(ones) == 1 and float(ones[0].get("y")) > float(total.get("y")) + float(total.get("font-size"))
+    frame = Frame(9, 40.0, 4.0, frozenset({10}))
+    assert frame.candidate(10, 1)[1] >= frame.y(1 + LABEL_ROOM) and frame.candidate(10, 9)[1] < frame.y(2)
+    assert frame.candidate(11, 1) == Frame(9, 40.0, 4.0).candidate(11, 1)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import MissingPackageError, UsageError
 from ..grid import Puzzle, symbol
 from ..optional import optional_import
-from .variants import outside, overlay, underlay
+from .variants import corner_labelled, outside, overlay, underlay
 
 if TYPE_CHECKING:
     import drawsvg
@@ -48,6 +48,8 @@ def drawsvg_module() -> ModuleType:
 MIN_CANDIDATE_FONT = 9.0
 #: A candidate's font size per pixel of its place in the cell's k x k mini grid.
 CANDIDATE_FONT = 0.8
+#: The share of a cell's height a note in its top-left corner takes (``Frame.labelled``).
+LABEL_ROOM = 0.28
 
 
 def cell_size(n: int, candidates: bool = False) -> float:
@@ -62,11 +64,13 @@ def cell_size(n: int, candidates: bool = False) -> float:
 
 @dataclass(frozen=True)
 class Frame:
-    """Where things go: n cells of ``s`` pixels after a margin of ``m``."""
+    """Where things go: n cells of ``s`` pixels after a margin of ``m``. ``labelled``: the cells with a
+    note in their top-left corner (a cage's sum), whose candidates keep below it."""
 
     n: int
     s: float
     m: float
+    labelled: frozenset[int] = frozenset()
 
     @property
     def side(self) -> float:
@@ -89,6 +93,8 @@ class Frame:
         k = self.per_side
         row, col = divmod(cell, self.n)
         r, c = divmod(digit - 1, k)
+        if cell in self.labelled:  # the mini grid below the corner's note (a cage's sum over the 1)
+            return self.x(col + (c + 0.5) / k), self.y(row + LABEL_ROOM + (r + 0.5) * (1 - LABEL_ROOM) / k)
         return self.x(col + (c + 0.5) / k), self.y(row + (r + 0.5) / k)
 
 
@@ -144,7 +150,7 @@ def compose(
     margin = max(3.0, round(s / 11))
     if outside(puzzle.rules):  # clues beside the grid (sandwiches, little killers): a cell of room for them
         margin += s
-    frame = Frame(n, s, margin)
+    frame = Frame(n, s, margin, corner_labelled(puzzle.rules) if candidates is not None else frozenset())
     picture = dw.Drawing(frame.side, frame.side)
     picture.append(dw.Rectangle(0, 0, frame.side, frame.side, fill="white"))
     for layer in (underlay(dw, frame, puzzle.rules), under(dw, frame) if under is not None else None):
@@ -260,12 +266,18 @@ def _candidates(
     offsets = [(c + 0.5) * step for c in range(k)]
     masks, cells = candidates.masks, puzzle.cells
     solved = solution.cells if solution is not None else (0,) * (n * n)
+    for cell in sorted(frame.labelled):  # each digit at its own place, below the corner's note
+        if not (cells[cell] or solved[cell]):
+            for d in range(1, n + 1):
+                if masks[cell] >> (d - 1) & 1:
+                    x, y = frame.candidate(cell, d)
+                    layer.append(dw.Text(symbol(d), font, f"{x - shift:.1f}", f"{y:.1f}", _skip_check=True))
     for row in range(n):
         xs: list[list[str]] = [[] for _ in range(k)]
         text: list[list[str]] = [[] for _ in range(k)]
         for col in range(n):
             cell = row * n + col
-            if cells[cell] or solved[cell]:
+            if cells[cell] or solved[cell] or cell in frame.labelled:
                 continue
             left, mask = frame.x(col) - shift, masks[cell]
             for d in range(1, n + 1):

@@ -21,7 +21,7 @@ from typing import Any
 from ..rules import Rules
 from ..rules.kinds import Mark
 
-__all__ = ["outside", "overlay", "underlay"]
+__all__ = ["corner_labelled", "outside", "overlay", "underlay"]
 
 SHADE, LINE = "#e6e6e6", "#7fa7d9"
 
@@ -213,6 +213,18 @@ def _marks(rules: Rules) -> list[Mark]:
                 raise ValueError(f"a {variant.kind} mark of unknown shape {mark.shape!r}; known: {SHAPES}")
             marks.append(mark)
     return marks
+
+
+def corner_labelled(rules: Rules) -> frozenset[int]:
+    """The cells with a note in their top-left corner: a cage's sum (in its first cell, ``_cage``) or a
+    cell's text (``_text``); their candidates are drawn below it (``picture.Frame.labelled``)."""
+    cells: set[int] = set()
+    for mark in _marks(rules):
+        if mark.shape == "cage" and mark.text:
+            cells.add(min(mark.cells))
+        elif mark.shape == "text" and mark.at is None and mark.cells:
+            cells.add(mark.cells[0])
+    return frozenset(cells)
 
 
 def outside(rules: Rules) -> bool:
