@@ -328,3 +328,50 @@ def test_prove_stops_promptly_inside_its_proof_solver(
     assert proc.returncode == 128 + sig, err
     assert time.monotonic() - signalled < PROMPT, "prove took too long to stop"
     assert "Traceback" not in err and err.strip().splitlines()[-1].endswith(f"interrupted by {sig.name}")
+
+
+#: Two puzzles answered at once, then one that takes minutes, all in one chunk.
+EASY_THEN_ENDLESS = [
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "last", "answers"),
+    [
+        (["count", "--backend", "dfs", "--limit", "100000000"], "." * 81, ["1", "1"]),
+        (["count", "--backend", "sat", "--limit", "100000000"], "." * 81, ["1", "1"]),
+        (
+            ["steps"],
+            "6.......2.9.4...5...1...7...5..84.......2.......3.5.4.2.....6...3...9.8...7.....1",
+            None,
+        ),
+    ],
+)
+def test_a_stop_keeps_the_answers_of_the_chunk_in_progress(
+    command: list[str], last: str, answers: list[str] | None, tmp_path: Path
+) -> None:
+    """Answers were written a chunk at a time, and a stop lost those of the chunk in progress, answered or
+    not: two easy puzzles before a long one came out as nothing. In one process the chunk's first answers
+    are written before the run stops."""
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join([*EASY_THEN_ENDLESS, last]) + "\n")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", *command, "-j", "1", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    time.sleep(STARTED)
+    assert proc.poll() is None, "the run ended before the signal: the last puzzle is too easy"
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert "(2 " in err.strip().splitlines()[-1], err  # two puzzles answered: "counted 2 puzzles (2 unique)"
+    if answers is not None:
+        assert out.splitlines() == answers
+    else:  # two whole walks, each ending solved
+        assert [block.splitlines()[-1].split()[0] for block in out.strip().split("\n\n")] == ["solved"] * 2

@@ -384,6 +384,19 @@ class _Portfolio:
         heuristic: str = AUTO,
         time_limit: float | None = None,
     ) -> Any:
+        try:
+            return self._solve_array(grids, rules, limit, heuristic, time_limit)
+        except KeyboardInterrupt as exc:
+            # the answers a stopped ``dfs_compiled.solve_array`` carries (``batch``) are in the order of the
+            # grids it was given: those of a call on some of these grids are no prefix of them
+            batch = getattr(exc, "batch", None)
+            if batch is not None and len(batch[0].counts) != len(grids):
+                del exc.batch  # type: ignore[attr-defined]
+            raise
+
+    def _solve_array(
+        self, grids: np.ndarray, rules: Rules, limit: int, heuristic: str, time_limit: float | None
+    ) -> Any:
         fast = self._kernel is not None or _loads_quickly()
         if fast and len(grids) <= QUICK_PUZZLES and not rules.is_classic:
             # a puzzle or two: each to the turns at once, the dfs's first, then sat's light turn

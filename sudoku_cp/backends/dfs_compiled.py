@@ -446,6 +446,8 @@ def solve_array(
     still unanswered at its time limit stays OUT_OF_NODES (unknown): it gets at most about 1.25 times the
     time limit. Puzzles that need more than the first budget are rare and costly anyway (it is 20 ms of
     search), so the search done twice costs little. Givens that clash give count 0 with status EXHAUSTED.
+    A Ctrl-C or SIGTERM that stops the call carries ``batch``: the result so far and the index of the
+    puzzle it stopped in (the rows before it are answered), for a caller to keep those answers.
 
     >>> from sudoku_cp.rules import Rules
     >>> r = solve_array(np.zeros((1, 16), np.uint8), Rules.classic(2, 2), limit=1000)
@@ -477,7 +479,11 @@ def solve_array(
     if max_nodes <= 0:
         searcher = CompiledSearch(rules)
         for i in np.flatnonzero(result.status == OUT_OF_NODES):
-            found = searcher.search(grids[i], limit, heuristic, time_limit)
+            try:
+                found = searcher.search(grids[i], limit, heuristic, time_limit)
+            except KeyboardInterrupt as exc:  # the puzzles before this one are answered: said on the stop
+                exc.batch = (result, int(i))  # type: ignore[attr-defined]
+                raise
             result.counts[i] = len(found.solutions)
             for row, sol in zip((result.solutions, result.second), found.solutions, strict=False):
                 row[i] = sol

@@ -124,7 +124,8 @@ def run_ordered(
     """Each unit with the answer to its task (``worker.handle``), in order, run here or by ``jobs`` workers.
 
     With ``jobs`` 1, or an input of fewer than ``SMALL_INPUT`` units, everything runs in this process
-    (with ``local``, else a solver built from ``config``). Otherwise a pool of workers answers; for the
+    (with ``local``, else a solver built from ``config``; a stop there that carries the ``answers`` of a
+    task's first puzzles also carries its ``unit``). Otherwise a pool of workers answers; for the
     compiled dfs backend the fork server loads the kernel once before forking them (``warm``), so they
     share it, and this process never loads it. A ``local`` solver, when given, also works through tasks
     here while the workers start. Units are drawn lazily, a bounded number ahead of the answers.
@@ -137,7 +138,13 @@ def run_ordered(
     if jobs == 1 or len(head) < SMALL_INPUT:
         solver = (local or Solver(config)) if head else None
         for unit in itertools.chain(head, units):
-            yield unit, worker.handle(task_of(unit), solver)
+            try:
+                answer = worker.handle(task_of(unit), solver)
+            except KeyboardInterrupt as exc:  # with the answers of the unit's first puzzles: for the caller
+                if hasattr(exc, "answers"):
+                    exc.unit = unit  # type: ignore[attr-defined]
+                raise
+            yield unit, answer
         return
     pending: deque[U] = deque()
 

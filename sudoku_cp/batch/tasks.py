@@ -21,12 +21,31 @@ the same progress and summary as ``solve``. A task is ``(kind, payload)`` with p
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import itertools
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, TypeVar
 
 from ..grid import Puzzle, Rules
 from .solver import Solver
 
 __all__ = ["TASK_KINDS", "Count", "run_task"]
+
+_T = TypeVar("_T")
+_A = TypeVar("_A")
+
+
+def _each(items: Iterable[_T], answer: Callable[[_T], _A]) -> list[_A]:
+    """``[answer(item) for item in items]``; a Ctrl-C or SIGTERM that stops it carries the answers of the
+    first items (``answers``), which the command writes before it stops when it runs in this process
+    (``perpuzzle.run_each``), instead of losing the whole chunk."""
+    answers: list[_A] = []
+    try:
+        for item in items:
+            answers.append(answer(item))
+    except KeyboardInterrupt as exc:
+        exc.answers = answers  # type: ignore[attr-defined]
+        raise
+    return answers
 
 
 class Count(NamedTuple):
@@ -53,11 +72,11 @@ def count_each(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]
         return _count_compiled(limit, puzzles, engine)
     from ..solving import enumerate_from  # a pencilmark grid's Candidates go to enumerate_candidates
 
-    counts = []
-    for puzzle in puzzles:
+    def count(puzzle: Puzzle) -> Count:
         found = enumerate_from(engine.backend, puzzle, limit, time_limit)
-        counts.append(Count(len(found.solutions), found.complete, found.timed_out))
-    return counts
+        return Count(len(found.solutions), found.complete, found.timed_out)
+
+    return _each(puzzles, count)
 
 
 def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[Count]:
@@ -71,13 +90,24 @@ def _count_compiled(limit: int, puzzles: list[Puzzle], engine: Solver) -> list[C
     for i, puzzle in enumerate(puzzles):
         groups.setdefault(puzzle.rules, []).append(i)
     counts: list[Count | None] = [None] * len(puzzles)
+
+    def keep(members: list[int], found: Any) -> None:
+        for i, k, status in zip(members, found.counts.tolist(), found.status.tolist(), strict=False):
+            counts[i] = Count(k, status == kernel.EXHAUSTED, status == kernel.OUT_OF_NODES)
+
     for rules, members in groups.items():
         grids = as_grids([puzzles[i].cells for i in members], rules)
-        found = kernel.solve_array(
-            grids, rules, limit, engine.backend.heuristic, time_limit=engine.config.time_limit
-        )
-        for i, k, status in zip(members, found.counts.tolist(), found.status.tolist(), strict=True):
-            counts[i] = Count(k, status == kernel.EXHAUSTED, status == kernel.OUT_OF_NODES)
+        try:
+            found = kernel.solve_array(
+                grids, rules, limit, engine.backend.heuristic, time_limit=engine.config.time_limit
+            )
+        except KeyboardInterrupt as exc:  # the answers before the stop, as far as they run in order
+            batch = getattr(exc, "batch", None)
+            if batch is not None:
+                keep(members[: batch[1]], batch[0])
+            exc.answers = list(itertools.takewhile(lambda c: c is not None, counts))  # type: ignore[attr-defined]
+            raise
+        keep(members, found)
     return counts  # type: ignore[return-value]  # every index belongs to one group
 
 
@@ -85,14 +115,14 @@ def rate_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
     """Rate each puzzle (``sudoku_cp.rate.rate``), in order."""
     from ..rate import rate
 
-    return [rate(puzzle, time_limit=engine.config.time_limit) for puzzle in puzzles]
+    return _each(puzzles, lambda puzzle: rate(puzzle, time_limit=engine.config.time_limit))
 
 
 def explain_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
     """Explain each puzzle (``sudoku_cp.explain.explain``) with the configured backend, in order."""
     from ..explain import explain
 
-    return [explain(puzzle, engine.backend, time_limit=engine.config.time_limit) for puzzle in puzzles]
+    return _each(puzzles, lambda puzzle: explain(puzzle, engine.backend, time_limit=engine.config.time_limit))
 
 
 def candidates_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
@@ -101,7 +131,7 @@ def candidates_each(puzzles: list[Puzzle], engine: Solver) -> list[Any]:
     from ..solving import true_candidates
 
     time_limit = engine.config.time_limit
-    return [true_candidates(puzzle, engine.backend, time_limit=time_limit) for puzzle in puzzles]
+    return _each(puzzles, lambda puzzle: true_candidates(puzzle, engine.backend, time_limit=time_limit))
 
 
 def _count(payload: tuple[int, list[Puzzle]], engine: Solver) -> list[Count]:
@@ -113,14 +143,14 @@ def walk_each(puzzles: list[Any], engine: Solver) -> list[Any]:
     """The logical solution of each puzzle or candidate grid (``sudoku_cp.human.walk``)."""
     from ..human import walk
 
-    return [walk(puzzle, time_limit=engine.config.time_limit) for puzzle in puzzles]
+    return _each(puzzles, lambda puzzle: walk(puzzle, time_limit=engine.config.time_limit))
 
 
 def hint_each(puzzles: list[Any], engine: Solver) -> list[Any]:
     """The next logical step of each puzzle or candidate grid (``sudoku_cp.human.hint``)."""
     from ..human import hint
 
-    return [hint(puzzle, time_limit=engine.config.time_limit) for puzzle in puzzles]
+    return _each(puzzles, lambda puzzle: hint(puzzle, time_limit=engine.config.time_limit))
 
 
 def prove_each(payload: tuple[bool, list[Puzzle]], engine: Solver) -> list[Any]:
@@ -129,13 +159,14 @@ def prove_each(payload: tuple[bool, list[Puzzle]], engine: Solver) -> list[Any]:
     from ..errors import UnsupportedRuleError
 
     minimal, puzzles = payload
-    out: list[Any] = []
-    for puzzle in puzzles:
+
+    def certificate(puzzle: Puzzle) -> Any:
         try:
-            out.append(prove(puzzle, minimal=minimal))
+            return prove(puzzle, minimal=minimal)
         except UnsupportedRuleError as exc:
-            out.append(exc)
-    return out
+            return exc
+
+    return _each(puzzles, certificate)
 
 
 #: Task kind -> what answers it.

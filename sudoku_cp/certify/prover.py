@@ -35,6 +35,7 @@ from ..errors import UnsupportedRuleError
 from ..grid import Puzzle
 from ..rules import Arrow, Cage, Rules
 from ..rules.kinds import Variant
+from ..signals import compiling
 from . import checker
 
 __all__ = [
@@ -512,6 +513,7 @@ def _settle(grid: checker.Grid, givens: list[int]) -> tuple[str, list[list[int]]
     every cell or reaches a conflict (no formula nor proof: the checker redoes that propagation), else by
     the compiled search when its tree is small (it writes the proof), else on one proof-logging solver."""
     n = grid.n
+    _warm_up()
     template = _template(grid)
     settled = template.settle(givens)
     if settled is None:
@@ -551,6 +553,24 @@ def _solve(solver: Any) -> bool:
     if status is None:  # stopped by a signal, which is delivered as the call returns
         raise KeyboardInterrupt
     return status
+
+
+_WARM: list[bool] = []
+
+
+def _warm_up() -> None:
+    """Load the search's kernels (numba's cache: half a second; compiled the first time on a machine) on
+    the empty 4x4 grid, once a process, with Ctrl-C and SIGTERM held: a signal that lands in numba's load
+    is printed as an ignored exception and leaves numba half-way (``signals.compiling``)."""
+    if _WARM:
+        return
+    with compiling("the certificate search", 10):
+        grid = checker.grid_of(4, rules_field(Rules.classic(2, 2)))
+        template = _template(grid)
+        settled = template.settle([0] * 16)
+        assert settled is not None
+        template.search(*settled)
+    _WARM.append(True)
 
 
 def _checkable(

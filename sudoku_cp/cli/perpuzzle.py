@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["EachCommand", "RecordWriter", "Writer", "run_each"]
 
+#: No answer (yet) for a record.
+_NONE: Any = object()
+
 #: The outcome of a puzzle that could not be read, in every command's summary and output.
 ERROR = "error"
 
@@ -169,6 +172,26 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
     interrupted: Interrupted | None = None
     failed: Exception | None = None
     all_ok = True
+
+    def write(unit: _Unit, answers: list[Any], writer: Writer) -> None:
+        """The unit's records in order, up to the first valid one without an answer (a unit stopped part
+        of the way: a stop that carries the ``answers`` of its first puzzles)."""
+        nonlocal all_ok
+        answer = iter(answers)
+        for record in unit.records:
+            if record.error is not None or record.puzzle is None:
+                warn(str(record.error))
+                writer.error(record)
+                outcome = ERROR
+            else:
+                value = next(answer, _NONE)
+                if value is _NONE:
+                    return
+                writer.result(record, value)
+                outcome = command.outcome(value)
+            tally.add(outcome)
+            all_ok = all_ok and outcome in command.ok
+
     with InterruptGuard() as guard, cluster_client(args) as client:
         try:
             with (
@@ -179,23 +202,21 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
                 units = _units(inputs, totals, sizer, command, skip)
                 ordered_units = run_ordered(units, _Unit.take_task, command.config, jobs, client=client)
                 with contextlib.closing(ordered_units) as ordered:
-                    for unit, (answers, seconds) in ordered:
-                        sizer.observe(len(unit.records), seconds)
-                        with guard.deferred():  # whole records only, whatever signal arrives
-                            answer = iter(answers)
-                            for record in unit.records:
-                                if record.error is not None or record.puzzle is None:
-                                    warn(str(record.error))
-                                    writer.error(record)
-                                    outcome = ERROR
-                                else:
-                                    value = next(answer)
-                                    writer.result(record, value)
-                                    outcome = command.outcome(value)
-                                tally.add(outcome)
-                                all_ok = all_ok and outcome in command.ok
-                            out.flush()
-                        progress.update(tally.total, unit.position)
+                    try:
+                        for unit, (answers, seconds) in ordered:
+                            sizer.observe(len(unit.records), seconds)
+                            with guard.deferred():  # whole records only, whatever signal arrives
+                                write(unit, answers, writer)
+                                out.flush()
+                            progress.update(tally.total, unit.position)
+                    except KeyboardInterrupt as stopped:  # in this process: keep what the chunk answered
+                        unit = getattr(stopped, "unit", None)
+                        if unit is not None:
+                            guard.handled()
+                            with guard.deferred():
+                                write(unit, stopped.answers, writer)  # type: ignore[attr-defined]
+                                out.flush()
+                        raise
                 with guard.deferred():
                     writer.close()
         except KeyboardInterrupt as exc:  # python-sat raises its own on Ctrl-C during a search
