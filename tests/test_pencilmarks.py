@@ -226,3 +226,31 @@ def test_solve_reads_a_file_of_pencilmarks_with_a_backend_that_takes_them(tmp_pa
     proc = run_cli("solve", "--backend", "sat", "--output-format", "jsonl", str(line))
     first = json.loads(proc.stdout.splitlines()[0])
     assert first["puzzle"] == pencilmarks(bare) and first["solution"] == answer
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_pencilmark_grids_are_ruled_by_the_rules_option_and_the_rules_line(backend: str, tmp_path) -> None:
+    """A pencilmark grid came out under the classic rules whatever ``--rules`` or a ``# rules:`` line said:
+    a count of the grids of the classic rules, solutions breaking the rule. Every open candidate of a
+    4x4 grid under the X rule counts the X grids; its true candidates read back under the same rules."""
+    full = "1234" * 16  # every digit a candidate of every cell
+    under_x = str(count_solutions(Puzzle.empty(Rules.classic(2, 2).with_named("x")), 1000, "sat"))
+    plain, headed = tmp_path / "plain.txt", tmp_path / "headed.txt"
+    plain.write_text(full + "\n")
+    headed.write_text("# rules: x\n" + full + "\n")
+    for args in (["--rules", "x", str(plain)], [str(headed)]):
+        count = run_cli("count", "-q", "-j", "1", "--limit", "1000", "--backend", backend, *args)
+        assert count.stdout.split() == [under_x], args
+        solved = run_cli("solve", "-q", "-j", "1", "--backend", backend, "--output-format", "jsonl", *args)
+        record = json.loads(solved.stdout)
+        assert record["rules"] == "x" and Rules.classic(2, 2).with_named("x").is_valid(
+            Puzzle.from_string(record["solution"]).cells
+        )
+    true = run_cli("solve", "-q", "-j", "1", "--true-candidates", "--rules", "x", "-p", "1" + "." * 15)
+    assert true.stdout.splitlines()[0] == "# rules: x"
+    (tmp_path / "true.txt").write_text(true.stdout)
+    again = run_cli(
+        "count", "-q", "-j", "1", "--limit", "1000", "--backend", backend, str(tmp_path / "true.txt")
+    )
+    direct = run_cli("count", "-q", "-j", "1", "--limit", "1000", "--rules", "x", "-p", "1" + "." * 15)
+    assert again.stdout == direct.stdout

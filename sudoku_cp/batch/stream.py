@@ -440,10 +440,10 @@ def _units(
                 newline=None,
             )
             records = iter_records(text, layout, rules, source=source.label, symbols=symbols)
+            if marks:  # before --rules, which then rules the candidates too
+                records = with_pencilmarks(records, rules)
             if named:
                 records = with_named_rules(records, named, True, source.label)
-            if marks:
-                records = with_pencilmarks(records, rules)
             records = skip.records(records)
             yield from _record_units(records, source, record_sizer)
         except (OSError, UnicodeError) as exc:

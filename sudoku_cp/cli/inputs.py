@@ -78,10 +78,10 @@ class Inputs:
                     records = iter_records(_url_lines(path), source=label, **options)
                 else:
                     records = open_records(None if path == "-" else path, source=label, **options)
+                if self.pencilmarks:  # before --rules, which then rules the candidates too
+                    records = with_pencilmarks(records, options["rules"])
                 if names := getattr(self.args, "rules", None):
                     records = with_named_rules(records, names, self.validate, label)
-                if self.pencilmarks:
-                    records = with_pencilmarks(records, options["rules"])
                 for record in records:
                     if self.layout is None:
                         self.layout = record.format

@@ -13,7 +13,7 @@ from typing import Any
 from ..candidates import Candidates
 from ..formats import Record
 from ..formats.pencilmarks import candidate_grid, pencilmarks
-from ..formats.writing import with_rules_field
+from ..formats.writing import rules_line, with_rules_field
 from .common import backend_options
 from .perpuzzle import RecordWriter
 
@@ -29,6 +29,9 @@ def outcome(candidates: Candidates | None) -> str:
 
 
 class _Writer(RecordWriter):
+    #: The words of the ``# rules:`` line in force in the line layout (None: the classic rules).
+    rules: str | None = None
+
     def result(self, record: Record, candidates: Candidates | None) -> None:
         assert record.puzzle is not None
         text = pencilmarks(candidates) if candidates is not None else "no_solution"
@@ -43,8 +46,9 @@ class _Writer(RecordWriter):
         elif self.fmt == "pretty":
             body = candidate_grid(candidates) if candidates is not None else "no solution"
             self.out.write(f"Puzzle {record.index} (line {record.line}): {outcome(candidates)}\n{body}\n\n")
-        else:
-            self.out.write(text + "\n")
+        else:  # under a '# rules:' line for rules beyond the classic ones, as every layout of digits is
+            self.rules, line = rules_line(record.puzzle.rules, self.rules, "line")
+            self.out.write(line + text + "\n")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -217,11 +217,17 @@ def with_pencilmarks(records: Iterable[Record], rules: Rules | None = None) -> I
         else:
             yield record
             continue
+        where = {"index": error.index, "line": error.line, "source": error.source}  # type: ignore[union-attr]
         try:
             candidates = parse(text, rules)
+            if record.named:  # the rules a '# rules:' line in force names
+                named = candidates.puzzle.rules.with_named(record.named)
+                candidates = Candidates(Puzzle(named, candidates.puzzle.cells), candidates.masks)
         except ParseError as exc:
-            where = {"index": error.index, "line": error.line, "source": error.source}  # type: ignore[union-attr]
             yield dataclasses.replace(record, error=ParseError(exc.reason, **where))
+            continue
+        except ValueError as exc:  # a named rule that does not fit the grid
+            yield dataclasses.replace(record, error=ParseError(str(exc), **where))
             continue
         yield dataclasses.replace(
             record, puzzle=candidates.puzzle, error=None, candidates=candidates, format="pencilmarks"

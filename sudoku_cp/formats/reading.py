@@ -18,7 +18,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import partial
 from itertools import chain
 from typing import Any
@@ -62,7 +62,9 @@ class Record:
 
     ``solution`` is a solution given in the input (``PUZZLE SOLUTION`` lines, a csv ``solution`` column);
     ``text`` the puzzle's raw text; ``format`` the layout it was read in; ``candidates`` the cells'
-    candidates of a pencilmark grid (``formats.pencilmarks``; ``puzzle`` then has no givens).
+    candidates of a pencilmark grid (``formats.pencilmarks``; ``puzzle`` then has no givens). ``named``:
+    for text that is no puzzle, the rules a ``# rules:`` line in force names, for a pencilmark grid it may
+    turn out to be.
     """
 
     index: int
@@ -73,6 +75,7 @@ class Record:
     text: str = ""
     format: str = "line"
     candidates: Candidates | None = None
+    named: str | tuple[str, ...] = ""
 
     @property
     def ok(self) -> bool:
@@ -98,6 +101,7 @@ class Record:
             self.text,
             self.format,
             self.candidates,
+            self.named,
         )
 
 
@@ -118,7 +122,7 @@ def _record(
     ``object.__setattr__`` per field, which dominates reading a well-formed puzzle; the slot descriptors
     set the same fields directly."""
     r = _NEW(Record)
-    si, sl, sp, se, ss, st, sf, sc = _SETTERS
+    si, sl, sp, se, ss, st, sf, sc, sn = _SETTERS
     si(r, index)
     sl(r, line)
     sp(r, puzzle)
@@ -127,6 +131,7 @@ def _record(
     st(r, text)
     sf(r, fmt)
     sc(r, None)
+    sn(r, "")
     return r
 
 
@@ -154,6 +159,9 @@ def _with_names(
     rules = added.get(puzzle.rules)
     if rules is None:
         rules = added[puzzle.rules] = puzzle.rules.with_named(names)
+    if record.candidates is not None:  # a pencilmark grid: its candidates under the rules
+        ruled = Puzzle(rules, puzzle.cells)
+        return replace(record, puzzle=ruled, candidates=Candidates(ruled, record.candidates.masks))
     puzzle = Puzzle(rules, puzzle.cells)
     error = None
     if validate and (clash := rules.violations(puzzle.cells, first=True)):
@@ -193,6 +201,8 @@ class _Headers:
     def apply(self, record: Record) -> Record:
         """``record`` under the header in force (itself when there is none, or it adds nothing)."""
         header = self.current
+        if header is not None and record.puzzle is None and header.names and header.error is None:
+            return replace(record, named=tuple(header.names))  # for pencilmarks, if they are
         if header is None or record.puzzle is None or not (header.names or header.error):
             return record
         if header.error is None:
