@@ -472,20 +472,18 @@ def test_sudokupad_links_with_fpuzzles_data_are_read() -> None:
         assert parse(link)[0] == puzzle, link
 
 
-def test_an_arrow_of_several_lines_keeps_them_through_a_round_trip_and_its_picture() -> None:
-    """f-puzzles lets an arrow run several lines from its circle. The sum reads their cells once each;
-    the lines themselves come back in the f-puzzles entry and are drawn each with its head (they were
-    joined into one line that jumped from the end of one to the start of the other)."""
-    lines = [["R5C5", "R4C4", "R3C3"], ["R5C5", "R6C6", "R7C7"]]
-    data = {
-        "size": 9,
-        "grid": [[{} for _ in range(9)] for _ in range(9)],
-        "arrow": [{"cells": ["R5C5"], "lines": lines}],
-    }
-    puzzle = from_fpuzzles(data)
-    [arrow] = puzzle.rules.arrows
-    assert arrow.cells == (30, 20, 50, 60) and len(arrow.marks(9)) == 2
-    assert to_fpuzzles(puzzle)["arrow"] == [{"cells": ["R5C5"], "lines": lines}]
-    joined = from_fpuzzles({**data, "arrow": [{"cells": ["R5C5"], "lines": [lines[0] + lines[1][1:]]}]})
-    assert joined.rules == puzzle.rules  # the same rule: only the picture differs
-    assert from_fpuzzles(to_fpuzzles(puzzle)).rules.arrows[0].branches == arrow.branches
+def test_an_arrow_of_several_lines_is_an_arrow_per_line() -> None:
+    """f-puzzles lets an arrow run several lines from its circle: each line adds up to the circle, as
+    f-puzzles' own solver reads it (they were read as one arrow, their cells together adding up to it, a
+    different puzzle). Written back, each is an entry of its own, read back the same; each is drawn."""
+    lines = [["R1C1", "R2C3"], ["R1C1", "R3C2"]]
+    empty = [[{} for _ in range(4)] for _ in range(4)]
+    one_entry = from_fpuzzles({"size": 4, "grid": empty, "arrow": [{"cells": ["R1C1"], "lines": lines}]})
+    two_entries = from_fpuzzles(
+        {"size": 4, "grid": empty, "arrow": [{"cells": ["R1C1"], "lines": [line]} for line in lines]}
+    )
+    assert one_entry.rules == two_entries.rules and len(one_entry.rules.arrows) == 2
+    assert from_fpuzzles(to_fpuzzles(one_entry)).rules == one_entry.rules
+    found = make_backend("sat").enumerate(one_entry, limit=300)
+    assert found.complete and found.solutions  # (read as one arrow, r2c3 + r3c2 = r1c1: other grids)
+    assert all(s.cells[0] == s.cells[6] == s.cells[9] for s in found.solutions)  # each line equals r1c1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import ParseError, UnsupportedRuleError
@@ -38,15 +38,12 @@ def pill_value(digits: Sequence[int]) -> int:
 @dataclass(frozen=True)
 class Arrow(Variant):
     """An arrow: the digits along ``cells`` add up to the number in ``circle`` (one cell, or a pill of
-    several read left to right and downwards). Digits may repeat along an arrow.
-
-    ``branches``: an arrow of several lines from its circle, each as read (from a cell of the circle on),
-    for its picture and its f-puzzles entry; the rule reads ``cells``, their union, so two arrows that
-    differ in branches alone are the same rule (the field is left out of equality)."""
+    several read left to right and downwards). Digits may repeat along an arrow. An f-puzzles entry of
+    several lines from one circle is as many arrows: each line adds up to the circle (as f-puzzles' own
+    solver reads it, and as setters mean it)."""
 
     circle: tuple[int, ...]
     cells: tuple[int, ...]
-    branches: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
     kind: ClassVar[str] = "arrow"
     key: ClassVar[str] = "arrow"
     field: ClassVar[str] = "arrows"
@@ -83,17 +80,17 @@ class Arrow(Variant):
     def read(cls, entry: dict[str, Any], rules: Rules) -> list[Variant]:
         n = rules.n
         circle = tuple(sorted(entries.cell_list(entry.get("cells"), n, "arrow circle")))  # read left to right
-        line: list[int] = []
-        parts = [
-            entries.cell_list(part, n, "arrow line")
-            for part in entries.listed(entry.get("lines"), "arrow's lines")
-        ]
-        for part in parts:
-            line += [c for c in part if c not in circle and c not in line]
-        if not line:
+        arrows: list[Variant] = []
+        for part in entries.listed(entry.get("lines"), "arrow's lines"):
+            line: list[int] = []
+            for c in entries.cell_list(part, n, "arrow line"):
+                if c not in circle and c not in line:
+                    line.append(c)
+            if line:
+                arrows.append(cls(circle, tuple(line)))
+        if not arrows:
             raise ParseError("an f-puzzles arrow needs a line beyond its circle")
-        branches = tuple(tuple(part) for part in parts if any(c not in circle for c in part))
-        return [cls(circle, tuple(line), branches if len(branches) > 1 else ())]
+        return arrows
 
     @classmethod
     def drawn(cls, grid: Sequence[int], rules: Rules, rng: random.Random) -> list[Variant]:
@@ -116,18 +113,10 @@ class Arrow(Variant):
             )
         names = [entries.name(c, n) for c in self.all_cells]
         k = len(self.circle)
-        if self.branches:
-            return {"cells": names[:k], "lines": [[entries.name(c, n) for c in b] for b in self.branches]}
         return {"cells": names[:k], "lines": [names[k - 1 :]]}
 
     def marks(self, n: int) -> tuple[Mark, ...]:
-        k = len(self.circle)
-        if self.branches:  # each line drawn from the circle to an arrowhead of its own
-            return tuple(
-                Mark("pill", self.circle + tuple(c for c in b if c not in self.circle), INK, size=k)
-                for b in self.branches
-            )
-        return (Mark("pill", self.all_cells, INK, size=k),)
+        return (Mark("pill", self.all_cells, INK, size=len(self.circle)),)
 
     def describe(self, n: int) -> str:
         return f"arrow from {cell_name(self.circle[0], n)}"
