@@ -24,9 +24,23 @@ import threading
 import time
 from collections.abc import Iterator
 
-__all__ = ["check", "left", "within"]
+__all__ = ["check", "left", "seconds", "within"]
 
 _LOCAL = threading.local()
+
+
+def seconds(time_limit: object) -> float | None:
+    """A time limit given to the library: None, or a number of seconds above 0 (``TypeError`` for what is
+    no number, ``UsageError`` for 0, a negative number or NaN; the command line refuses them too)."""
+    from .errors import UsageError
+
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+        raise TypeError(f"a time limit is a number of seconds, not {type(time_limit).__name__}")
+    if not time_limit > 0:
+        raise UsageError(f"a time limit is a number of seconds above 0, not {time_limit}")
+    return float(time_limit)
 
 
 @contextlib.contextmanager

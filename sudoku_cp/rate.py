@@ -35,7 +35,7 @@ from functools import cache
 from typing import Any
 
 from . import deadline
-from .grid import Puzzle
+from .grid import Puzzle, as_puzzle
 
 __all__ = ["BANDS", "LEVELS", "SEARCH", "Rating", "level_of", "rate"]
 
@@ -110,8 +110,8 @@ def rate(puzzle: Puzzle | str, *, time_limit: float | None = None) -> Rating:
     from .human import walk
     from .human.engine import UNKNOWN
 
-    if isinstance(puzzle, str):
-        puzzle = Puzzle.from_string(puzzle)
+    puzzle = as_puzzle(puzzle)
+    time_limit = deadline.seconds(time_limit)
     effort = (0, 0, 0, 0)
     try:
         with deadline.within(time_limit):
@@ -129,13 +129,14 @@ def rate(puzzle: Puzzle | str, *, time_limit: float | None = None) -> Rating:
             if solutions != 1:
                 return Rating(None, None, None, None, None, *effort)
             deadline.check()
-            done = walk(puzzle, time_limit=deadline.left())
+            done = walk(puzzle)  # within this deadline
             if done.result == UNKNOWN:
                 raise TimeoutError
     except TimeoutError:
         return Rating(None, None, None, None, None, *effort, timed_out=True)
     if done.result != "solved":  # stuck: search is needed (a unique puzzle has no contradiction to meet)
         return Rating(level_of(None), None, None, None, SEARCH, *effort)
+    assert done.rating is not None  # a walk that ended solved
     er, ep, ed = done.rating.er, done.rating.ep, done.rating.ed
     hardest = next((step.technique for step in done.steps if step.difficulty == er), None)  # None: no step
     return Rating(level_of(er), er, ep, ed, hardest, *effort)

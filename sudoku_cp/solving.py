@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import deadline
 from .backends import DEFAULT_BACKEND, Backend, make_backend
 from .candidates import Candidates
-from .errors import UsageError
 from .grid import Puzzle, as_puzzle
 from .result import Enumeration, SolveResult, Status
 
@@ -23,8 +23,7 @@ def enumerate_from(
     """The solutions of a puzzle, or of a pencilmark grid (every cell within its candidates: the backends
     that take candidates do, the others refuse with ``UnsupportedRuleError``). ``UsageError`` for a time
     limit that is not above 0 (the command line refuses it too)."""
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"a time limit is a number of seconds above 0, not {time_limit}")
+    time_limit = deadline.seconds(time_limit)
     if isinstance(start, Candidates):
         return engine.enumerate_candidates(start, limit=limit, time_limit=time_limit)
     return engine.enumerate(start, limit=limit, time_limit=time_limit)

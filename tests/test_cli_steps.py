@@ -128,11 +128,13 @@ def test_rate_on_the_se_scale(tmp_path: Path) -> None:
     assert lines[0] == "1.2/1.2/1.2" and lines[1] == "- error" and lines[3] == "stuck"
     er, ep, ed = (float(x) for x in lines[2].split("/"))
     assert er >= ep >= ed >= 1.0
-    proc = run_cli("rate", "--scale", "se", "--output-format", "jsonl", "-p", EASY)
-    assert json.loads(proc.stdout) == {
+    proc = run_cli("rate", "--scale", "se", "--output-format", "jsonl", "-p", EASY, "-p", "bad")
+    first, second = (json.loads(line) for line in proc.stdout.splitlines())
+    assert second["status"] == "error"  # every record keyed alike: a valid puzzle's said "result"
+    assert first == {
         "index": 1,
         "puzzle": EASY.replace("0", "."),
-        "result": "solved",
+        "status": "solved",
         "er": 1.2,
         "ep": 1.2,
         "ed": 1.2,

@@ -807,7 +807,7 @@ def test_a_time_limit_cuts_a_walk_short_with_the_steps_found_by_then() -> None:
     assert short.result == longer.result == UNKNOWN and elapsed < 0.5 + 1.0
     assert short.why.startswith("the time limit (0.5 s) was reached")
     assert [s.text for s in short.steps] == [s.text for s in longer.steps[: len(short.steps)]]
-    assert short.to_dict()["rating"] is None and short.to_dict()["se"] is None
+    assert short.rating is None and short.to_dict()["rating"] is None and short.to_dict()["se"] is None
     board = Board.of(puzzle)
     for step in short.steps:
         apply(board, step)
@@ -843,3 +843,30 @@ def test_a_rating_past_its_time_limit_is_unknown() -> None:
     assert cut.timed_out and cut.level is None and cut.er is None and cut.to_dict()["timed_out"] is True
     easy = rate(EASY_CLASSIC, time_limit=600)
     assert not easy.timed_out and easy.level == "easy" and "timed_out" not in easy.to_dict()
+
+
+def test_the_walk_takes_a_puzzle_s_text_and_names_a_time_limit_that_is_none() -> None:
+    """``walk``, ``hint``, ``nth_step`` and ``rate`` take text as ``solve`` does, and refuse a time limit
+    of 0, a negative one, NaN or text (0 and -1 ended the walk at once, NaN never; "2" a bare TypeError)."""
+    from sudoku_cp.errors import UsageError
+    from sudoku_cp.human import hint
+    from sudoku_cp.rate import rate
+
+    text = "12343412214343.."
+    assert (
+        walk(text).result == "solved" and hint(text).result == "step" and nth_step(text, 2).result == "step"
+    )
+    for wrong in (0, -1, float("nan")):
+        for call in (
+            lambda t: walk(text, time_limit=t),
+            lambda t: hint(text, time_limit=t),
+            lambda t: rate(text, time_limit=t),
+        ):
+            with pytest.raises(UsageError, match="a time limit is a number of seconds above 0"):
+                call(wrong)
+    with pytest.raises(TypeError, match="a time limit is a number of seconds, not str"):
+        walk(text, time_limit="2")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a step's number is a whole number, not float"):
+        nth_step(text, 1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a puzzle is a Puzzle or its text, not NoneType"):
+        rate(None)  # type: ignore[arg-type]

@@ -172,16 +172,16 @@ class _SEWriter(_Writer):
     """``--scale se``: ``ER/EP/ED`` per puzzle, or ``stuck`` or ``contradiction`` (no logical solution)."""
 
     def __init__(self, out: TextIO, fmt: str) -> None:
-        super().__init__(out, fmt, ("index", "puzzle", "result", "er", "ep", "ed"))
+        super().__init__(out, fmt, ("index", "puzzle", "status", "er", "ep", "ed"))
 
     def result(self, record: Record, walk: Walkthrough) -> None:  # type: ignore[override]
         assert record.puzzle is not None
         rating = walk.rating
         puzzle = record.text if record.candidates is not None else record.puzzle.to_string()
         text = str(rating) if walk.result == "solved" else walk.result
-        er, ep, ed = (None, None, None) if walk.result == "unknown" else (rating.er, rating.ep, rating.ed)
+        er, ep, ed = (None, None, None) if rating is None else (rating.er, rating.ep, rating.ed)
         if self.fmt == "jsonl":
-            fields = {"index": record.index, "puzzle": puzzle, "result": walk.result}
+            fields = {"index": record.index, "puzzle": puzzle, "status": walk.result}
             fields |= {"er": er, "ep": ep, "ed": ed}
             self.out.write(json.dumps(with_rules_field(fields, record.puzzle.rules)) + "\n")
         elif self.csv is not None:

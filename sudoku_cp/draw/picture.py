@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MissingPackageError, UsageError
-from ..grid import Puzzle, symbol
+from ..grid import Puzzle, as_puzzle, symbol
 from ..optional import optional_import
 from .variants import corner_labelled, outside, overlay, underlay
 
@@ -99,7 +99,7 @@ class Frame:
 
 
 def draw(
-    puzzle: Puzzle,
+    puzzle: Puzzle | str,
     solution: Puzzle | None = None,
     candidates: Candidates | None = None,
     *,
@@ -115,7 +115,7 @@ def draw(
     ``regions`` gives each cell's region number (default: the puzzle's boxes); thick lines separate
     regions. ``size`` is pixels per cell (default: ``cell_size(n)``, larger with candidates on big grids).
     """
-    return compose(puzzle, solution, candidates, regions=regions, size=size)
+    return compose(as_puzzle(puzzle), solution, candidates, regions=regions, size=size)
 
 
 #: A layer of a picture beyond the grid's own: ``(drawsvg, frame) -> group`` or None (``draw.steps``).

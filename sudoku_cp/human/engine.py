@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import deadline
 from ..candidates import Candidates
-from ..grid import Puzzle, Rules
+from ..grid import Puzzle, Rules, as_puzzle
 from .board import Board
 from .chains import PATTERNS, aic, x_chain, xy_chain
 from .colouring import simple_colouring
@@ -188,10 +188,11 @@ class Walkthrough:
     board: Board
     why: str = ""  # for a contradiction: what is broken; for unknown: the time limit
     start: Candidates | None = None
-    rating: SERating = field(init=False)
+    #: None for a walk the time limit cut short: its steps so far rate no walk.
+    rating: SERating | None = field(init=False)
 
     def __post_init__(self) -> None:
-        self.rating = SERating.of(self.steps)
+        self.rating = None if self.result == UNKNOWN else SERating.of(self.steps)
 
     def before(self, k: int) -> Candidates:
         """The candidates the ``k``-th step (from 1) was found on: the start with the steps before it made."""
@@ -224,9 +225,12 @@ class Walkthrough:
 
     def to_dict(self) -> dict[str, Any]:
         """The last record of ``sudoku-cp steps --output-format jsonl`` for the puzzle."""
-        out: dict[str, Any] = {"result": self.result, "rating": self.rating.er, "se": str(self.rating)}
-        if self.result == UNKNOWN:  # the steps so far rate no walk
-            out.update(rating=None, se=None)
+        rating = self.rating
+        out: dict[str, Any] = {
+            "result": self.result,
+            "rating": None if rating is None else rating.er,
+            "se": None if rating is None else str(rating),
+        }
         if self.why:
             out["why"] = self.why
         if self.note:
@@ -283,7 +287,7 @@ def _se_steps(puzzle: Puzzle) -> Iterator[Step]:
 
 
 def walk(
-    start: Puzzle | Candidates,
+    start: Puzzle | Candidates | str,
     techniques: tuple[Technique, ...] = TECHNIQUES,
     *,
     explainer: bool = True,
@@ -297,6 +301,8 @@ def walk(
     >>> w.result, [s.text for s in w.steps][:1], str(w.rating)
     ('solved', ['Full house: r4c3=2 (last open cell of column 3)'], '1.0/1.0/1.0')
     """
+    time_limit = deadline.seconds(time_limit)
+    start = start if isinstance(start, Candidates) else as_puzzle(start)
     first = start if isinstance(start, Candidates) else Candidates.of(start)
     board = Board(first)
     steps: list[Step] = []
@@ -371,7 +377,7 @@ class Hint:
 
 
 def hint(
-    start: Puzzle | Candidates,
+    start: Puzzle | Candidates | str,
     techniques: tuple[Technique, ...] = TECHNIQUES,
     *,
     explainer: bool = True,
@@ -386,7 +392,7 @@ def hint(
 
 
 def nth_step(
-    start: Puzzle | Candidates,
+    start: Puzzle | Candidates | str,
     k: int,
     techniques: tuple[Technique, ...] = TECHNIQUES,
     *,
@@ -401,8 +407,12 @@ def nth_step(
     >>> nth_step(Puzzle.from_string("12343412214343.."), 2).step.text
     'Full house: r4c4=1 (last open cell of box 4)'
     """
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"a step's number is a whole number, not {type(k).__name__}")
     if k < 1:
         raise ValueError(f"steps count from 1, not {k}")
+    time_limit = deadline.seconds(time_limit)
+    start = start if isinstance(start, Candidates) else as_puzzle(start)
     givens = start.puzzle if isinstance(start, Candidates) else start
     done = [0]
     try:
