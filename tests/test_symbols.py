@@ -99,3 +99,44 @@ def test_an_alphabet_of_another_size_is_named_when_it_cannot_apply() -> None:
     text = written(PUZZLE, "0-F")
     proc = run_cli("solve", "-j", "1", "--symbols", "0-G", text)
     assert proc.returncode == 1 and "--symbols 0123456789ABCDEFG names 17 digits, not the 16" in proc.stderr
+
+
+@pytest.mark.parametrize("spec", ["0-F", "A-P"])
+def test_jsonl_records_read_back_in_the_alphabet_they_were_written_in(spec: str, tmp_path: Path) -> None:
+    """solve's jsonl writes the puzzle in the input's alphabet, and reading it back ignored --symbols: a
+    0-F puzzle came back as a different 1-9A-G one, without a word. Now it reads in the alphabet given,
+    and the ambiguous 0-F line without one is refused as in the line layout."""
+    source = tmp_path / "p.txt"
+    source.write_text(written(PUZZLE, spec) + "\n")
+    out = tmp_path / "out.jsonl"
+    assert (
+        run_cli(
+            "solve",
+            "-q",
+            "-j",
+            "1",
+            "--symbols",
+            spec,
+            "--output-format",
+            "jsonl",
+            "-o",
+            str(out),
+            str(source),
+        ).returncode
+        == 0
+    )
+    again = run_cli("solve", "-q", "-j", "1", "--symbols", spec, "--output-format", "jsonl", str(out))
+    assert again.returncode == 0 and json.loads(again.stdout)["puzzle"] == written(PUZZLE, spec)
+    if spec == "0-F":
+        refused = run_cli("count", "-q", "-j", "1", str(out))
+        assert refused.returncode == 1 and "--symbols 0-F" in refused.stderr
+
+
+def test_links_take_percent_escapes_of_either_case() -> None:
+    from sudoku_cp.formats.fpuzzles import parse_fpuzzles, to_link
+
+    head, payload = to_link(PUZZLE).split("load=", 1)
+    escaped = head + "load=" + payload.replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
+    lower = escaped.replace("%2B", "%2b").replace("%2F", "%2f").replace("%3D", "%3d")
+    assert "%2b" in lower or "%2f" in lower or "%3d" in lower
+    assert parse_fpuzzles(escaped) == parse_fpuzzles(lower) == PUZZLE

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from ..errors import ParseError, UnsupportedRuleError
 from ..grid import Puzzle
@@ -29,6 +30,8 @@ from ..rules.kinds import KINDS, Variant
 from ..rules.kinds.entries import number as _number
 from ..rules.kinds.entries import shown as _shown
 from ..rules.kinds.regions import ExtraRegion
+from .alphabet import Alphabet
+from .codec import codec_in, zero_or_blank, zero_or_blank_error
 from .header import PREFIX, header_words, read_header
 
 __all__ = [
@@ -110,10 +113,10 @@ def looks_like_fpuzzles(text: str) -> bool:
     )
 
 
-def parse_fpuzzles(text: str) -> Puzzle:
+def parse_fpuzzles(text: str, symbols: Alphabet | None = None) -> Puzzle:
     """One puzzle from f-puzzles JSON, a link (``...?load=...``, or a SudokuPad link with f-puzzles data)
-    or the bare compressed string."""
-    return from_fpuzzles(_decode(text))
+    or the bare compressed string; ``symbols``: the alphabet of a jsonl record's puzzle line."""
+    return from_fpuzzles(_decode(text), symbols)
 
 
 def _decode(text: str) -> dict[str, Any]:
@@ -134,8 +137,7 @@ def _decode(text: str) -> dict[str, Any]:
         elif "?id=" in text:
             raise ParseError("an f-puzzles short link (?id=) names a puzzle on the f-puzzles server; open it "
                              "there and copy the long link (?load=) or the JSON")  # fmt: skip
-        payload = payload.replace(" ", "+")
-        payload = payload.replace("%2B", "+").replace("%2F", "/").replace("%3D", "=")
+        payload = unquote(payload.replace(" ", "+"))  # %2B, %2b, ...: escapes of either case
         try:
             text = _lz().decompressFromBase64(payload) or ""
         except Exception:  # lz-string raises assorted errors on text that is not its output
@@ -167,7 +169,7 @@ def _flag(data: dict[str, Any], key: str) -> bool:
 _RECORD_KEYS = {"rules", "index", "status", "error", "count"}
 
 
-def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
+def from_fpuzzles(data: dict[str, Any], symbols: Alphabet | None = None) -> Puzzle:
     """The puzzle (its ``Rules`` and givens) an f-puzzles object describes; ``ParseError`` naming any key
     that states a rule sudoku-cp does not know, or any value that is not of its key's form.
 
@@ -176,7 +178,7 @@ def from_fpuzzles(data: dict[str, Any]) -> Puzzle:
     if not isinstance(data, dict):
         raise ParseError(f"f-puzzles JSON must be an object with size and grid, not {_shown(data)}")
     if "grid" not in data and "puzzle" in data:
-        return _from_record(data)
+        return _from_record(data, symbols)
     if "grid" not in data and "size" not in data and data.keys() & _RECORD_KEYS:
         if data.get("status") == "error":
             said = data.get("error")
@@ -249,27 +251,49 @@ def rules_field(rules: Rules) -> str | dict[str, Any] | None:
         return data
 
 
-def _from_record(data: dict[str, Any]) -> Puzzle:
-    """The puzzle of one of sudoku-cp's jsonl records: its ``puzzle`` line under its ``rules``."""
+def _from_record(data: dict[str, Any], symbols: Alphabet | None = None) -> Puzzle:
+    """The puzzle of one of sudoku-cp's jsonl records: its ``puzzle`` line under its ``rules``, in the
+    alphabet ``symbols`` (``--symbols``) where it has as many digits as the grid."""
     text, field = data["puzzle"], data.get("rules")
     if not isinstance(text, str):
         raise ParseError(f"a jsonl record's puzzle must be a line of text, not {_shown(text)}")
     if isinstance(field, dict):
         n = field.get("size")
         empty = [[{} for _ in range(n)] for _ in range(n)] if isinstance(n, int) and 2 <= n <= 36 else None
-        return Puzzle.from_string(text, from_fpuzzles({"grid": empty, **field}).rules)
+        return _line(text, from_fpuzzles({"grid": empty, **field}).rules, symbols)
     if field is not None and not isinstance(field, str):
         raise ParseError(f"a jsonl record's rules must be text or an f-puzzles object, not {_shown(field)}")
     header = read_header(f"{PREFIX} {field or 'classic'}", 1, None)
     if header.error is not None:
         raise ParseError(f"a jsonl record's rules {_shown(field)} cannot be read: {header.error}")
-    puzzle = Puzzle.from_string(text, header.box)
+    puzzle = _line(text, header.box, symbols)
     if not header.names:
         return puzzle
     try:
         return Puzzle(puzzle.rules.with_named(header.names), puzzle.cells)
     except ValueError as exc:
         raise ParseError(f"a jsonl record's rules {_shown(field)}: {exc}") from None
+
+
+def _line(text: str, rules: Rules | None, symbols: Alphabet | None) -> Puzzle:
+    """A jsonl record's puzzle line under ``rules`` (None: the classic rules of its length), read in
+    ``symbols`` where the alphabet fits the grid; a 16x16 line that 0-F and 1-9A-G read differently is
+    refused without one, as in the line layout."""
+    chars = "".join(text.split())
+    if rules is None:
+        try:
+            rules = Rules.from_cell_count(len(chars))
+        except ValueError:
+            return Puzzle.from_string(chars)  # its own message: no grid has that many cells
+    if symbols is not None and symbols.n == rules.n:
+        digits = codec_in(rules, symbols).digits(chars)
+        if digits is None or len(digits) != rules.ncells:
+            size = f"{rules.n}x{rules.n}"
+            raise ParseError(f"a jsonl record's puzzle is no {size} line in the symbols {symbols}")
+        return Puzzle(rules, tuple(digits))
+    if zero_or_blank(chars, rules.n):
+        raise zero_or_blank_error(symbols)
+    return Puzzle.from_string(chars, rules)
 
 
 def _windows(rules: Rules) -> list[tuple[int, ...]]:

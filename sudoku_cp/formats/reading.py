@@ -955,7 +955,7 @@ def _fpuzzles_records(
         error = error or refused
         if error is None:
             try:
-                puzzle = parse_fpuzzles(text)
+                puzzle = parse_fpuzzles(text, symbols)
                 if validate:
                     puzzle.validate()
             except ParseError as exc:
