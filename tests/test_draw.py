@@ -408,3 +408,13 @@ def test_a_cage_sum_keeps_the_candidates_of_its_cell_below_it() -> None:
     frame = Frame(9, 40.0, 4.0, frozenset({10}))
     assert frame.candidate(10, 1)[1] >= frame.y(1 + LABEL_ROOM) and frame.candidate(10, 9)[1] < frame.y(2)
     assert frame.candidate(11, 1) == Frame(9, 40.0, 4.0).candidate(11, 1)
+
+
+def test_a_picture_size_that_is_none_is_named() -> None:
+    """``size=-5`` wrote an SVG of negative width, ``nan`` a bare ValueError."""
+    from sudoku_cp.errors import UsageError
+
+    for size in (-5, 0, float("nan"), "40"):
+        with pytest.raises(UsageError, match="a picture's size is pixels per cell"):
+            draw(PUZZLE, size=size)  # type: ignore[arg-type]
+    assert draw(PUZZLE, size=30).as_svg().startswith("<?xml")

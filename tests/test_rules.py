@@ -317,3 +317,27 @@ def test_the_services_take_puzzles_or_their_text_and_name_anything_else() -> Non
     for limit in (-1, 0, float("nan")):
         with pytest.raises(UsageError, match="a time limit is a number of seconds above 0"):
             count_solutions("12343412214343..", time_limit=limit)
+
+
+def test_parts_of_rules_that_cannot_be_are_named_when_made() -> None:
+    """An empty cage, a cage total given as text, an unknown part or a box side given as text failed later,
+    far from the cause (a drawing's ``min() arg is an empty sequence``, a search's bare TypeError)."""
+    from sudoku_cp.errors import RulesError
+
+    with pytest.raises(RulesError, match="a killer cage names no cell"):
+        Rules.classic(3, 3).with_(cages=[Cage((), 3)])
+    with pytest.raises(RulesError, match="a killer cage's total is a whole number or None, not '3'"):
+        Cage((0, 1), "3")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"rules have no part 'bogus' .*cages, thermos"):
+        Rules.classic(3, 3).with_(bogus=[])
+    with pytest.raises(TypeError, match="a box's sides are whole numbers, not str"):
+        Rules.classic("3", "3")  # type: ignore[arg-type]
+
+
+def test_the_batch_services_refuse_one_puzzle_s_text_for_many() -> None:
+    from sudoku_cp.batch import solve_many
+    from sudoku_cp.batch.each import count_many, rate_many
+
+    for service in (solve_many, count_many, rate_many):
+        with pytest.raises(TypeError, match="one puzzle's text goes in a list"):
+            list(service("12343412214343.."))  # it was 16 puzzles of one character, each an error

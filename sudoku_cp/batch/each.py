@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from .. import deadline
 from ..backends import DEFAULT_BACKEND
 from ..errors import ParseError
 from ..grid import Puzzle
@@ -54,13 +55,15 @@ def rate_many(
     jobs: int | None = 1,
     chunk_size: int = CHUNK_SIZE,
     client: Any | None = None,
+    time_limit: float | None = None,
 ) -> Iterator[Rating]:
-    """Rate each puzzle (``sudoku_cp.rate.rate``), in order.
+    """Rate each puzzle (``sudoku_cp.rate.rate``, ``time_limit`` each), in order.
 
     >>> [r.level for r in rate_many(["12343412214343.."])]
     ['easy']
     """
-    return _each("rate", lambda chunk: chunk, puzzles, SolverConfig(), jobs, chunk_size, client)
+    config = SolverConfig(time_limit=deadline.seconds(time_limit))
+    return _each("rate", lambda chunk: chunk, puzzles, config, jobs, chunk_size, client)
 
 
 def _each(
@@ -74,6 +77,8 @@ def _each(
 ) -> Iterator[Any]:
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
+    if isinstance(puzzles, str):
+        raise TypeError("puzzles are an iterable of puzzles: one puzzle's text goes in a list, [text]")
     units = _chunks(iter(puzzles), chunk_size)
     ordered = run_ordered(units, _task(kind, payload), config, resolve_jobs(jobs), client=client)
     for (_, error), (answers, _seconds) in ordered:

@@ -69,6 +69,8 @@ def solve_many(
     ['1234341221434321', '1234341221434321']
     """
     jobs = resolve_jobs(jobs)
+    if isinstance(puzzles, str):  # iterated, its characters were 81 puzzles of one character each
+        raise TypeError("puzzles are an iterable of puzzles: one puzzle's text goes in a list, [text]")
     if isinstance(backend, Backend):
         if jobs > 1 or client is not None:
             raise UsageError(

@@ -146,6 +146,8 @@ def compose(
     )
     if len(regions) != n * n:
         raise UsageError(f"{len(regions)} region numbers for a grid of {n * n} cells")
+    if size is not None and not (isinstance(size, (int, float)) and 0 < size < 10_000):
+        raise UsageError(f"a picture's size is pixels per cell, above 0 (and under 10,000), not {size!r}")
     s = size or cell_size(n, candidates is not None)
     margin = max(3.0, round(s / 11))
     if outside(puzzle.rules):  # clues beside the grid (sandwiches, little killers): a cell of room for them

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache, cached_property
 
 from ..errors import RulesError
@@ -98,6 +98,10 @@ class Rules:
             raise RulesError(
                 f"the regions of a {n}x{n} grid must be {n} regions of {n} cells covering it once"
             )
+        for declared in self.declared:  # a kind whose cells must be given (not a negative rule's) with none
+            required = any(f.name == "cells" and f.default is MISSING for f in fields(declared))
+            if required and not declared.cells:  # type: ignore[attr-defined]
+                raise RulesError(f"{article(declared.kind)} {declared.kind} names no cell")
         for cells, what in self._explicit_cells():
             if any(not 0 <= c < ncells for c in cells):
                 raise RulesError(f"{article(what)} {what} names a cell outside the {n}x{n} grid")
@@ -156,6 +160,9 @@ class Rules:
     @classmethod
     def classic(cls, box_rows: int, box_cols: int) -> Rules:
         """Rows, columns and boxes of ``box_rows`` x ``box_cols`` cells."""
+        for side in (box_rows, box_cols):
+            if isinstance(side, bool) or not isinstance(side, int):
+                raise TypeError(f"a box's sides are whole numbers, not {type(side).__name__}")
         return _classic(box_rows, box_cols)
 
     @classmethod
@@ -209,6 +216,10 @@ class Rules:
 
     def with_(self, **parts: object) -> Rules:
         """These rules with more of each part: ``with_(cages=[Cage(...)], thermos=[...])``."""
+        known = [f.name for f in fields(self) if f.init and f.name not in ("n", "regions", "box")]
+        unknown = sorted(set(parts) - set(known))
+        if unknown:
+            raise RulesError(f"rules have no part {unknown[0]!r} (their parts: {', '.join(known)})")
         merged = {key: tuple(getattr(self, key)) + tuple(value) for key, value in parts.items()}  # type: ignore[arg-type]
         return replace(self, **merged)
 

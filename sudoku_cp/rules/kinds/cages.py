@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...errors import UnsupportedRuleError
+from ...errors import RulesError, UnsupportedRuleError
 from ..constraints import cell_name
 from . import entries
 from .base import Forms, Mark, Variant
@@ -43,6 +43,11 @@ class Cage(Variant):
     key: ClassVar[str] = "killercage"
     field: ClassVar[str] = "cages"
     label: ClassVar[str] = "killer"
+
+    def __post_init__(self) -> None:
+        total = self.total
+        if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
+            raise RulesError(f"a killer cage's total is a whole number or None, not {total!r}")
 
     @property
     def checked(self) -> bool:
