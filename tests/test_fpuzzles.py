@@ -487,3 +487,14 @@ def test_an_arrow_of_several_lines_is_an_arrow_per_line() -> None:
     found = make_backend("sat").enumerate(one_entry, limit=300)
     assert found.complete and found.solutions  # (read as one arrow, r2c3 + r3c2 = r1c1: other grids)
     assert all(s.cells[0] == s.cells[6] == s.cells[9] for s in found.solutions)  # each line equals r1c1
+
+
+def test_a_box_option_that_differs_from_an_f_puzzles_grid_is_refused_not_ignored(tmp_path: Path) -> None:
+    """f-puzzles JSON states its regions: ``--box 3x2`` on a 6x6 object (boxes of 2x3) was ignored without
+    a word, so the count was that of other rules than asked. The same box shape is accepted."""
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps({"size": 6, "grid": grid(6, {"R1C1": 1})}) + "\n")
+    refused = run_cli("count", "-q", "-j", "1", "--box", "3x2", str(path))
+    assert refused.returncode == 1 and "--box 3x2: this 6x6 puzzle has boxes of 2x3" in refused.stderr
+    same = run_cli("count", "-q", "-j", "1", "--box", "2x3", str(path))
+    assert same.returncode == 1 and same.stdout.split() == ["2+"]  # several solutions, counted

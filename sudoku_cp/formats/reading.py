@@ -956,6 +956,8 @@ def _fpuzzles_records(
         if error is None:
             try:
                 puzzle = parse_fpuzzles(text, symbols)
+                if rules is not None and puzzle.rules.regions != rules.regions:
+                    raise ParseError(_own_regions(puzzle.rules, rules))
                 if validate:
                     puzzle.validate()
             except ParseError as exc:
@@ -963,6 +965,20 @@ def _fpuzzles_records(
         if error is not None:
             error = error.located(index=index, line=start, source=source)
         yield _record(index, start, puzzle, error, None, text[:200], fmt)
+
+
+def _own_regions(theirs: Rules, given: Rules) -> str:
+    """Why ``--box`` does not apply to an f-puzzles puzzle, a link or a jsonl record: they state their own
+    regions, and a box shape that differs would be ignored without a word."""
+    if theirs.box is not None:
+        shape = f"has boxes of {theirs.box[0]}x{theirs.box[1]}"
+    else:
+        shape = "has regions of its own"
+    asked = f"{given.box[0]}x{given.box[1]}" if given.box is not None else "other regions"
+    return (
+        f"--box {asked}: this {theirs.n}x{theirs.n} puzzle {shape}; f-puzzles JSON, links and jsonl records "
+        "state their own regions (leave --box out)"
+    )
 
 
 #: A JSON string (an unterminated one runs to the end of the text), for ``_json_depth`` to skip.
