@@ -254,3 +254,11 @@ def test_pencilmark_grids_are_ruled_by_the_rules_option_and_the_rules_line(backe
     )
     direct = run_cli("count", "-q", "-j", "1", "--limit", "1000", "--rules", "x", "-p", "1" + "." * 15)
     assert again.stdout == direct.stdout
+
+
+def test_a_pencilmark_line_of_a_size_no_puzzle_shares_is_named_as_one() -> None:
+    """A 6x6 pencilmark line (216 symbols) was "not the length of a puzzle" to a command or backend that
+    does not read pencilmarks, where 64 and 729 symbols said what they are and who reads them."""
+    proc = run_cli("count", "-q", "-j", "1", "--backend", "dfs", "-p", "123456" * 36)
+    assert proc.returncode == 1 and "216 symbols: a 6x6 pencilmark grid" in proc.stderr
+    assert "--backend sat or cpsat" in proc.stderr

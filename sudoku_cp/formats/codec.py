@@ -255,6 +255,13 @@ def shape_error(cells: int) -> ParseError:
             Rules.from_n(n)
         except ValueError as exc:
             return ParseError(f"{cells} {plural(cells, 'symbol')}: {exc}")
+    marks = round(cells ** (1 / 3))
+    if marks**3 == cells and marks > 1:  # a pencilmark grid of a size no puzzle line shares (6x6: 216)
+        return ParseError(
+            f"{cells} {plural(cells, 'symbol')}: a {marks}x{marks} pencilmark grid ({marks * marks} cells x "
+            f"{marks} candidates), read by hint, steps, rate --scale se, and solve and count with --backend "
+            "sat or cpsat"
+        )
     return ParseError(
         f"{cells} {plural(cells, 'symbol')} is not the length of a puzzle "
         "(16 for 4x4, 36 for 6x6, 81 for 9x9, 144 for 12x12, 256 for 16x16, 625 for 25x25)"
