@@ -194,3 +194,18 @@ def test_generate_constraints_refuses_what_it_cannot_do_by_name() -> None:
     assert twice.returncode == 2 and "'killercage' is named 2 times" in twice.stderr  # its cages drawn twice
     with pytest.raises(UsageError, match="'sandwichsum' is named 2 times"):
         next(generate_clued(1, ["sandwichsum", "sandwichsum"], Rules.classic(2, 2), seed=1))
+
+
+def test_rate_csv_writes_nothing_before_it_refuses_rules_the_layout_cannot_state(tmp_path: Path) -> None:
+    """The csv header came out before the refusal of a first puzzle whose arrow no csv line can state."""
+    arrow = {"size": 4, "grid": [[{} for _ in range(4)] for _ in range(4)]}
+    arrow["arrow"] = [{"cells": ["R1C1"], "lines": [["R1C1", "R2C3"]]}]
+    path = tmp_path / "arrow.json"
+    path.write_text(json.dumps(arrow))
+    proc = run_cli("rate", "-q", "-j", "1", "--output-format", "csv", str(path))
+    assert proc.returncode == 2 and proc.stdout == "" and "arrow would be lost" in proc.stderr
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert run_cli("rate", "-q", "-j", "1", "--output-format", "csv", str(empty)).stdout.startswith(
+        "index,puzzle,"
+    )

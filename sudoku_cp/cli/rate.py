@@ -117,14 +117,21 @@ class _Writer:
         self.csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
         self.width = len(header)
         self.rules: str | None = None  # what the ``# rules:`` line in force in the csv output says
-        if self.csv is not None:
-            self.csv.writerow(header)
+        #: The csv header, written before the first row (or at the end of an input without any): not
+        #: before a first puzzle whose rules the layout refuses, which ends the run with nothing written.
+        self._header: tuple[str, ...] | None = header if self.csv is not None else None
+
+    def _begin(self) -> None:
+        if self._header is not None and self.csv is not None:
+            self.csv.writerow(self._header)
+            self._header = None
 
     def _rules_line(self, record: Record) -> None:
         """A ``# rules:`` line before a csv row whose puzzle's rules differ from those in force, as every
         writer of a layout that holds digits only writes (``formats.header``)."""
         assert record.puzzle is not None
         self.rules, line = rules_line(record.puzzle.rules, self.rules, "csv")
+        self._begin()
         self.out.write(line)
 
     def result(self, record: Record, rating: Rating) -> None:
@@ -158,6 +165,7 @@ class _Writer:
             fields = {"index": record.index, "puzzle": record.text, "status": "error", "error": reason}
             self.out.write(json.dumps(fields) + "\n")
         elif self.csv is not None:
+            self._begin()
             self.csv.writerow((record.index, record.text, "error", *([""] * (self.width - 3))))
         elif self.fmt == "pretty":
             self.out.write(f"Puzzle {record.index} (line {record.line}): error\n{reason}\n\n")
@@ -165,7 +173,7 @@ class _Writer:
             self.out.write("- error\n")
 
     def close(self) -> None:
-        pass
+        self._begin()
 
 
 class _SEWriter(_Writer):
