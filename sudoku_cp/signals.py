@@ -33,6 +33,7 @@ __all__ = [
     "Stop",
     "announced",
     "compiling",
+    "held_compiles",
     "held_import",
     "signals_held",
     "stop_requested",
@@ -69,6 +70,29 @@ def compiling(what: str, seconds: int) -> Iterator[None]:
     )
     with announced(message), signals_held():
         yield
+
+
+#: Said when a kernel's first call takes long (a compile: a first run on a machine, or after an upgrade).
+_COMPILE_NOTICE = "sudoku-cp: compiling a kernel for this machine, once (Ctrl-C waits for it)..."
+
+
+def held_compiles() -> None:
+    """From now on, every first call of a numba kernel (its compile, or its load from numba's cache) runs
+    with the signals held (``signals_held``), once a process. Kernels that load on their first call, as
+    SE's do at whatever step first needs them, otherwise took a Ctrl-C inside numba's callbacks: printed
+    as an ignored exception, numba left half-way ("no compiled object yet"), a traceback for an answer."""
+    from numba.core.dispatcher import Dispatcher
+
+    compile_for_args = Dispatcher._compile_for_args
+    if getattr(compile_for_args, "held", False):
+        return
+
+    def held(self: Dispatcher, *args: object, **kws: object) -> object:
+        with announced(_COMPILE_NOTICE), signals_held():
+            return compile_for_args(self, *args, **kws)
+
+    held.held = True  # type: ignore[attr-defined]
+    Dispatcher._compile_for_args = held  # type: ignore[method-assign]
 
 
 def held_import(name: str, package: str | None = None) -> ModuleType:

@@ -375,3 +375,31 @@ def test_a_stop_keeps_the_answers_of_the_chunk_in_progress(
         assert out.splitlines() == answers
     else:  # two whole walks, each ending solved
         assert [block.splitlines()[-1].split()[0] for block in out.strip().split("\n\n")] == ["solved"] * 2
+
+
+def test_a_kernel_s_first_call_runs_with_the_signals_held_once_the_se_engine_is_loaded(monkeypatch) -> None:
+    """SE's kernels compile (or load from numba's cache) at the first step that needs each; a Ctrl-C that
+    landed inside numba's callbacks left numba half-way ("no compiled object yet", a traceback). Every
+    first call of a kernel now runs inside ``signals.signals_held``, and later calls do not pay for it."""
+    import contextlib
+
+    from numba import njit
+
+    import sudoku_cp.se  # noqa: F401 - installs the hold
+    from sudoku_cp import signals
+
+    entered: list[bool] = []
+
+    @contextlib.contextmanager
+    def recording():  # type: ignore[no-untyped-def]
+        entered.append(True)
+        yield
+
+    monkeypatch.setattr(signals, "signals_held", recording)
+
+    @njit
+    def twice(x: int) -> int:
+        return 2 * x
+
+    assert twice(21) == 42 and entered == [True]
+    assert twice(4) == 8 and entered == [True]  # compiled: no second hold

@@ -12,6 +12,10 @@ Classic rules only (rows, columns and boxes of any shape); ``human.walk`` rates 
 
 from __future__ import annotations
 
-from .rater import SERating, rate_se, se_walk
+from ..signals import held_compiles
+
+held_compiles()  # SE's kernels load at the first step that needs each: a signal there must wait
+
+from .rater import SERating, rate_se, se_walk  # noqa: E402 - after the hold is in place
 
 __all__ = ["SERating", "rate_se", "se_walk"]
