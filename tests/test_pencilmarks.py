@@ -262,3 +262,19 @@ def test_a_pencilmark_line_of_a_size_no_puzzle_shares_is_named_as_one() -> None:
     proc = run_cli("count", "-q", "-j", "1", "--backend", "dfs", "-p", "123456" * 36)
     assert proc.returncode == 1 and "216 symbols: a 6x6 pencilmark grid" in proc.stderr
     assert "--backend sat or cpsat" in proc.stderr
+
+
+def test_the_pretty_candidate_grids_of_true_candidates_read_back(tmp_path) -> None:
+    """docs/steps.md says the layout ``solve --true-candidates --output-format pretty`` writes is read back:
+    its title line (``Puzzle 1 (line 1): multiple``) broke every reader."""
+    several = "1" + "." * 15
+    pretty = run_cli(
+        "solve", "-q", "-j", "1", "--true-candidates", "--output-format", "pretty", "-p", several
+    )
+    assert pretty.stdout.startswith("Puzzle 1 (line 1): multiple\n")
+    (tmp_path / "pretty.txt").write_text(pretty.stdout)
+    again = run_cli(
+        "count", "-q", "-j", "1", "--limit", "1000", "--backend", "sat", str(tmp_path / "pretty.txt")
+    )
+    direct = run_cli("count", "-q", "-j", "1", "--limit", "1000", "-p", several)
+    assert again.returncode == direct.returncode and again.stdout == direct.stdout

@@ -15,6 +15,7 @@ an error.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Iterator
 
 from ..candidates import Candidates
@@ -172,6 +173,17 @@ def parse_candidate_grid(text: str, rules: Rules | None = None) -> Candidates:
     return Candidates(Puzzle(rules, (0,) * rules.ncells), tuple(masks))
 
 
+#: The title line of a puzzle in the ``pretty`` layout (``Puzzle 3 (line 7): multiple``), which the
+#: candidate grid of ``solve --true-candidates --output-format pretty`` comes under.
+_TITLE = re.compile(r"Puzzle \d+ \(line \d+\)(:.*)?")
+
+
+def _untitled(text: str) -> str:
+    """``text`` without a first line that is a pretty layout's title."""
+    first, _, rest = text.lstrip("\n").partition("\n")
+    return rest if _TITLE.fullmatch(first.strip()) else text
+
+
 def _candidate_grid(text: str) -> bool:
     """Whether a block that did not read as a puzzle looks like a candidate grid: several lines, and a
     cell of more than one symbol."""
@@ -191,6 +203,8 @@ def starts_with_pencilmarks(head: bytes | str, rules: Rules | None = None) -> bo
     lines = [line for line in lines if not line.startswith("#")]
     while lines and not lines[0]:
         lines.pop(0)
+    if lines and _TITLE.fullmatch(lines[0]):
+        lines.pop(0)
     if not lines:
         return False
     n = pencilmark_size(len(lines[0]))
@@ -204,7 +218,7 @@ def with_pencilmarks(records: Iterable[Record], rules: Rules | None = None) -> I
     """The records, each line or block that is no puzzle but pencilmarks read as them (``candidates`` set,
     format ``pencilmarks``); malformed pencilmarks are an error record saying what is wrong."""
     for record in records:
-        text = record.text.strip()
+        text = _untitled(record.text.strip())
         error = record.error
         if error is None:
             yield record
