@@ -467,3 +467,23 @@ def test_decode_refuses_to_write_over_its_formula_or_model(tmp_path: Path, easy:
         proc = run_cli("decode", str(formula), str(model), "-o", str(target))
         assert proc.returncode == 2 and f"the input {target}" in proc.stderr, proc.stderr
         assert target.read_text() == before
+
+
+@pytest.mark.parametrize("command", ["solve", "rate"])
+def test_resume_says_a_partial_output_that_holds_every_record_or_more_for_what_it_is(
+    command: str, tmp_path: Path
+) -> None:
+    """A partial output holding every record of the input said "no puzzles in FILE"; one holding more
+    records than the input (another input's) became the output without a word."""
+    source = tmp_path / "in.txt"
+    source.write_text(f"{MEDIUM}\n{EASY}\n")
+    whole = run_cli(command, "-q", "-j", "1", str(source))
+    out = tmp_path / "out.txt"
+    (tmp_path / "out.txt.partial").write_text(whole.stdout)
+    done = run_cli(command, "-j", "1", "-o", str(out), "--resume", str(source))
+    assert done.returncode == 0 and "was answered already; the output is complete" in done.stderr
+    assert out.read_text() == whole.stdout and "no puzzles" not in done.stderr
+    (tmp_path / "more.txt.partial").write_text(whole.stdout * 3)
+    more = run_cli(command, "-j", "1", "-o", str(tmp_path / "more.txt"), "--resume", str(source))
+    assert more.returncode == 2 and "holds 6 records, more than the 2 of the input" in more.stderr
+    assert not (tmp_path / "more.txt").exists()

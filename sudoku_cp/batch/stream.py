@@ -34,7 +34,7 @@ from ..formats.detect import MAX_LINE, classify
 from ..formats.header import has_header, is_header
 from ..formats.pencilmarks import starts_with_pencilmarks, with_pencilmarks
 from ..formats.sources import Input, known_size, open_input
-from ..formats.writing import RESUMABLE_OUTPUTS, rules_line
+from ..formats.writing import RESUMABLE_OUTPUTS, resume_overrun, rules_line
 from ..grid import Rules
 from ..result import SolveResult, Status
 from .chunks import ChunkSizer
@@ -255,7 +255,7 @@ def solve_stream(
             record_sizer,
             result,
             warn,
-            _Skip(skip),
+            skipping := _Skip(skip),
             named,
             symbols,
             small=total is not None and total <= SMALL_INPUT_BYTES,
@@ -279,6 +279,8 @@ def solve_stream(
                     output.flush()  # a reader of the output sees each chunk as soon as it is done
                 done_bytes += unit.nbytes
                 progress.update(result.tally.total, done_bytes if total else None)
+        if skipping.left:  # the partial output held more records than the input: another input's
+            raise resume_overrun(skip, skip - skipping.left)
         with guard.deferred():
             output.close()
     return result

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from ..formats import Record
+from ..formats.writing import resume_overrun, resumed_all
 from ..grid import Puzzle
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE
 from .cluster import cluster_client, cluster_note
@@ -125,8 +126,12 @@ def _units(
     inputs: Inputs, totals: list[int] | None, sizer: ChunkSizer, command: EachCommand, skip: int
 ) -> Iterator[_Unit]:
     """The records after the first ``skip`` in chunks of ``sizer.next_size()``, each with the task of its
-    valid puzzles."""
-    records = itertools.islice(inputs, skip, None)
+    valid puzzles. ``UsageError`` when the inputs hold fewer than ``skip`` records: the partial file that
+    said so is not theirs."""
+    records = iter(inputs)
+    skipped = sum(1 for _ in itertools.islice(records, skip))
+    if skipped < skip:
+        raise resume_overrun(skip, skipped)
     while True:
         chunk = []
         for record in records:
@@ -229,7 +234,10 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
             progress.close()
             where = cluster_note(client)
     if not (tally.total or interrupted or failed or inputs.unreadable):
-        warn_user(f"no puzzles in {inputs.names()}")
+        if skip:  # every record was in the partial output: the run resumed had done them all
+            warn_user(resumed_all(inputs.names()))
+        else:
+            warn_user(f"no puzzles in {inputs.names()}")
     if not args.quiet and (tally.total or interrupted or failed):
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None

@@ -34,6 +34,8 @@ __all__ = [
     "ResultWriter",
     "body_text",
     "format_puzzle",
+    "resume_overrun",
+    "resumed_all",
     "rules_line",
     "rules_note",
     "with_rules_field",
@@ -44,6 +46,20 @@ OUTPUT_FORMATS = (*INPUT_FORMATS, "jsonl", "pretty", "link")
 
 #: Output layouts with one record per line, so that a stopped run's records can be counted (``--resume``).
 RESUMABLE_OUTPUTS = ("line", "jsonl")
+
+
+def resume_overrun(partial: int, read: int) -> UsageError:
+    """``--resume`` with a partial output of ``partial`` records over an input of ``read``: not its own."""
+    return UsageError(
+        f"--resume: the partial output holds {partial:,} records, more than the {read:,} of the input: it is "
+        "another input's (remove it, or leave --resume out)"
+    )
+
+
+def resumed_all(names: str) -> str:
+    """What ``--resume`` says when the partial output held every record of the input."""
+    return f"--resume: every puzzle of {names} was answered already; the output is complete"
+
 
 _SPACED_TEMPLATES: dict[int, bytes] = {}
 
