@@ -159,3 +159,25 @@ def test_decode_refuses_a_model_that_makes_a_variable_both_true_and_false(tmp_pa
     literals = " ".join(map(str, [*model, -model[0]]))  # variable 1 again, the other way
     proc = run_cli("decode", str(formula), "-", stdin=f"s SATISFIABLE\nv {literals} 0\n")
     assert proc.returncode == 1 and "variable 1 both true and false" in proc.stderr
+
+
+def test_decode_writes_the_solution_in_the_alphabet_the_puzzle_was_encoded_from(tmp_path: Path) -> None:
+    """``encode --symbols 0-F`` reads a 0-F puzzle; ``decode`` wrote its solution in 1-9A-G only."""
+    from sudoku_cp import Puzzle
+    from sudoku_cp.formats import format_puzzle
+    from sudoku_cp.formats.alphabet import parse_alphabet
+    from sudoku_cp.rules import Rules
+    from sudoku_cp.samples import blanked, pattern_grid
+
+    puzzle = blanked(pattern_grid(Rules.classic(4, 4), seed=2), 0.3, seed=2)
+    zero_f = parse_alphabet("0-F")
+    formula = tmp_path / "p.cnf"
+    text = format_puzzle(puzzle, "line", zero_f)
+    assert run_cli("encode", "--symbols", "0-F", "-o", str(formula), "-", stdin=text + "\n").returncode == 0
+    (tmp_path / "model.txt").write_text(" ".join(map(str, _model(formula.read_text()))) + "\n")
+    proc = run_cli("decode", "--symbols", "0-F", str(formula), str(tmp_path / "model.txt"))
+    assert proc.returncode == 0, proc.stderr
+    [line] = proc.stdout.split()
+    solution = Puzzle.from_string(line.translate(str.maketrans("0123456789ABCDEF", "123456789ABCDEFG")))
+    assert set(line) <= set("0123456789ABCDEF") and solution.is_complete()
+    assert all(solution.cells[c] == d for c, d in puzzle.givens)

@@ -27,7 +27,7 @@ from ..formats.header import header_words
 from ..grid import Rules
 from ..verify import solution_problems
 from . import EXIT_FAILED, EXIT_OK, SUMMARIES, exit_codes
-from .common import output_stream, warn
+from .common import alphabet_option, output_stream, warn
 
 __all__ = ["register", "run"]
 
@@ -46,6 +46,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--output-format",
         choices=("line", "grid", "pretty", "jsonl", "fpuzzles", "link"),
         help="default: line, or fpuzzles for rules a '# rules:' line cannot name (cages, lines, clues)",
+    )
+    p.add_argument(
+        "--symbols",
+        type=alphabet_option,
+        metavar="ALPHABET",
+        help="the digits' symbols the solution is written in: 0-F, A-P, 1-9A-G (the default for 16x16) or an "
+        "explicit string of n characters (as encode --symbols read the puzzle)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     p.set_defaults(run=run)
@@ -78,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     layout = args.output_format or _layout_for(solution.rules)
     with output_stream(args.output) as out:
-        out.write(format_puzzle(solution, layout) + "\n")
+        out.write(format_puzzle(solution, layout, args.symbols) + "\n")
     return EXIT_OK
 
 
