@@ -178,9 +178,9 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
     failed: Exception | None = None
     all_ok = True
 
-    def write(unit: _Unit, answers: list[Any], writer: Writer) -> None:
-        """The unit's records in order, up to the first valid one without an answer (a unit stopped part
-        of the way: a stop that carries the ``answers`` of its first puzzles)."""
+    def write(unit: _Unit, answers: list[Any], writer: Writer, stopped: bool = False) -> None:
+        """The unit's records in order; of a unit ``stopped`` part of the way (a stop that carries the
+        ``answers`` of its first puzzles), up to the first valid one without an answer."""
         nonlocal all_ok
         answer = iter(answers)
         for record in unit.records:
@@ -191,7 +191,9 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
             else:
                 value = next(answer, _NONE)
                 if value is _NONE:
-                    return
+                    if stopped:
+                        return
+                    raise AssertionError(f"a {command.kind} task answered fewer puzzles than it was given")
                 writer.result(record, value)
                 outcome = command.outcome(value)
             tally.add(outcome)
@@ -214,12 +216,12 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
                                 write(unit, answers, writer)
                                 out.flush()
                             progress.update(tally.total, unit.position)
-                    except KeyboardInterrupt as stopped:  # in this process: keep what the chunk answered
-                        unit = getattr(stopped, "unit", None)
+                    except KeyboardInterrupt as stop:  # in this process: keep what the chunk answered
+                        unit = getattr(stop, "unit", None)
                         if unit is not None:
                             guard.handled()
                             with guard.deferred():
-                                write(unit, stopped.answers, writer)  # type: ignore[attr-defined]
+                                write(unit, stop.answers, writer, stopped=True)  # type: ignore[attr-defined]
                                 out.flush()
                         raise
                 with guard.deferred():
