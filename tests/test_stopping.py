@@ -44,24 +44,32 @@ def _blanked_file(tmp_path_factory: pytest.TempPathFactory, rules: Rules, blank:
     return path
 
 
+def _signalled(args: list[str], sig: signal.Signals, later: float = 0.0) -> tuple[int, float, str, str]:
+    """Start ``sudoku-cp ARGS``, signal it once it is working (``STARTED`` seconds, and ``later``), and
+    return its status, reaction time, standard output and standard error."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    time.sleep(STARTED + later)
+    assert proc.poll() is None, "the run ended before the signal: the test puzzle is too easy"
+    signalled = time.monotonic()
+    proc.send_signal(sig)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    return proc.returncode, time.monotonic() - signalled, out, err
+
+
 def _run_and_signal(
     backend: str, jobs: int, sig: signal.Signals, path: Path, later: float = 0.0
 ) -> tuple[int, float, str]:
     """Start ``solve``, signal it once it is searching, and return its status, reaction time and stderr."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    command = [sys.executable, "-m", "sudoku_cp", "solve", "--unique", "-j", str(jobs), "--backend", backend]
-    proc = subprocess.Popen(
-        [*command, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
-    )
-    time.sleep(STARTED + later)
-    assert proc.poll() is None, "the search ended before the signal: the test puzzle is too easy"
-    signalled = time.monotonic()
-    proc.send_signal(sig)
-    try:
-        _, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    return proc.returncode, time.monotonic() - signalled, err
+    args = ["solve", "--unique", "-j", str(jobs), "--backend", backend, str(path)]
+    status, seconds, _, err = _signalled(args, sig, later)
+    return status, seconds, err
 
 
 @pytest.mark.parametrize(
@@ -167,22 +175,8 @@ def test_explain_stops_cleanly_inside_its_hitting_set_search() -> None:
     """Explaining the empty grid alternates searches and CP-SAT hitting-set models, most of its time in the
     latter; CP-SAT used to catch Ctrl-C itself and end its model early, which came out as a RuntimeError
     traceback (at 4 s, as at 7 s and 10 s)."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sudoku_cp", "explain", "-p", "." * 81],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    time.sleep(STARTED + 1)
-    assert proc.poll() is None, "explain ended before the signal"
-    proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130 and "Traceback" not in err, err
+    status, _, _, err = _signalled(["explain", "-p", "." * 81], signal.SIGINT, later=1)
+    assert status == 130 and "Traceback" not in err, err
     assert err.strip().splitlines()[-1].endswith("interrupted by SIGINT")
 
 
@@ -233,26 +227,16 @@ def killer(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_long_search_under_variant_rules_stops_promptly_on_a_signal(backend: str, killer: Path) -> None:
     """Under variant rules every backend runs where a signal stops it at once (``base.interruptible``): a
     killer's count on CP-SAT went on for over 10 s after Ctrl-C, the issue's long sums for minutes."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    command = [sys.executable, "-m", "sudoku_cp", "count", "-j", "1", "--limit", "100000000"]
-    proc = subprocess.Popen(
-        [*command, "--backend", backend, str(killer)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
-    )
     # auto hands the count on to CP-SAT after its quick turn on the reference search, sat's light turn
     # and 0.2 s of the compiled one: a signal while it loads numba or imports OR-tools waits for them
     # (held: one cut short leaves them broken), so both get the time to be searching
     turns = QUICK_SECONDS + LIGHT_SECONDS if backend == "auto" else 0.0
-    time.sleep(STARTED + (2.0 if backend in ("auto", "cpsat") else 0.0) + turns)
-    assert proc.poll() is None, "the count ended before the signal: the test puzzle is too easy"
-    signalled = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
-    assert time.monotonic() - signalled < PROMPT, f"{backend} took too long to stop"
-    assert b"Traceback" not in err
+    later = (2.0 if backend in ("auto", "cpsat") else 0.0) + turns
+    args = ["count", "-j", "1", "--limit", "100000000", "--backend", backend, str(killer)]
+    status, seconds, _, err = _signalled(args, signal.SIGINT, later)
+    assert status == 130, err
+    assert seconds < PROMPT, f"{backend} took too long to stop"
+    assert "Traceback" not in err
 
 
 def test_solver_calls_under_variant_rules_run_where_a_signal_stops_them() -> None:
@@ -312,21 +296,10 @@ def test_prove_stops_promptly_inside_its_proof_solver(
 ) -> None:
     """The proof solver runs where a signal stops it at once: Ctrl-C came out of python-sat's own call as a
     traceback, and SIGTERM waited half a minute for the search's end."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    command = [sys.executable, "-m", "sudoku_cp", "prove", "-j", "1", "-o", str(tmp_path / "out")]
-    proc = subprocess.Popen(
-        [*command, str(triple_digits)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
-    )
-    time.sleep(STARTED)
-    assert proc.poll() is None, "the proof ended before the signal: the test puzzle is too easy"
-    signalled = time.monotonic()
-    proc.send_signal(sig)
-    try:
-        _, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 128 + sig, err
-    assert time.monotonic() - signalled < PROMPT, "prove took too long to stop"
+    args = ["prove", "-j", "1", "-o", str(tmp_path / "out"), str(triple_digits)]
+    status, seconds, _, err = _signalled(args, sig)
+    assert status == 128 + sig, err
+    assert seconds < PROMPT, "prove took too long to stop"
     assert "Traceback" not in err and err.strip().splitlines()[-1].endswith(f"interrupted by {sig.name}")
 
 
@@ -357,19 +330,9 @@ def test_a_stop_keeps_the_answers_of_the_chunk_in_progress(
     are written before the run stops."""
     path = tmp_path / "in.txt"
     path.write_text("\n".join([*EASY_THEN_ENDLESS, last]) + "\n")
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sudoku_cp", *command, "-j", "1", str(path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
-    time.sleep(STARTED)
-    assert proc.poll() is None, "the run ended before the signal: the last puzzle is too easy"
-    proc.send_signal(signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130 and "Traceback" not in err, err
+    later = 2.0 if command == ["steps"] else 0.0  # the walks load SE's kernels first; the last takes 13 s
+    status, _, out, err = _signalled([*command, "-j", "1", str(path)], signal.SIGINT, later)
+    assert status == 130 and "Traceback" not in err, err
     assert "(2 " in err.strip().splitlines()[-1], err  # two puzzles answered: "counted 2 puzzles (2 unique)"
     if answers is not None:
         assert out.splitlines() == answers
