@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .grid import Puzzle
+from .grid import Puzzle, as_puzzle
 
-__all__ = ["Candidates"]
+__all__ = ["Candidates", "as_start"]
 
 
 @dataclass(frozen=True)
@@ -65,3 +65,9 @@ class Candidates:
         from .draw import repr_svg
 
         return repr_svg(self.puzzle, candidates=self)
+
+
+def as_start(start: Puzzle | Candidates | str) -> Puzzle | Candidates:
+    """What a search or a walk starts from: a pencilmark grid as it is, else the puzzle (``as_puzzle``:
+    its text read, anything else named in a ``TypeError``)."""
+    return start if isinstance(start, Candidates) else as_puzzle(start)

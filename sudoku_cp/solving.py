@@ -6,15 +6,11 @@ from typing import Any
 
 from . import deadline
 from .backends import DEFAULT_BACKEND, Backend, make_backend
-from .candidates import Candidates
+from .candidates import Candidates, as_start
 from .grid import Puzzle, as_puzzle
 from .result import Enumeration, SolveResult, Status
 
 __all__ = ["count_solutions", "enumerate_from", "is_unique", "result_of", "solve", "true_candidates"]
-
-
-def _as_puzzle(puzzle: Puzzle | str) -> Puzzle:
-    return as_puzzle(puzzle)
 
 
 def enumerate_from(
@@ -64,7 +60,7 @@ def solve(
     >>> solve("12343412214343..").solution.to_string()
     '1234341221434321'
     """
-    start = puzzle if isinstance(puzzle, Candidates) else _as_puzzle(puzzle)
+    start = as_start(puzzle)
     engine = make_backend(backend, **options)
     found = enumerate_from(engine, start, 2 if unique else 1, time_limit)
     return result_of(start.puzzle if isinstance(start, Candidates) else start, found, engine.spec, unique)
@@ -86,7 +82,7 @@ def count_solutions(
     if limit < 1:
         raise ValueError("limit must be at least 1")
     engine = make_backend(backend, **options)
-    start = puzzle if isinstance(puzzle, Candidates) else _as_puzzle(puzzle)
+    start = as_start(puzzle)
     return len(enumerate_from(engine, start, limit, time_limit).solutions)
 
 
@@ -105,7 +101,7 @@ def is_unique(
     (True, False)
     """
     engine = make_backend(backend, **options)
-    start = puzzle if isinstance(puzzle, Candidates) else _as_puzzle(puzzle)
+    start = as_start(puzzle)
     found = enumerate_from(engine, start, 2, time_limit)
     if len(found.solutions) >= 2:
         return False
@@ -130,7 +126,7 @@ def true_candidates(
     >>> c.digits(2), c.digits(15)
     ((3, 4), (1, 2, 3, 4))
     """
-    puzzle = _as_puzzle(puzzle)
+    puzzle = as_puzzle(puzzle)
     engine = make_backend(backend, **options)
     n, cells = puzzle.n, puzzle.cells
     found = [0] * len(cells)

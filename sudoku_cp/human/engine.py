@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import deadline
-from ..candidates import Candidates
-from ..grid import Puzzle, Rules, as_puzzle
+from ..candidates import Candidates, as_start
+from ..grid import Puzzle, Rules
 from .board import Board
 from .chains import PATTERNS, aic, x_chain, xy_chain
 from .colouring import simple_colouring
@@ -302,7 +302,7 @@ def walk(
     ('solved', ['Full house: r4c3=2 (last open cell of column 3)'], '1.0/1.0/1.0')
     """
     time_limit = deadline.seconds(time_limit)
-    start = start if isinstance(start, Candidates) else as_puzzle(start)
+    start = as_start(start)
     first = start if isinstance(start, Candidates) else Candidates.of(start)
     board = Board(first)
     steps: list[Step] = []
@@ -412,7 +412,7 @@ def nth_step(
     if k < 1:
         raise ValueError(f"steps count from 1, not {k}")
     time_limit = deadline.seconds(time_limit)
-    start = start if isinstance(start, Candidates) else as_puzzle(start)
+    start = as_start(start)
     givens = start.puzzle if isinstance(start, Candidates) else start
     done = [0]
     try:
