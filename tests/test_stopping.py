@@ -366,3 +366,35 @@ def test_a_kernel_s_first_call_runs_with_the_signals_held_once_the_se_engine_is_
 
     assert twice(21) == 42 and entered == [True]
     assert twice(4) == 8 and entered == [True]  # compiled: no second hold
+
+
+def test_a_signal_inside_numba_s_callback_comes_out_as_itself() -> None:
+    """A kernel that returns arrays calls back into numba's Python code (``_numba_unpickle``) each time; a
+    Ctrl-C raised there came out of the kernel as a ``SystemError`` (a traceback and status 1 from a
+    ``steps`` run in CI, about one signal in three in this loop). The guard raises it once numba is done."""
+    import _thread
+    import threading
+
+    import numpy as np
+    from numba import njit
+
+    from sudoku_cp.batch.interrupt import Interrupted, InterruptGuard
+
+    @njit
+    def arrays(n: int):  # type: ignore[no-untyped-def]
+        return np.zeros(n, dtype=np.int32), np.ones(n, dtype=np.int64)
+
+    arrays(3)
+    caught: list[type] = []
+    for trial in range(40):
+        with InterruptGuard() as guard:
+            timer = threading.Timer(0.001 + trial * 1e-5, _thread.interrupt_main, (signal.SIGINT,))
+            timer.start()
+            try:
+                while True:
+                    arrays(3)
+            except (Interrupted, SystemError) as exc:
+                guard.handled()
+                caught.append(type(exc))
+            timer.join()
+    assert caught == [Interrupted] * 40

@@ -19,6 +19,19 @@ __all__ = ["AGAIN_SECONDS", "InterruptGuard", "Interrupted"]
 
 #: A signal the guard raised is raised again after this long while the guard is still active.
 AGAIN_SECONDS = 0.5
+#: A signal that arrived inside numba's own Python code is raised after this long, when that code is done.
+INSIDE_NUMBA_SECONDS = 0.01
+
+
+def in_numba(frame: FrameType | None) -> bool:
+    """Whether ``frame`` or one of its callers is numba's own Python code. A compiled kernel calls back
+    into it (``_numba_unpickle``, each time it returns an array); an exception raised there comes out of
+    the kernel as ``SystemError: ... returned a result with an exception set``, not as itself."""
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).startswith("numba."):
+            return True
+        frame = frame.f_back
+    return False
 
 
 class Interrupted(KeyboardInterrupt):
@@ -53,10 +66,13 @@ class InterruptGuard:
         if self._depth > 0:
             self._pending = signum
             return
+        if in_numba(frame):  # raised there, it would come out as a SystemError: raised once numba is done
+            self._raise_again_later(signum, INSIDE_NUMBA_SECONDS)
+            return
         self._raise_again_later(signum)
         raise Interrupted(signum)
 
-    def _raise_again_later(self, signum: int) -> None:
+    def _raise_again_later(self, signum: int, seconds: float = AGAIN_SECONDS) -> None:
         """Deliver the signal once more in ``AGAIN_SECONDS`` unless it was ``handled`` or the guard ended.
 
         An exception raised where Python cannot pass it on is lost: inside a ctypes callback, as when numba
@@ -65,7 +81,7 @@ class InterruptGuard:
         """
         if self._again is not None:
             self._again.cancel()
-        self._again = threading.Timer(AGAIN_SECONDS, _thread.interrupt_main, (signum,))
+        self._again = threading.Timer(seconds, _thread.interrupt_main, (signum,))
         self._again.daemon = True
         self._again.start()
 
