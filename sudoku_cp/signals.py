@@ -18,6 +18,7 @@ keeps any later one from starting (``stop_requested``).
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import importlib
 import signal
@@ -35,6 +36,8 @@ __all__ = [
     "compiling",
     "held_compiles",
     "held_import",
+    "in_numba",
+    "interrupts_outside_numba",
     "signals_held",
     "stop_requested",
     "stopping",
@@ -42,6 +45,48 @@ __all__ = [
 
 #: The signals held.
 HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+#: A signal that arrived inside numba's own Python code is raised after this long, when that code is done.
+INSIDE_NUMBA_SECONDS = 0.01
+
+
+def in_numba(frame: FrameType | None) -> bool:
+    """Whether ``frame`` or one of its callers is numba's own Python code. A compiled kernel calls back
+    into it (``_numba_unpickle``, each time it returns an array); an exception raised there comes out of
+    the kernel as ``SystemError: ... returned a result with an exception set``, not as itself."""
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).startswith("numba."):
+            return True
+        frame = frame.f_back
+    return False
+
+
+@contextlib.contextmanager
+def interrupts_outside_numba() -> Iterator[None]:
+    """In the block, Ctrl-C raises ``KeyboardInterrupt`` as Python's own handler does, but never inside
+    numba's Python code (``in_numba``): there it is raised again once numba is done. Where a handler other
+    than Python's own is in place, or outside the main thread, it does nothing."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if in_numba(frame):
+            later = threading.Timer(INSIDE_NUMBA_SECONDS, _thread.interrupt_main, (signum,))
+            later.daemon = True
+            later.start()
+            return
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 #: A first compile of kernels that takes longer than this is announced on standard error.

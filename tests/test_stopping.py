@@ -368,10 +368,12 @@ def test_a_kernel_s_first_call_runs_with_the_signals_held_once_the_se_engine_is_
     assert twice(4) == 8 and entered == [True]  # compiled: no second hold
 
 
-def test_a_signal_inside_numba_s_callback_comes_out_as_itself() -> None:
+@pytest.mark.parametrize("handled_by", ["guard", "plain"])
+def test_a_signal_inside_numba_s_callback_comes_out_as_itself(handled_by: str) -> None:
     """A kernel that returns arrays calls back into numba's Python code (``_numba_unpickle``) each time; a
     Ctrl-C raised there came out of the kernel as a ``SystemError`` (a traceback and status 1 from a
-    ``steps`` run in CI, about one signal in three in this loop). The guard raises it once numba is done."""
+    ``steps`` run in CI, about one signal in three in this loop). It is raised once numba is done, under
+    the batch's guard and under the plain handler every command runs with (``interrupts_outside_numba``)."""
     import _thread
     import threading
 
@@ -379,6 +381,7 @@ def test_a_signal_inside_numba_s_callback_comes_out_as_itself() -> None:
     from numba import njit
 
     from sudoku_cp.batch.interrupt import Interrupted, InterruptGuard
+    from sudoku_cp.signals import interrupts_outside_numba
 
     @njit
     def arrays(n: int):  # type: ignore[no-untyped-def]
@@ -386,15 +389,20 @@ def test_a_signal_inside_numba_s_callback_comes_out_as_itself() -> None:
 
     arrays(3)
     caught: list[type] = []
-    for trial in range(40):
-        with InterruptGuard() as guard:
-            timer = threading.Timer(0.001 + trial * 1e-5, _thread.interrupt_main, (signal.SIGINT,))
-            timer.start()
-            try:
-                while True:
-                    arrays(3)
-            except (Interrupted, SystemError) as exc:
-                guard.handled()
-                caught.append(type(exc))
-            timer.join()
-    assert caught == [Interrupted] * 40
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a command's process
+    try:
+        for trial in range(40):
+            with InterruptGuard() if handled_by == "guard" else interrupts_outside_numba() as guard:
+                timer = threading.Timer(0.001 + trial * 1e-5, _thread.interrupt_main, (signal.SIGINT,))
+                try:
+                    timer.start()
+                    while True:
+                        arrays(3)
+                except (KeyboardInterrupt, SystemError) as exc:
+                    if guard is not None:
+                        guard.handled()
+                    caught.append(type(exc))
+                timer.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert caught == [Interrupted if handled_by == "guard" else KeyboardInterrupt] * 40

@@ -15,23 +15,12 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
+from ..signals import INSIDE_NUMBA_SECONDS, in_numba
+
 __all__ = ["AGAIN_SECONDS", "InterruptGuard", "Interrupted"]
 
 #: A signal the guard raised is raised again after this long while the guard is still active.
 AGAIN_SECONDS = 0.5
-#: A signal that arrived inside numba's own Python code is raised after this long, when that code is done.
-INSIDE_NUMBA_SECONDS = 0.01
-
-
-def in_numba(frame: FrameType | None) -> bool:
-    """Whether ``frame`` or one of its callers is numba's own Python code. A compiled kernel calls back
-    into it (``_numba_unpickle``, each time it returns an array); an exception raised there comes out of
-    the kernel as ``SystemError: ... returned a result with an exception set``, not as itself."""
-    while frame is not None:
-        if str(frame.f_globals.get("__name__", "")).startswith("numba."):
-            return True
-        frame = frame.f_back
-    return False
 
 
 class Interrupted(KeyboardInterrupt):

@@ -22,6 +22,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import SudokuError
+from ..signals import interrupts_outside_numba
 from .outfile import OutputError
 
 __all__ = [
@@ -165,7 +166,8 @@ def _run(argv: list[str]) -> int:
         return int(exc.code or 0)
     try:
         _refuse_overwriting_inputs(args)
-        return int(args.run(args))
+        with interrupts_outside_numba():  # a Ctrl-C in a kernel's callback would come out as a SystemError
+            return int(args.run(args))
     except BrokenPipeError:  # `sudoku-cp solve big.txt | head` ends quietly, as `cat` would
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit's flush
         return EXIT_PIPE
