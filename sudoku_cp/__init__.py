@@ -40,6 +40,9 @@ _HOMES = {
     "Generated": "generate",
     "generate": "generate",
     "Puzzle": "grid",
+    "hint": "human",
+    "nth_step": "human",
+    "walk": "human",
     "Rules": "grid",
     "Rating": "rate",
     "rate": "rate",
@@ -66,6 +69,7 @@ if TYPE_CHECKING:
     from .formats import format_puzzle, open_records, parse, write_puzzles
     from .generate import Generated, generate
     from .grid import Puzzle, Rules
+    from .human import hint, nth_step, walk
     from .rate import Rating, rate
     from .result import Enumeration, SolveResult, Status
     from .solving import count_solutions, is_unique, solve
@@ -125,12 +129,15 @@ __all__ = [
     "explain",
     "format_puzzle",
     "generate",
+    "hint",
     "is_solution",
     "is_unique",
     "make_backend",
+    "nth_step",
     "open_records",
     "parse",
     "rate",
     "solve",
+    "walk",
     "write_puzzles",
 ]

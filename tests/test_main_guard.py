@@ -141,6 +141,19 @@ def test_submodules_named_after_their_function_leave_the_function_on_the_package
     assert proc.returncode == 0, proc.stderr
 
 
+def test_the_step_engine_s_functions_are_on_the_package_too() -> None:
+    """``walk``, ``hint`` and ``nth_step`` live in ``sudoku_cp.human``; the package names them as it names
+    ``rate`` and ``explain`` (an adversarial user reached for ``sudoku_cp.walk`` first)."""
+    import sudoku_cp
+    from sudoku_cp import human
+
+    assert (sudoku_cp.walk, sudoku_cp.hint, sudoku_cp.nth_step) == (human.walk, human.hint, human.nth_step)
+    assert {"walk", "hint", "nth_step"} <= set(sudoku_cp.__all__) & set(dir(sudoku_cp))
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    first = sudoku_cp.walk(puzzle).steps[0]
+    assert sudoku_cp.hint(puzzle).step == first == sudoku_cp.nth_step(puzzle, 1).step
+
+
 def test_the_command_keeps_numpys_blas_to_one_thread_unless_told_otherwise() -> None:
     """No command does linear algebra; OpenBLAS's threads, one a core, wait busily when numpy loads. The
     process's own command sets one (before numpy loads: the batch path loads it) where the user did not;
