@@ -18,7 +18,7 @@ from ..backends import DEFAULT_BACKEND
 from ..errors import ParseError
 from ..grid import Puzzle
 from ..rate import Rating
-from .engine import check_backend, resolve_jobs, run_ordered
+from .engine import check_backend, refuse_one_text, resolve_jobs, run_ordered
 from .solver import SolverConfig
 from .tasks import Count
 
@@ -77,8 +77,7 @@ def _each(
 ) -> Iterator[Any]:
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
-    if isinstance(puzzles, str):
-        raise TypeError("puzzles are an iterable of puzzles: one puzzle's text goes in a list, [text]")
+    refuse_one_text(puzzles)
     units = _chunks(iter(puzzles), chunk_size)
     ordered = run_ordered(units, _task(kind, payload), config, resolve_jobs(jobs), client=client)
     for (_, error), (answers, _seconds) in ordered:

@@ -44,6 +44,13 @@ def resolve_jobs(jobs: int | None) -> int:
     return jobs
 
 
+def refuse_one_text(puzzles: object) -> None:
+    """``TypeError`` for a single string where many puzzles are expected: iterated, its characters were 81
+    puzzles of one character each."""
+    if isinstance(puzzles, str):
+        raise TypeError("puzzles are an iterable of puzzles: one puzzle's text goes in a list, [text]")
+
+
 def solve_many(
     puzzles: Iterable[Any],
     backend: str | Backend = DEFAULT_BACKEND,
@@ -69,8 +76,7 @@ def solve_many(
     ['1234341221434321', '1234341221434321']
     """
     jobs = resolve_jobs(jobs)
-    if isinstance(puzzles, str):  # iterated, its characters were 81 puzzles of one character each
-        raise TypeError("puzzles are an iterable of puzzles: one puzzle's text goes in a list, [text]")
+    refuse_one_text(puzzles)
     if isinstance(backend, Backend):
         if jobs > 1 or client is not None:
             raise UsageError(

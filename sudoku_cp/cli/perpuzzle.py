@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from ..formats import Record
-from ..formats.writing import resume_overrun, resumed_all
+from ..formats.writing import nothing_answered, resume_overrun
 from ..grid import Puzzle
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE
 from .cluster import cluster_client, cluster_note
@@ -236,10 +236,7 @@ def run_each(args: argparse.Namespace, command: EachCommand, skip: int | None = 
             progress.close()
             where = cluster_note(client)
     if not (tally.total or interrupted or failed or inputs.unreadable):
-        if skip:  # every record was in the partial output: the run resumed had done them all
-            warn_user(resumed_all(inputs.names()))
-        else:
-            warn_user(f"no puzzles in {inputs.names()}")
+        warn_user(nothing_answered(inputs.names(), skip))
     if not args.quiet and (tally.total or interrupted or failed):
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None

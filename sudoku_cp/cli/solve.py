@@ -14,7 +14,7 @@ import signal
 import sys
 
 from ..formats.sources import expand_inputs
-from ..formats.writing import resumed_all
+from ..formats.writing import nothing_answered
 from ..result import Status
 from . import EXIT_FAILED, EXIT_FAULT, EXIT_OK, EXIT_USAGE, SUMMARIES, exit_codes
 from .cluster import add_cluster_option, cluster_client, cluster_note
@@ -111,10 +111,7 @@ def run(args: argparse.Namespace) -> int:
             where = cluster_note(client)
     tally = result.tally
     if not (tally.total or interrupted or failed or result.unreadable):
-        if skip:  # every record was in the partial output: the run resumed had done them all
-            warn_user(resumed_all(input_names(paths)))
-        else:
-            warn_user(f"no puzzles in {input_names(paths)}")
+        warn_user(nothing_answered(input_names(paths), skip))
     if not args.quiet and (tally.total or interrupted or failed):
         stop = (
             f"interrupted by {interrupted.name}" if interrupted else "stopped by an error" if failed else None

@@ -34,8 +34,8 @@ __all__ = [
     "ResultWriter",
     "body_text",
     "format_puzzle",
+    "nothing_answered",
     "resume_overrun",
-    "resumed_all",
     "rules_line",
     "rules_note",
     "with_rules_field",
@@ -56,9 +56,12 @@ def resume_overrun(partial: int, read: int) -> UsageError:
     )
 
 
-def resumed_all(names: str) -> str:
-    """What ``--resume`` says when the partial output held every record of the input."""
-    return f"--resume: every puzzle of {names} was answered already; the output is complete"
+def nothing_answered(names: str, skipped: int) -> str:
+    """The warning of a run that answered no puzzle of ``names``: there were none, or ``--resume`` found
+    every one of them (``skipped``) in the partial output already."""
+    if skipped:
+        return f"--resume: every puzzle of {names} was answered already; the output is complete"
+    return f"no puzzles in {names}"
 
 
 _SPACED_TEMPLATES: dict[int, bytes] = {}
