@@ -743,7 +743,7 @@ def test_check_stops_on_sigterm_with_whole_lines_and_no_worker_left(tmp_path: Pa
     out = first + out
     assert proc.returncode == 143, err
     assert "interrupted by SIGTERM" in err and "Traceback" not in err
-    assert all(re.fullmatch(r"\d+ verified unique", line) for line in out.splitlines())
+    assert all(re.fullmatch(r"\d+ verified unique", line) for line in out.splitlines()), (out, err)
     time.sleep(0.5)
     left = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
