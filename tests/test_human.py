@@ -870,3 +870,45 @@ def test_the_walk_takes_a_puzzle_s_text_and_names_a_time_limit_that_is_none() ->
         nth_step(text, 1.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="a puzzle is a Puzzle or its text, not NoneType"):
         rate(None)  # type: ignore[arg-type]
+
+
+#: Classic puzzles whose own walks (``explainer=False``) take cell and region forcing nets.
+FORCING_NET_PUZZLES = (
+    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+    "..9..5..32..6...5.6....37........9.6...28....1...6..7..4......2..5......8..3..61.",
+    "58........4...52.8...9.2...9....3.65...49..2.....5...1...36.....54...7..6........",
+)
+
+
+def test_forcing_nets_searched_in_slices_find_what_one_search_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forcing nets' compiled search stops once its work is spent, so that a time limit and Ctrl-C are
+    heard between its calls (one call took 3.5 s on a pill over most of the grid), and the next call goes
+    on from what the state keeps: with room for one propagation a call, every walk is the same."""
+    from sudoku_cp.human import probe
+
+    whole = [walk(text, explainer=False) for text in FORCING_NET_PUZZLES]
+    nets = {"Cell forcing net", "Region forcing net"}
+    assert all(nets <= {s.technique for s in w.steps} for w in whole)
+    monkeypatch.setattr(probe, "FORCING_WORK", 1)
+    sliced = [walk(text, explainer=False) for text in FORCING_NET_PUZZLES]
+    assert [[s.text for s in w.steps] for w in sliced] == [[s.text for s in w.steps] for w in whole]
+
+
+def test_a_passed_time_limit_stops_the_clauses_of_a_long_sum() -> None:
+    """A pill read as a number and equal to the sum of all the other cells of the grid is a sum of 81
+    terms, whose clauses take about a second to write: a time limit that has passed stops them between
+    the sum's terms (the walk that asked for them reports the puzzle unknown), not after them (1.2 s)."""
+    import json
+    import time
+
+    from sudoku_cp import deadline, parse
+    from sudoku_cp.backends.grid_solver import empty_grid_clauses
+
+    name = lambda c: f"R{c // 9 + 1}C{c % 9 + 1}"  # noqa: E731
+    snake = [r * 9 + (c if r % 2 == 0 else 8 - c) for r in range(9) for c in range(9)]
+    pill = {"cells": [name(0), name(1), name(2)], "lines": [[name(2), *map(name, snake[3:])]]}
+    [puzzle] = parse(json.dumps({"size": 9, "grid": [[{}] * 9] * 9, "arrow": [pill]}))
+    started = time.perf_counter()
+    with deadline.within(0.05), pytest.raises(TimeoutError):
+        empty_grid_clauses(puzzle.rules, "extended")
+    assert time.perf_counter() - started < 0.5

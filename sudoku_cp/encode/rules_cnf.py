@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from .. import deadline
 from ..rules import Cage, Pair, Rules
 from ..rules.automaton import Automaton
 from ..rules.sums import LinearSum, digit_sets, layer_bounds
@@ -218,6 +219,7 @@ def graph_clauses(
     out: list[list[int]] = []
     into: dict[tuple[int, int], list[int]] = {}
     for i in range(m):
+        deadline.check()  # a sum over most of a grid takes seconds: a time limit is heard between layers
         cell = cells[i] * n
         by_digit: dict[int, list[int]] = {d: [] for d in range(1, n + 1)}
         for s in layers[i]:

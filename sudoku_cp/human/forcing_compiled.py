@@ -19,7 +19,10 @@ from numba import njit
 from ..backends.dfs_kernels import _popcount
 from ..signals import compiling
 
-__all__ = ["fails_once_nested", "fix", "forcing", "formula", "propagate", "single", "warm_up"]
+__all__ = ["PAUSED", "fails_once_nested", "fix", "forcing", "formula", "propagate", "single", "warm_up"]
+
+#: What ``forcing`` writes in ``found[0]`` (and ``_net`` returns) when its work is spent before an answer.
+PAUSED = -2
 
 
 @njit(cache=True)
@@ -225,14 +228,20 @@ def _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, coun
 
 
 @njit(cache=True)
-def _net(options, noptions, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, common):
+def _net(options, noptions, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, common,
+         work):  # fmt: skip
     """What every option of ``options[:noptions]`` eliminates into ``common`` (a bit set in words), and the
-    nets' size; -1 if an option contradicts or nothing is common."""
+    nets' size; -1 if an option contradicts or nothing is common, ``PAUSED`` if an option is still to be
+    propagated and ``work[0]`` (the literals new propagations may still assign) is spent."""
     common[:] = ~np.uint64(0)
     size = 0
     for k in range(noptions):
         var = options[k]
-        _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone)
+        if not done[var]:
+            if work[0] <= 0:
+                return PAUSED
+            _single(var, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone)
+            work[0] -= count[var] + 1
         if not ok[var]:
             return -1
         size += count[var]
@@ -247,12 +256,15 @@ def _net(options, noptions, value, lits, starts, occ_starts, occ, nv, trail, don
 
 @njit(cache=True)
 def forcing(masks, n, house_ptr, houses, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count,
-            gone, found, eliminated):  # fmt: skip
+            gone, found, eliminated, work):  # fmt: skip
     """The first cell forcing net (cells with fewer candidates first, then in order), else the first region
     forcing net (houses in order, digits in order, two places or more): ``found`` = 1 for a cell, 2 for a
     region, 0 for none; then the cell or house, the digit (regions), the nets' size and the count of the
     variables eliminated, written to ``eliminated`` (increasing). The state's propagations are kept in
-    ``done``, ``ok``, ``count`` and ``gone`` (indexed by variable) for the next call."""
+    ``done``, ``ok``, ``count`` and ``gone`` (indexed by variable) for the next call, so a call that has
+    spent ``work[0]`` (literals its new propagations may assign) stops with ``found[0] = PAUSED``, and the
+    next call on the same state goes on where it stopped: the nets before it are found wanting again from
+    what is kept."""
     ncells = masks.shape[0]
     common = np.zeros(gone.shape[1], np.uint64)
     options = np.zeros(n, np.int64)
@@ -267,9 +279,11 @@ def forcing(masks, n, house_ptr, houses, value, lits, starts, occ_starts, occ, n
                 if mask >> d & 1:
                     options[k] = cell * n + d + 1
                     k += 1
-            size = _net(
-                options, k, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, common
-            )
+            size = _net(options, k, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone,
+                        common, work)  # fmt: skip
+            if size == PAUSED:
+                found[0] = PAUSED
+                return 0
             if size >= 0:
                 found[0], found[1], found[2] = 1, cell, 0
                 return _write(found, size, common, eliminated)
@@ -283,9 +297,11 @@ def forcing(masks, n, house_ptr, houses, value, lits, starts, occ_starts, occ, n
                     k += 1
             if k < 2:
                 continue
-            size = _net(
-                options, k, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone, common
-            )
+            size = _net(options, k, value, lits, starts, occ_starts, occ, nv, trail, done, ok, count, gone,
+                        common, work)  # fmt: skip
+            if size == PAUSED:
+                found[0] = PAUSED
+                return 0
             if size >= 0:
                 found[0], found[1], found[2] = 2, h, d + 1
                 return _write(found, size, common, eliminated)
@@ -318,7 +334,9 @@ def warm_up() -> None:
         done, ok, count = np.zeros(3, np.bool_), np.zeros(3, np.bool_), np.zeros(3, np.int64)
         empty = np.zeros(1, np.int64)
         masks, eliminated = np.zeros(1, np.int64), np.zeros(2, np.int64)
-        forcing(masks, 2, empty, empty, value, *clauses, 2, trail, done, ok, count, gone, found, eliminated)
+        work = np.ones(1, np.int64)
+        args = (masks, 2, empty, empty, value, *clauses, 2, trail, done, ok, count, gone, found, eliminated)
+        forcing(*args, work)
         single(1, value, *clauses, 2, trail, done, ok, count, gone)
         one = np.ones(1, np.int64)
         fails_once_nested(one, one, value, *clauses, 2, trail, np.zeros(1, np.int64))

@@ -28,6 +28,13 @@ if TYPE_CHECKING:
 __all__ = ["Probe", "probe_of", "release", "unique_board"]
 
 
+#: The literals the forcing nets' new propagations may assign in one compiled call (``Probe.forcing``):
+#: some 20 ms, so that the time limit and Ctrl-C are heard between calls. One call on a puzzle whose
+#: pill over most of the grid gives a formula of 241,092 variables took 3.5 s; a 9x9 puzzle of the
+#: classic rules assigns a few hundred thousand in a whole search.
+FORCING_WORK = 1 << 21
+
+
 class Probe:
     """The board's rules as clauses, with the board's facts assigned, for unit propagation (see the
     module's docstring)."""
@@ -36,19 +43,17 @@ class Probe:
         import numpy as np
 
         self.n = board.n
-        clauses, self._nv = _simplified(board)
+        lits, ends, self._nv = _simplified(board)
         self._compiled = compiled("forcing_compiled")
-        ends = np.cumsum(np.fromiter(map(len, clauses), np.int64, count=len(clauses)))
-        lits = np.fromiter(
-            itertools.chain.from_iterable(clauses), np.int64, count=int(ends[-1]) if clauses else 0
-        )
         self._formula = self._compiled.formula(lits, ends, self._nv)
         #: Each variable's value at the fixpoint of the facts (1 true, -1 false, 0 open), and whether that
         #: met no conflict (else every propagation does).
         self._value = np.zeros(self._nv + 1, np.int8)
         self._trail = np.zeros(self._nv + 1, np.int64)
         # the formula's unit clauses are its first facts; with an empty clause (a rule broken) none holds
-        self._facts_hold = all(clauses) and self._fix([c[0] for c in clauses if len(c) == 1])
+        sizes = np.diff(ends, prepend=0)
+        units = lits[ends[sizes == 1] - 1].tolist()
+        self._facts_hold = bool((sizes > 0).all()) and self._fix(units)
         #: Each cell's candidates and digit when its facts were last assigned.
         self._masks, self._values = list(board.masks), list(board.values)
         #: Each literal's propagation alone, kept for the board state it was asked in (``Board.version``):
@@ -137,8 +142,14 @@ class Probe:
         found, eliminated = np.zeros(5, np.int64), np.zeros(board.rules.ncells * self.n, np.int64)
         house_ptr, houses = rule_arrays(board.rules)[2:4]
         args = (board.open_masks(), self.n, house_ptr, houses, self._value, *self._formula, self._nv)
-        if not self._compiled.forcing(*args, self._trail, *self._kept(), found, eliminated):
-            return None
+        work = np.zeros(1, np.int64)
+        while True:  # in calls of bounded work, the thread's deadline (and Ctrl-C) read between them
+            work[0] = FORCING_WORK
+            if self._compiled.forcing(*args, self._trail, *self._kept(), found, eliminated, work):
+                break
+            if found[0] != self._compiled.PAUSED:
+                return None
+            deadline.check()
         kind, where, digit, size, count = found.tolist()
         return kind, where, digit, size, eliminated[:count].tolist()
 
@@ -227,17 +238,17 @@ def _uniqueness_backend() -> Any:
     return backend
 
 
-def _simplified(board: Board) -> tuple[list[list[int]], int]:
+def _simplified(board: Board) -> tuple[np.ndarray, np.ndarray, int]:
     """The extended encoding of the board's rules simplified by its facts: the clauses no fact satisfies,
     without the literals a fact falsifies (one left with a single literal stays, a unit; with none, the
     empty clause). The longer clauses first, then the binary ones, each in the encoding's order (Glucose
-    watches the two kinds apart, so their propagation order is the whole formula's); and the variable
-    count."""
+    watches the two kinds apart, so their propagation order is the whole formula's). As flat arrays: the
+    literals, each clause's end, and the variable count."""
     import numpy as np
 
     n = board.n
-    long, binary, nv = _clause_arrays(board.rules)
-    value = np.zeros(nv + 1, dtype=np.int8)  # per variable: 1 true, -1 false, 0 open (and 0 for padding)
+    lits, starts, binary, nv = _clause_arrays(board.rules)
+    value = np.zeros(nv + 1, dtype=np.int8)  # per variable: 1 true, -1 false, 0 open
     masks = np.array(board.masks, dtype=np.int64)
     values = np.array(board.values, dtype=np.int64)
     placed = values > 0
@@ -245,31 +256,41 @@ def _simplified(board: Board) -> tuple[list[list[int]], int]:
     primary[placed] = -1
     primary[placed, values[placed] - 1] = 1
     value[1 : primary.size + 1] = primary.ravel()
-    state = value[np.abs(long)] * np.sign(long)  # 1 a true literal, -1 a false one, 0 open or padding
-    keep = ~(state == 1).any(axis=1)
-    kept = np.where(state[keep] == 0, long[keep], 0)
-    clauses = [list(filter(None, row)) for row in kept.tolist()]
+    # the longer clauses (and any unit): those with no true literal, their open literals
+    state = value[np.abs(lits)] * np.sign(lits)  # 1 a true literal, -1 a false one, 0 open
+    count = len(starts) - 1
+    clause = np.repeat(np.arange(count), np.diff(starts))
+    satisfied = np.bincount(clause[state == 1], minlength=count) > 0
+    open_lits = (state == 0) & ~satisfied[clause]
+    sizes = [np.bincount(clause[open_lits], minlength=count)[~satisfied]]
+    out = [lits[open_lits]]
+    # the binary ones: both ends open, else the open end alone (or none)
     state = value[np.abs(binary)] * np.sign(binary)
     live = ~(state == 1).any(axis=1)
     open_ends = (state == 0).sum(axis=1)
-    clauses += binary[live & (open_ends == 2)].tolist()
-    if (live & (open_ends < 2)).any():  # a fact falsifies an end: the other alone, or nothing
-        cut = np.where(state == 0, binary, 0)[live & (open_ends < 2)]
-        clauses += [list(filter(None, row)) for row in cut.tolist()]
-    return clauses, nv
+    both = binary[live & (open_ends == 2)]
+    out.append(both.ravel())
+    sizes.append(np.full(len(both), 2, dtype=np.int64))
+    cut = live & (open_ends < 2)
+    out.append(binary[cut][state[cut] == 0])
+    sizes.append(open_ends[cut])
+    return np.concatenate(out), np.cumsum(np.concatenate(sizes)), nv
 
 
 @lru_cache(maxsize=RULES_KEPT)
-def _clause_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
-    """The empty grid's extended encoding as two arrays, a clause a row: the longer clauses (and any
-    unit) padded with 0, and the binary ones; and the variable count."""
+def _clause_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The empty grid's extended encoding as arrays: the longer clauses (and any unit) as their literals
+    one after the other and where each starts (one more entry: the end), the binary ones a clause a row,
+    and the variable count. (The longer clauses padded to the longest were 1.3 GB for a pill over most of
+    the grid, whose sum's graph makes clauses of 593 literals: 117 times their literals.)"""
     import numpy as np
 
     from ..backends.grid_solver import empty_grid_clauses
 
     clauses, nv = empty_grid_clauses(rules, "extended")
     longer = [c for c in clauses if len(c) != 2]
-    width = max((len(c) for c in longer), default=0)
-    long = np.array([c + [0] * (width - len(c)) for c in longer], dtype=np.int64).reshape(len(longer), width)
+    starts = np.zeros(len(longer) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, longer), np.int64, count=len(longer)), out=starts[1:])
+    lits = np.fromiter(itertools.chain.from_iterable(longer), np.int64, count=int(starts[-1]))
     binary = np.array([c for c in clauses if len(c) == 2], dtype=np.int64).reshape(-1, 2)
-    return long, binary, nv
+    return lits, starts, binary, nv
