@@ -497,7 +497,13 @@ def test_a_rat_lemma_is_accepted_and_a_wrong_one_rejected(refute) -> None:
     assert refute(differ, f"{big} 1 0\n-{big} 0\n").reason == f"proof step 2 (-{big}) is neither RUP nor RAT"
 
 
-def test_the_compiled_drat_checker_gives_the_references_verdicts_on_tampered_proofs(tmp_path: Path) -> None:
+@pytest.mark.parametrize("steps_a_call", [drat_compiled.STEPS_A_CALL, 1, 3])
+def test_the_compiled_drat_checker_gives_the_references_verdicts_on_tampered_proofs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, steps_a_call: int
+) -> None:
+    """Also when the compiled checker checks a proof in slices of a step or three (a slice a call, so
+    that a signal is heard inside a long proof): each call goes on from the state the last one left."""
+    monkeypatch.setattr(drat_compiled, "STEPS_A_CALL", steps_a_call)
     puzzles = [Puzzle.from_string(HARD), *(_puzzle(NINE, 0.3, seed) for seed in range(3))]
     write_folder(puzzles, tmp_path)
     rng = random.Random(11)
@@ -601,6 +607,18 @@ def test_auto_takes_the_compiled_drat_checker_from_enough_proofs(tmp_path: Path,
     (tmp_path / "claims.jsonl").write_text('{"proof": "1.drat"}\n' * (check.COMPILED_FROM - 1))
     assert check.drat_checker("auto", [str(tmp_path), str(tmp_path / "missing")]) is drat.check_refutation
     monkeypatch.setattr(check, "COMPILED_FROM", check.COMPILED_FROM - 1)
+    assert check.drat_checker("auto", [str(tmp_path)]) is drat_compiled.check_refutation
+
+
+def test_auto_takes_the_compiled_drat_checker_for_a_large_proof(tmp_path: Path) -> None:
+    """One proof of a killer took 4 minutes with the compiled checker, about an hour with the reference:
+    ``auto`` weighs the proofs' bytes too."""
+    from sudoku_cp.cli import check
+
+    (tmp_path / "claims.jsonl").write_text('{"proof": "1.drat"}\n')
+    (tmp_path / "1.drat").write_text("c" * (check.COMPILED_FROM_BYTES - 2) + "\n")  # a byte short
+    assert check.drat_checker("auto", [str(tmp_path)]) is drat.check_refutation
+    (tmp_path / "2.drat").write_text("\n")
     assert check.drat_checker("auto", [str(tmp_path)]) is drat_compiled.check_refutation
 
 

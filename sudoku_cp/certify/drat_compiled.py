@@ -3,8 +3,9 @@
 ``drat.check_refutation`` is the reference: standard library only, a few pages a reader can audit. Its
 unit propagation runs at about a microsecond a literal in Python, and the hardest Sudoku puzzles' proofs
 (forum_hardest_11plus: some 95 lemmas, each propagating about 90 literals) then take three quarters of a
-claim's check. This module runs the same algorithm, step for step, as one compiled call over flat arrays,
-so that ``sudoku-cp check`` keeps up with ``prove``:
+claim's check. This module runs the same algorithm, step for step, compiled over flat arrays (one call
+loads the formula, then each call checks a slice of the proof, so that a signal is heard between two), so
+that ``sudoku-cp check`` keeps up with ``prove``:
 
 - literals as indices ``2*|x| + (x < 0)``, clauses in one array (the formula's, then the proof's added
   clauses), each clause's literals without repeats;
@@ -32,17 +33,22 @@ from .drat import Verdict, fresh_renamed, not_implied, parse_proof
 
 __all__ = ["check_refutation", "warm_up"]
 
-#: Kernel outcomes (its first return value).
+#: Kernel outcomes (their first return value); ``_PAUSED``: the slice of the proof checked, no verdict yet.
 _REFUTED_AT_LOAD = 0
 _REFUTED = 1
 _NOT_IMPLIED = 2
 _NO_EMPTY_CLAUSE = 3
+_PAUSED = 4
+#: Proof steps checked a compiled call: Ctrl-C and SIGTERM are heard between two calls. A lemma of a
+#: proof of 255 MB (a killer proved by Glucose: 336,628 lemmas of some hundred literals) takes 0.7 ms,
+#: so a call of these takes at most a fifth of a second; the whole proof, one call, had held them 4 minutes.
+STEPS_A_CALL = 256
 
 
 def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[bool, list[int]]]) -> Verdict:
     """Whether ``proof`` (text DRAT, or ``drat.parse_proof``'s steps) refutes the formula ``clauses``: the
-    verdict of ``drat.check_refutation``, computed in one compiled call (fresh proof variables renamed
-    as there)."""
+    verdict of ``drat.check_refutation``, computed by compiled calls, ``STEPS_A_CALL`` proof steps each
+    after the one that loads the formula (fresh proof variables renamed as there)."""
     written = parse_proof(proof) if isinstance(proof, str) else proof
     formula = clauses if isinstance(clauses, list) else list(clauses)
     lits, starts = _flat(formula)
@@ -53,7 +59,13 @@ def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[b
     starts = np.concatenate((starts, proof_starts[1:] + starts[-1]))
     top = max(top, int(np.abs(proof_lits).max(initial=0)))
     deleted = np.fromiter((d for d, _ in steps), dtype=np.bool_, count=len(steps))
-    outcome, step, lemmas, deletions = _check(lits, starts, len(formula), deleted, top)
+    outcome, db, lists, va = _load(lits, starts, len(formula), top)
+    step = 0
+    counts = np.zeros(2, dtype=np.int64)
+    while outcome == _PAUSED:  # a slice of the proof a call: a signal is heard between two
+        last = min(step + STEPS_A_CALL, len(deleted))
+        outcome, step = _steps(db, lists, va, len(formula), deleted, step, last, counts)
+    lemmas, deletions = int(counts[0]), int(counts[1])
     if outcome == _REFUTED_AT_LOAD:
         return Verdict(True, "the formula's own clauses propagate to a conflict", 0, 0)
     if outcome == _REFUTED:
@@ -80,8 +92,9 @@ def _flat(clauses: list[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _check(raw, raw_starts, nformula, deleted, top):
-    """The forward check: (outcome, proof step, lemmas checked, deletions).
+def _load(raw, raw_starts, nformula, top):
+    """The formula and the proof's clauses loaded, the formula propagated: (``_REFUTED_AT_LOAD`` or
+    ``_PAUSED``, and the state ``_steps`` goes on from).
 
     The state is three tuples of arrays: ``db``, the clauses (``lits`` from ``starts``, ``sizes`` long, the
     first two watched; ``orig`` and ``orig_sizes``, the literals as given, for deletions, with ``hashes``;
@@ -134,17 +147,17 @@ def _check(raw, raw_starts, nformula, deleted, top):
         alive[cid] = True
         s, n = starts[cid], sizes[cid]
         if n == 0:
-            return _REFUTED_AT_LOAD, 0, 0, 0
+            return _REFUTED_AT_LOAD, db, lists, va
         if n == 1:
             lit = lits[s]
             if true[lit ^ 1]:
-                return _REFUTED_AT_LOAD, 0, 0, 0
+                return _REFUTED_AT_LOAD, db, lists, va
             if not true[lit]:
                 _assign(lit, va)
         else:
             _watch(cid, db, lists)
     if _propagate(db, lists, va):
-        return _REFUTED_AT_LOAD, 0, 0, 0
+        return _REFUTED_AT_LOAD, db, lists, va
     for cid in range(nformula):  # a literal false at the top level stays false: long clauses drop it
         s, n = starts[cid], sizes[cid]
         if n > 2:
@@ -154,22 +167,29 @@ def _check(raw, raw_starts, nformula, deleted, top):
                     lits[keep] = lits[k]
                     keep += 1
             sizes[cid] = keep - s
+    return _PAUSED, db, lists, va
 
-    # the proof
-    lemmas = deletions = 0
-    for step in range(len(deleted)):
+
+@njit(cache=True)
+def _steps(db, lists, va, nformula, deleted, first, last, counts):
+    """The proof's steps ``first`` to ``last`` (excluded) checked on the state ``_load`` made: (outcome,
+    the proof step it names, or ``last`` when ``_PAUSED`` there); ``counts`` adds the lemmas checked and
+    the deletions. Past the proof's last step without the empty clause: ``_NO_EMPTY_CLAUSE``."""
+    for step in range(first, last):
         cid = nformula + step
         if deleted[step]:
-            deletions += 1
+            counts[1] += 1
             _delete(cid, db, lists, va)
             continue
-        lemmas += 1
+        counts[0] += 1
         va[2][2] = va[2][0]  # after an add, the trail is the top level
         if not _implied(cid, db, lists, va):
-            return _NOT_IMPLIED, step + 1, lemmas, deletions
+            return _NOT_IMPLIED, step + 1
         if not _add(cid, db, lists, va):
-            return _REFUTED, step + 1, lemmas, deletions
-    return _NO_EMPTY_CLAUSE, 0, lemmas, deletions
+            return _REFUTED, step + 1
+    if last < len(deleted):
+        return _PAUSED, last
+    return _NO_EMPTY_CLAUSE, 0
 
 
 @njit(cache=True)
