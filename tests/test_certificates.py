@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from hypothesis import HealthCheck, example, settings
+from hypothesis import given as for_any
+from hypothesis import strategies as st
 
 from sudoku_cp import Puzzle, Rules, count_solutions, solve
 from sudoku_cp.backends.sat import SatBackend
@@ -470,6 +473,41 @@ def test_the_drat_checker_honours_deletions_but_keeps_a_fixed_literals_reason(re
     assert refute([[1, 2, 1], [-2], [-1, 3], [-1, -3]], "").ok
 
 
+#: Lines of DRAT text (a deletion or not, literals, the closing 0 or not, how the line ends), and pieces
+#: that only Python's reading takes or refuses (a plus sign, underscores, a vertical tab or a lone
+#: carriage return that ends a line, a letter, a digit past int64, a comment).
+_LINES = st.builds(
+    lambda d, lits, zero, sep, end: d + sep.join([*lits, *zero]) + end,
+    st.sampled_from(["", "d ", "d", "c "]),
+    st.lists(st.sampled_from(["1", "-1", "2", "-2", "3", "-3", "007", "-0"]), max_size=3),
+    st.sampled_from([["0"], ["0"], [], ["0", "1"]]),
+    st.sampled_from([" ", " ", "\t", "  "]),
+    st.sampled_from(["\n", "\n", "\r\n", "\r", "\x0b", "\x0c", ""]),
+)
+_ODD = st.sampled_from(["+1 0\n", "1_0 0\n", "é", "x", "c x\x0b2 0\n", "9" * 20 + " 0\n", "\x00", " "])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@for_any(st.lists(st.one_of(_LINES, _LINES, _LINES, _ODD), max_size=8))
+@example(["1\r0\n"])  # two lines for str.splitlines, the first without its 0
+@example(["-3 0\r\n", "d -3 0\r\n", "2 0\n0"])
+@example(["c x\x0b2 0\n", "1\x0c0\n"])
+@example(["+1 0\n", "1_0 0\n", "99999999999999999999 0\n"])
+def test_the_compiled_drat_checker_reads_proof_text_as_the_reference_does(pieces: list[str]) -> None:
+    """The compiled checker reads text DRAT with a compiled pass over its bytes, and leaves any text but
+    what ``prove`` writes to the reference's reader: on any text, both give the same verdict, or refuse it
+    with the same error."""
+    text = "".join(pieces)
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2, 3], [-3]]
+    outcomes = []
+    for refute in (drat.check_refutation, drat_compiled.check_refutation):
+        try:
+            outcomes.append(refute(formula, text))
+        except drat.ProofError as exc:
+            outcomes.append(str(exc))
+    assert outcomes[0] == outcomes[1], text
+
+
 @REFUTERS
 def test_the_drat_checker_rejects_a_binary_proof_and_a_line_without_its_zero(refute) -> None:
     with pytest.raises(drat.ProofError, match="binary"):
@@ -527,6 +565,8 @@ def test_the_compiled_drat_checker_gives_the_references_verdicts_on_tampered_pro
                 literals[j] = -literals[j]
             reference = drat.check_refutation(formula, tampered)
             assert drat_compiled.check_refutation(formula, tampered) == reference  # reason and counts too
+            text = "".join(("d " if d else "") + " ".join(map(str, [*c, 0])) + "\n" for d, c in tampered)
+            assert drat_compiled.check_refutation(formula, text) == reference  # read from its text
             seen.add(reference.ok)
     assert seen == {True, False}  # some tampering breaks a proof, some does not
 

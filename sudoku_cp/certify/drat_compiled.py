@@ -49,16 +49,22 @@ def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[b
     """Whether ``proof`` (text DRAT, or ``drat.parse_proof``'s steps) refutes the formula ``clauses``: the
     verdict of ``drat.check_refutation``, computed by compiled calls, ``STEPS_A_CALL`` proof steps each
     after the one that loads the formula (fresh proof variables renamed as there)."""
-    written = parse_proof(proof) if isinstance(proof, str) else proof
     formula = clauses if isinstance(clauses, list) else list(clauses)
     lits, starts = _flat(formula)
     top = int(np.abs(lits).max(initial=0))
-    steps = fresh_renamed(written, top)
-    proof_lits, proof_starts = _flat([literals for _, literals in steps])
+    read = _read(proof) if isinstance(proof, str) else None
+    written: list[tuple[bool, list[int]]] | None = None
+    if read is None:  # steps given, or text the compiled reader leaves to ``parse_proof`` (and its errors)
+        written = parse_proof(proof) if isinstance(proof, str) else proof
+        steps = fresh_renamed(written, top)  # (before the arrays: a name may be past 64 bits)
+        proof_lits, proof_starts = _flat([literals for _, literals in steps])
+        deleted = np.fromiter((d for d, _ in steps), dtype=np.bool_, count=len(steps))
+    else:
+        written_lits, proof_starts, deleted = read
+        proof_lits = _renamed(written_lits, top)
     lits = np.concatenate((lits, proof_lits))
     starts = np.concatenate((starts, proof_starts[1:] + starts[-1]))
     top = max(top, int(np.abs(proof_lits).max(initial=0)))
-    deleted = np.fromiter((d for d, _ in steps), dtype=np.bool_, count=len(steps))
     outcome, db, lists, va = _load(lits, starts, len(formula), top)
     step = 0
     counts = np.zeros(2, dtype=np.int64)
@@ -71,15 +77,121 @@ def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[b
     if outcome == _REFUTED:
         return Verdict(True, f"refuted at proof step {step}", lemmas, deletions)
     if outcome == _NOT_IMPLIED:
+        if written is None:  # the step as written, where ``not_implied`` reads it
+            clause = written_lits[proof_starts[step - 1] : proof_starts[step]].tolist()
+            written = [(False, [])] * (step - 1) + [(False, clause)]
         return Verdict(False, not_implied(step, written), lemmas, deletions)
     return Verdict(False, "the proof ends without deriving the empty clause", lemmas, deletions)
 
 
 def warm_up() -> None:
-    """Compile the kernel, or load it from numba's cache (about 10 s the first time on a machine, half a
-    second after), on a two-step proof: (1) is RUP in "1 and 2 differ and agree", and refutes it."""
-    if not check_refutation([(1, 2), (-1, 2), (1, -2), (-1, -2)], [(False, [1])]).ok:
+    """Compile the kernels, or load them from numba's cache (about 10 s the first time on a machine, half a
+    second after), on a two-step proof, read from its text: (1) is RUP in "1 and 2 differ and agree", and
+    refutes it."""
+    if not check_refutation([(1, 2), (-1, 2), (1, -2), (-1, -2)], "1 0\n").ok:
         raise RuntimeError("the compiled DRAT checker rejected a valid proof")
+
+
+def _read(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The steps of text DRAT as ``parse_proof`` reads them, as arrays (the literals, where each step's
+    start, one more entry: the end, and which are deletions), read by a compiled pass over its bytes;
+    None where the text holds anything but what ``prove`` writes (decimal literals, ``d``, ``c``
+    comments, spaces, tabs, ends of lines), or a step ``parse_proof`` refuses: that reader, whose
+    reading and errors are the reference, takes such text. A proof of 255 MB became 611,068 lists of
+    Python integers, 25 s and some 4 GB, freed in seconds when a stop came."""
+    data = np.frombuffer(text.encode(), dtype=np.uint8)
+    sizes = np.zeros(2, np.int64)  # literals, steps
+    if not _scan(data, np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.bool_), sizes, False):
+        return None
+    lits, starts = np.empty(sizes[0], np.int64), np.zeros(sizes[1] + 1, np.int64)
+    deleted = np.empty(sizes[1], np.bool_)
+    _scan(data, lits, starts, deleted, sizes, True)
+    return lits, starts, deleted
+
+
+_SPACE, _TAB, _NEWLINE, _RETURN, _MINUS, _ZERO, _NINE, _C, _D = 32, 9, 10, 13, 45, 48, 57, 99, 100
+#: The most digits of a literal the compiled reader takes (int64); a longer one goes to ``parse_proof``.
+_DIGITS = 18
+
+
+@njit(cache=True)
+def _scan(data, lits, starts, deleted, sizes, fill):
+    """``_read``'s pass over the bytes ``data``: the number of literals and of steps into ``sizes``, and
+    with ``fill``, each step's literals, end and kind into the room given; False for text to leave to
+    ``parse_proof``."""
+    n = data.shape[0]
+    first = data[0] if n > 0 else _ZERO
+    if not (_ZERO <= first <= _NINE or first in (_MINUS, _C, _D, _SPACE, _TAB, _NEWLINE, _RETURN)):
+        return False  # (parse_proof: not text DRAT)
+    i = nlits = nsteps = 0
+    while i < n:
+        while i < n and data[i] in (_SPACE, _TAB):
+            i += 1
+        if i == n:
+            break
+        c = data[i]
+        if c in (_NEWLINE, _RETURN):  # an empty line (str.splitlines ends a line at either)
+            i += 1
+            continue
+        ends_token = i + 1 == n or data[i + 1] in (_SPACE, _TAB, _NEWLINE, _RETURN)
+        if c == _C and ends_token:  # a comment: to the end of its line, of plain characters
+            while i < n and data[i] not in (_NEWLINE, _RETURN):
+                if (data[i] < _SPACE and data[i] != _TAB) or data[i] > 126:
+                    return False  # another end of line for str.splitlines, or not ASCII
+                i += 1
+            continue
+        removal = c == _D and ends_token
+        if removal:
+            i += 1
+        ended = False
+        while True:
+            while i < n and data[i] in (_SPACE, _TAB):
+                i += 1
+            if i == n or data[i] in (_NEWLINE, _RETURN):
+                break
+            negative = data[i] == _MINUS
+            if negative:
+                i += 1
+            value = digits = 0
+            while i < n and _ZERO <= data[i] <= _NINE:
+                value = value * 10 + (data[i] - _ZERO)
+                digits += 1
+                i += 1
+            if digits == 0 or digits > _DIGITS or ended:
+                return False  # not a number, too long, or a literal after the 0
+            if i < n and data[i] not in (_SPACE, _TAB, _NEWLINE, _RETURN):
+                return False
+            if value == 0:
+                ended = True
+            else:
+                if fill:
+                    lits[nlits] = -value if negative else value
+                nlits += 1
+        if not ended:
+            return False  # no closing 0 (or nothing after a d)
+        if fill:
+            starts[nsteps + 1] = nlits
+            deleted[nsteps] = removal
+        nsteps += 1
+    sizes[0], sizes[1] = nlits, nsteps
+    return True
+
+
+def _renamed(lits: np.ndarray, top: int) -> np.ndarray:
+    """``drat.fresh_renamed`` on the proof's literals: each variable past ``top`` renamed ``top + 1``,
+    ``top + 2``, ... in order of first use (``lits`` itself when none lies past it)."""
+    variables = np.abs(lits)
+    past = variables > top
+    if not past.any():
+        return lits
+    fresh = variables[past]
+    names, first = np.unique(fresh, return_index=True)
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(len(names))
+    renamed = top + 1 + rank[np.searchsorted(names, fresh)]
+    out = lits.copy()
+    out[past] = np.where(lits[past] > 0, renamed, -renamed)
+    return out
 
 
 def _flat(clauses: list[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
