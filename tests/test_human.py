@@ -901,8 +901,10 @@ def test_a_passed_time_limit_stops_the_clauses_of_a_long_sum() -> None:
     import json
     import time
 
+    from pysat.formula import IDPool
+
     from sudoku_cp import deadline, parse
-    from sudoku_cp.backends.grid_solver import empty_grid_clauses
+    from sudoku_cp.encode.rules_cnf import rule_families
 
     name = lambda c: f"R{c // 9 + 1}C{c % 9 + 1}"  # noqa: E731
     snake = [r * 9 + (c if r % 2 == 0 else 8 - c) for r in range(9) for c in range(9)]
@@ -910,5 +912,5 @@ def test_a_passed_time_limit_stops_the_clauses_of_a_long_sum() -> None:
     [puzzle] = parse(json.dumps({"size": 9, "grid": [[{}] * 9] * 9, "arrow": [pill]}))
     started = time.perf_counter()
     with deadline.within(0.05), pytest.raises(TimeoutError):
-        empty_grid_clauses(puzzle.rules, "extended")
+        dict(rule_families(puzzle.rules, None, IDPool(start_from=10**4)))
     assert time.perf_counter() - started < 0.5
