@@ -87,15 +87,15 @@ def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[b
             continue
         lemmas += 1
         if not checker.implied(clause):
-            return Verdict(False, not_implied(number, written), lemmas, deletions)
+            return Verdict(False, not_implied(number, written[number - 1][1]), lemmas, deletions)
         if not checker.add(clause):
             return Verdict(True, f"refuted at proof step {number}", lemmas, deletions)
     return Verdict(False, "the proof ends without deriving the empty clause", lemmas, deletions)
 
 
-def not_implied(number: int, steps: list[tuple[bool, list[int]]]) -> str:
-    """The reason of a verdict that proof step ``number`` (from 1) fails, the clause as written."""
-    shown = " ".join(map(str, steps[number - 1][1])) or "the empty clause"
+def not_implied(number: int, clause: Sequence[int]) -> str:
+    """The reason of a verdict that proof step ``number`` (from 1) fails, with its ``clause`` as written."""
+    shown = " ".join(map(str, clause)) or "the empty clause"
     return f"proof step {number} ({shown}) is neither RUP nor RAT"
 
 

@@ -77,10 +77,11 @@ def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[b
     if outcome == _REFUTED:
         return Verdict(True, f"refuted at proof step {step}", lemmas, deletions)
     if outcome == _NOT_IMPLIED:
-        if written is None:  # the step as written, where ``not_implied`` reads it
+        if written is None:  # the step as written
             clause = written_lits[proof_starts[step - 1] : proof_starts[step]].tolist()
-            written = [(False, [])] * (step - 1) + [(False, clause)]
-        return Verdict(False, not_implied(step, written), lemmas, deletions)
+        else:
+            clause = written[step - 1][1]
+        return Verdict(False, not_implied(step, clause), lemmas, deletions)
     return Verdict(False, "the proof ends without deriving the empty clause", lemmas, deletions)
 
 
