@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cases import HARD_9X9, TWO_SOLUTIONS, blanked, full_grid, variant_rules
+from cases import HARD_9X9, TWO_SOLUTIONS, assert_same_tree, blanked, full_grid, variant_rules
 from conftest import assert_solves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -34,6 +34,7 @@ from sudoku_cp.backends.dfs_reference import (
     search,
 )
 from sudoku_cp.result import COMMON_STATS, Enumeration
+from sudoku_cp.rules import Pair
 from sudoku_cp.verify import solution_problems
 
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
@@ -133,6 +134,34 @@ def test_an_empty_25x25_grid_is_filled_by_the_compiled_engine() -> None:
     empty = Puzzle.empty(Rules.classic(5, 5))
     found = DfsBackend(engine="compiled").enumerate(empty, limit=1, time_limit=20)
     assert_solves(empty, found.solutions[0])
+
+
+@needs_numba
+@pytest.mark.parametrize(("rows", "cols", "keep"), [(3, 4, 0.4), (4, 4, 0.5), (5, 5, 0.8)])
+def test_pairs_on_wide_grids_search_the_same_tree_in_both_engines(rows: int, cols: int, keep: float) -> None:
+    """The compiled pair rule reads a mask's supports a chunk of bits at a time (two chunks on 12x12 and
+    16x16, four on 25x25, where 9x9 and smaller take one or two): kropki dots, X/V-like sums and their
+    negations drawn from a full grid give the same search as the reference engine's digit by digit."""
+    rules = Rules.classic(rows, cols)
+    n = rules.n
+    for seed in range(2):
+        full = full_grid(rules, seed)
+        pairs = []
+        for a in range(rules.ncells):
+            for b in (a + 1, a + n):
+                if (b == a + 1 and b % n == 0) or b >= rules.ncells:
+                    continue
+                x, y = full.cells[a], full.cells[b]
+                if abs(x - y) == 1:
+                    pairs.append(Pair(a, b, "difference", 1))
+                elif x == 2 * y or y == 2 * x:
+                    pairs.append(Pair(a, b, "ratio", 2))
+                elif x + y == n + 1:
+                    pairs.append(Pair(a, b, "sum", n + 1))
+                elif (a + seed) % 3 == 0:
+                    pairs.append(Pair(a, b, "difference", 1, negated=True))
+        puzzle = Puzzle(rules.with_(dots=tuple(pairs)), blanked(full, keep, seed).cells)
+        assert_same_tree(puzzle, 2)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -132,7 +132,8 @@ class _Tables(NamedTuple):
 
     Houses hold every digit, so ``units`` is a rectangle; peers, each cell's houses and the propagators'
     cells vary in number. A propagator ``p`` reads ``cells[cell_start[p]:cell_start[p + 1]]`` and its
-    table ``data[data_start[p]:data_start[p + 1]]``: a pair its supports (n + 1 masks per side), a cage the
+    table ``data[data_start[p]:data_start[p + 1]]``: a pair where its supports start in ``data`` (after every
+    propagator's table: ``_flat_tables``), a cage the
     digit sets of its sum, a sum its total, coefficients and groups, an automaton its graph
     (``_automaton_table``); ``watch`` lists the propagators of a cell.
     """
@@ -323,7 +324,7 @@ def _tables(rules: Rules) -> _Tables:
         (1 << rules.n) - 1,
         np.array([kind for kind, _, _ in props], dtype=np.int64),
         *_flat([cells for _, cells, _ in props]),
-        *_flat([table for _, _, table in props], np.int64),
+        *_flat_tables(props, rules.n),
         *_flat(watch),
         *_sum_work(rules, props),
         *_flat([sum(parts, ()) for parts in locks]),
@@ -332,6 +333,45 @@ def _tables(rules: Rules) -> _Tables:
         _peer_bits(rules),
         _placements(),
     )
+
+
+def _flat_tables(
+    props: list[tuple[int, tuple[int, ...], list[int]]], n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The propagators' tables as ``_flat`` lays them out, but a pair's: its supports per digit become
+    supports per chunk of a mask (``_pair_rule``), each side's block kept once after the propagators'
+    tables however many pairs share it, and the pair's table (where its two sides' blocks start, the
+    chunk width)."""
+    chunks = -(-n // PAIR_CHUNK_BITS)
+    width = -(-n // chunks)
+    blocks: dict[tuple[int, ...], int] = {}
+    pool: list[int] = []
+    tables = [table for _, _, table in props]
+    base = sum(3 if kind == _PAIR else len(table) for kind, _, table in props)
+    for i, (kind, _, table) in enumerate(props):
+        if kind != _PAIR:
+            continue
+        at = []
+        for side in (table[: n + 1], table[n + 1 :]):
+            key = tuple(side)
+            if key not in blocks:
+                blocks[key] = base + len(pool)
+                for c in range(chunks):
+                    for mask in range(1 << width):
+                        reach = 0
+                        for b in range(width):
+                            if mask >> b & 1 and c * width + b < n:
+                                reach |= side[c * width + b + 1]
+                        pool.append(reach)
+            at.append(blocks[key])
+        tables[i] = [*at, width]
+    start, flat = _flat(tables, np.int64)
+    return start, np.concatenate([flat, np.array(pool, np.int64)])
+
+
+#: The widest chunk of a mask whose supports a pair looks up at once: 2^8 entries a chunk, so a pair
+#: reads one to four chunks up to 32x32 and its blocks stay small (two chunks of 2^5 on 9x9).
+PAIR_CHUNK_BITS = 8
 
 
 #: Where the block of ``k`` open cells starts in ``_Tables.placements`` (2^(k*k) entries each).

@@ -106,21 +106,24 @@ def _narrow(cands, cell, narrowed, changed, nch):
 
 
 @njit(_nrt=False, cache=True)
-def _pair_rule(cands, cells, table, n, changed):
-    """Arc consistency of a pair: each cell keeps the digits some digit of the other allows."""
+def _pair_rule(cands, cells, table, data, changed):
+    """Arc consistency of a pair: each cell keeps the digits some digit of the other allows. ``table``:
+    where in ``data`` the supports of each side's candidates start, and the width w of their chunks: a
+    mask's supports are those of its w-bit chunks ORed, one lookup a chunk (two on 9x9, where a loop over
+    the digits took up to nine; the JS solver's binary constraints read a mask's supports at once)."""
     nch = 0
+    width = table[2]
+    low = (np.int64(1) << width) - 1
     for side in range(2):
         here = cells[side]
         there = cells[1 - side]
-        base = side * (n + 1)
+        at = table[side]
         mask = cands[here]
         reach = 0
-        d = 1
         while mask != 0:
-            if mask & 1:
-                reach |= table[base + d]
-            mask >>= 1
-            d += 1
+            reach |= data[at + (mask & low)]
+            mask >>= width
+            at += low + 1
         narrowed = cands[there] & reach
         if narrowed != cands[there]:
             if narrowed == 0:
@@ -1019,7 +1022,7 @@ def _apply(p, cands, t, w):
     table = t.data[t.data_start[p] : t.data_start[p + 1]]
     kind = t.kinds[p]
     if kind == _PAIR:
-        return _pair_rule(cands, cells, table, t.weights.shape[0] - 1, w.changed)
+        return _pair_rule(cands, cells, table, t.data, w.changed)
     if kind == _THERMO:
         return _thermo_rule(cands, cells, t.weights.shape[0] - 1, t.full, w.changed)
     if kind == _CAGE:
