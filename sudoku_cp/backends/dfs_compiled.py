@@ -132,10 +132,10 @@ class _Tables(NamedTuple):
 
     Houses hold every digit, so ``units`` is a rectangle; peers, each cell's houses and the propagators'
     cells vary in number. A propagator ``p`` reads ``cells[cell_start[p]:cell_start[p + 1]]`` and its
-    table ``data[data_start[p]:data_start[p + 1]]``: a pair where its supports start in ``data`` (after every
-    propagator's table: ``_flat_tables``), a cage the
-    digit sets of its sum, a sum its total, coefficients and groups, an automaton its graph
-    (``_automaton_table``); ``watch`` lists the propagators of a cell.
+    table ``data[data_start[p]:data_start[p + 1]]``: a pair where its supports start in ``data`` (after
+    every propagator's table: ``_flat_tables``), a cage the digit sets of its sum, a sum its total,
+    coefficients and groups, an automaton its graph (``_automaton_table``); ``watch`` lists the
+    propagators of a cell.
     """
 
     units: np.ndarray  # (houses, n) int32
@@ -335,6 +335,11 @@ def _tables(rules: Rules) -> _Tables:
     )
 
 
+#: The widest chunk of a mask whose supports a pair looks up at once: 2^8 entries a chunk, so a pair
+#: reads one to four chunks up to 32x32 and its blocks stay small (two chunks of 2^5 on 9x9).
+PAIR_CHUNK_BITS = 8
+
+
 def _flat_tables(
     props: list[tuple[int, tuple[int, ...], list[int]]], n: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -367,11 +372,6 @@ def _flat_tables(
         tables[i] = [*at, width]
     start, flat = _flat(tables, np.int64)
     return start, np.concatenate([flat, np.array(pool, np.int64)])
-
-
-#: The widest chunk of a mask whose supports a pair looks up at once: 2^8 entries a chunk, so a pair
-#: reads one to four chunks up to 32x32 and its blocks stay small (two chunks of 2^5 on 9x9).
-PAIR_CHUNK_BITS = 8
 
 
 #: Where the block of ``k`` open cells starts in ``_Tables.placements`` (2^(k*k) entries each).
