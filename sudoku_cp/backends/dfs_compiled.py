@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..ragged import flat
 from ..rules import RULES_KEPT, Rules
 from ..rules.automaton import Automaton
 from ..rules.sums import FEW_OPEN, LinearSum, digit_sets, graph_size
@@ -171,11 +172,8 @@ class _Tables(NamedTuple):
 
 
 def _flat(lists: Sequence[Sequence[int]], dtype: type = np.int32) -> tuple[np.ndarray, np.ndarray]:
-    """Lists of any lengths as (start offsets, concatenation)."""
-    start = np.zeros(len(lists) + 1, np.int32)
-    start[1:] = np.cumsum([len(x) for x in lists])
-    flat = np.fromiter(itertools.chain.from_iterable(lists), dtype, count=int(start[-1]))
-    return start, flat
+    """``ragged.flat`` with the offsets as the kernels take them (int32), the items int32 unless said."""
+    return flat(lists, dtype, starts=np.int32)
 
 
 def _propagators(rules: Rules) -> list[tuple[int, tuple[int, ...], list[int]]]:
@@ -370,8 +368,8 @@ def _flat_tables(
                         pool.append(reach)
             at.append(blocks[key])
         tables[i] = [*at, width]
-    start, flat = _flat(tables, np.int64)
-    return start, np.concatenate([flat, np.array(pool, np.int64)])
+    start, items = _flat(tables, np.int64)
+    return start, np.concatenate([items, np.array(pool, np.int64)])
 
 
 #: Where the block of ``k`` open cells starts in ``_Tables.placements`` (2^(k*k) entries each).

@@ -18,7 +18,6 @@ The encoding is the checker's own (``checker.certificate``), so what is proven i
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from ..backends import sat_native
 from ..backends.sat import solve_call
 from ..errors import UnsupportedRuleError
 from ..grid import Puzzle
+from ..ragged import flat
 from ..rules import Arrow, Cage, Rules
 from ..rules.kinds import Variant
 from ..signals import compiling
@@ -193,7 +193,7 @@ class _Template:
         pairs = [(u, v) for u, vs in enumerate(canonical.conflicts) for v in vs if v > u]
         self.pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)  # the clause -u -v, u < v
         self.positive = np.array(canonical.positive, dtype=np.int64).reshape(-1, n)
-        general_at, self.general = _flat(canonical.general)  # the sums' clauses, flat
+        general_at, self.general = flat(canonical.general)  # the sums' clauses, flat
         self.general_clauses = canonical.general
         self.general_starts = general_at[:-1]
         self.general_sizes = np.diff(general_at)
@@ -201,8 +201,8 @@ class _Template:
         # for the kernels: conflicts[v], positive_of[v] and general_of[2v + (v true)] as flat arrays with
         # offsets, the positive clauses, the sums' clauses
         self.rules = (
-            *_flat(canonical.conflicts),
-            *_flat(canonical.positive_of),
+            *flat(canonical.conflicts),
+            *flat(canonical.positive_of),
             self.positive,
             *_occurrences(self.general, self.general_sizes, variables),
             general_at,
@@ -297,13 +297,6 @@ def _occurrences(lits: np.ndarray, sizes: np.ndarray, variables: int) -> tuple[n
     offsets = np.zeros(2 * variables + 3, dtype=np.int64)
     offsets[1:] = np.cumsum(np.bincount(index, minlength=2 * variables + 2))
     return offsets, clause[order]
-
-
-def _flat(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Ragged lists as ``(offsets, items)``: list i is ``items[offsets[i]:offsets[i + 1]]``."""
-    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum([len(x) for x in lists])
-    return offsets, np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=offsets[-1])
 
 
 @njit(cache=True)

@@ -13,7 +13,6 @@ walk cost as much as the rest of a short walk).
 from __future__ import annotations
 
 import atexit
-import itertools
 import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -286,11 +285,9 @@ def _clause_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, in
     import numpy as np
 
     from ..backends.grid_solver import empty_grid_clauses
+    from ..ragged import flat
 
     clauses, nv = empty_grid_clauses(rules, "extended")
-    longer = [c for c in clauses if len(c) != 2]
-    starts = np.zeros(len(longer) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, longer), np.int64, count=len(longer)), out=starts[1:])
-    lits = np.fromiter(itertools.chain.from_iterable(longer), np.int64, count=int(starts[-1]))
+    starts, lits = flat([c for c in clauses if len(c) != 2])
     binary = np.array([c for c in clauses if len(c) == 2], dtype=np.int64).reshape(-1, 2)
     return lits, starts, binary, nv
