@@ -8,9 +8,10 @@ loads the formula, then each call checks a slice of the proof, so that a signal 
 that ``sudoku-cp check`` keeps up with ``prove``:
 
 - literals as indices ``2*|x| + (x < 0)``, clauses in one array (the formula's, then the proof's added
-  clauses), each clause's literals without repeats;
+  clauses), each clause's literals without repeats, in 32-bit integers wherever they hold them (every proof
+  ``prove`` writes: a proof of 511 MB is checked in 1.7 GB, 3.8 GB with 64-bit integers);
 - two watched literals per long clause (Moskewicz et al., "Chaff", DAC 2001), binary clauses in
-  implication lists, both in arrays whose room per literal is the number of clauses holding it;
+  implication lists, each in an array whose room per literal is the number of such clauses holding it;
 - RUP, else RAT on the first literal as written; a deletion of a clause satisfied at the top level is
   ignored (as drat-trim ignores deleted units), any other takes out the most recent present clause with
   the same literals, the proof's own before the formula's;
@@ -51,7 +52,7 @@ def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[b
     after the one that loads the formula (fresh proof variables renamed as there)."""
     formula = clauses if isinstance(clauses, list) else list(clauses)
     lits, starts = _flat(formula)
-    top = int(np.abs(lits).max(initial=0))
+    top = _largest(lits)
     read = _read(proof) if isinstance(proof, str) else None
     written: list[tuple[bool, list[int]]] | None = None
     if read is None:  # steps given, or text the compiled reader leaves to ``parse_proof`` (and its errors)
@@ -62,10 +63,11 @@ def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[b
     else:
         written_lits, proof_starts, deleted = read
         proof_lits = _renamed(written_lits, top)
-    lits = np.concatenate((lits, proof_lits))
-    starts = np.concatenate((starts, proof_starts[1:] + starts[-1]))
-    top = max(top, int(np.abs(proof_lits).max(initial=0)))
-    outcome, db, lists, va = _load(lits, starts, len(formula), top)
+    top = max(top, _largest(proof_lits))
+    lits = lits.astype(proof_lits.dtype)  # (the formula's, a few thousand: as the proof's are read)
+    room = _room(len(lits) + len(proof_lits), len(starts) + len(proof_starts) - 2, top)
+    outcome, db, lists, va = _load(lits, starts, proof_lits, proof_starts, top, room)
+    del lits, proof_lits, room  # (loaded: ``written_lits`` stays, to name a failed step as written)
     step = 0
     counts = np.zeros(2, dtype=np.int64)
     while outcome == _PAUSED:  # a slice of the proof a call: a signal is heard between two
@@ -101,10 +103,12 @@ def _read(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     reading and errors are the reference, takes such text. A proof of 255 MB became 611,068 lists of
     Python integers, 25 s and some 4 GB, freed in seconds when a stop came."""
     data = np.frombuffer(text.encode(), dtype=np.uint8)
-    sizes = np.zeros(2, np.int64)  # literals, steps
+    sizes = np.zeros(3, np.int64)  # literals, steps, the largest variable
     if not _scan(data, np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.bool_), sizes, False):
         return None
-    lits, starts = np.empty(sizes[0], np.int64), np.zeros(sizes[1] + 1, np.int64)
+    narrow = sizes[2] < 2**31  # (int32: half the memory of a large proof's literals)
+    lits = np.empty(sizes[0], np.int32 if narrow else np.int64)
+    starts = np.zeros(sizes[1] + 1, np.int64)
     deleted = np.empty(sizes[1], np.bool_)
     _scan(data, lits, starts, deleted, sizes, True)
     return lits, starts, deleted
@@ -124,7 +128,7 @@ def _scan(data, lits, starts, deleted, sizes, fill):
     first = data[0] if n > 0 else _ZERO
     if not (_ZERO <= first <= _NINE or first in (_MINUS, _C, _D, _SPACE, _TAB, _NEWLINE, _RETURN)):
         return False  # (parse_proof: not text DRAT)
-    i = nlits = nsteps = 0
+    i = nlits = nsteps = largest = 0
     while i < n:
         while i < n and data[i] in (_SPACE, _TAB):
             i += 1
@@ -168,13 +172,14 @@ def _scan(data, lits, starts, deleted, sizes, fill):
                 if fill:
                     lits[nlits] = -value if negative else value
                 nlits += 1
+                largest = max(largest, value)
         if not ended:
             return False  # no closing 0 (or nothing after a d)
         if fill:
             starts[nsteps + 1] = nlits
             deleted[nsteps] = removal
         nsteps += 1
-    sizes[0], sizes[1] = nlits, nsteps
+    sizes[0], sizes[1], sizes[2] = nlits, nsteps, largest
     return True
 
 
@@ -195,6 +200,19 @@ def _renamed(lits: np.ndarray, top: int) -> np.ndarray:
     return out
 
 
+def _largest(lits: np.ndarray) -> int:
+    """The largest variable among ``lits`` (0 for none), with no array of their absolute values made."""
+    return max(int(lits.max(initial=0)), -int(lits.min(initial=0)))
+
+
+def _room(nlits: int, nclauses: int, top: int) -> np.ndarray:
+    """Room for the loaded clauses' literals, in the narrowest integers that hold every literal (as an
+    index, ``2 * top + 1`` at most) and every clause's number: int32 for any proof ``prove`` writes, which
+    halves the checker's memory (a proof of 511 MB took 3.8 GB with int64 throughout)."""
+    narrow = 2 * top + 2 < 2**31 and nclauses < 2**31
+    return np.empty(nlits, dtype=np.int32 if narrow else np.int64)
+
+
 def _flat(clauses: list[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
     """All literals in one array, and where each clause starts (one more entry: the end)."""
     sizes = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
@@ -205,31 +223,37 @@ def _flat(clauses: list[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _load(raw, raw_starts, nformula, top):
-    """The formula and the proof's clauses loaded, the formula propagated: (``_REFUTED_AT_LOAD`` or
+def _load(raw, raw_starts, proof, proof_starts, top, lits):
+    """The formula (``raw``, clauses from ``raw_starts``) and the proof's clauses (``proof``, from
+    ``proof_starts``) loaded into ``lits`` (``_room``), the formula propagated: (``_REFUTED_AT_LOAD`` or
     ``_PAUSED``, and the state ``_steps`` goes on from).
 
     The state is three tuples of arrays: ``db``, the clauses (``lits`` from ``starts``, ``sizes`` long, the
-    first two watched; ``orig`` and ``orig_sizes``, the literals as given, for deletions, with ``hashes``;
-    ``alive``); ``lists``, the watch lists and implication lists (``room[lit]`` is where the list of a
-    literal's clauses starts in both); ``va``, the assignment (``true``, ``trail``, ``state``: the trail's
-    length, the propagation head, the top level, and ``mark``, a scratch set of literals).
+    first two watched; ``orig`` and ``orig_sizes``, the formula's literals as given, for deletions, with
+    ``hashes``; ``alive``); ``lists``, the watch lists of long clauses and the implication lists of binary
+    ones (a literal's lists start at ``room[lit]`` and ``room2[lit]``); ``va``, the assignment (``true``,
+    ``trail``, ``state``: the trail's length, the propagation head, the top level and the longest clause,
+    and ``mark``, a scratch set of literals). Clause numbers and literals are of ``lits``' integers.
     """
-    nclauses = len(raw_starts) - 1
+    nformula = len(raw_starts) - 1
+    nclauses = nformula + len(proof_starts) - 1
     size = 2 * top + 2
     # every clause's literals as indices, repeats dropped (the first kept: a proof clause's first literal
-    # stays its RAT pivot); ``lits`` is reordered by the watches, ``orig`` keeps the literals as given
-    lits = np.empty(len(raw), dtype=np.int64)
+    # stays its RAT pivot); ``lits`` is reordered by the watches (and the formula's clauses shortened by
+    # what is false at the top level: ``orig`` keeps their literals as given)
     starts = np.empty(nclauses, dtype=np.int64)
     sizes = np.zeros(nclauses, dtype=np.int64)
     hashes = np.zeros(nclauses, dtype=np.int64)
     mark = np.zeros(size, dtype=np.bool_)
-    occurs = np.zeros(size, dtype=np.int64)  # clauses holding a literal: room for its watches
-    at = 0
+    long_room = np.zeros(size + 1, dtype=np.int64)  # per literal, the long clauses holding its negation
+    binary_room = np.zeros(size + 1, dtype=np.int64)  # and the binary ones: room for their lists
+    at = longest = 0
     for cid in range(nclauses):
         starts[cid] = at
-        for k in range(raw_starts[cid], raw_starts[cid + 1]):
-            x = raw[k]
+        source, first = (raw, raw_starts[cid]) if cid < nformula else (proof, proof_starts[cid - nformula])
+        last = raw_starts[cid + 1] if cid < nformula else proof_starts[cid - nformula + 1]
+        for k in range(first, last):
+            x = source[k]
             lit = 2 * x if x > 0 else 1 - 2 * x
             if not mark[lit]:
                 mark[lit] = True
@@ -237,22 +261,29 @@ def _load(raw, raw_starts, nformula, top):
                 hashes[cid] += _mix(lit)
                 at += 1
         sizes[cid] = at - starts[cid]
+        longest = max(longest, sizes[cid])
+        room = long_room if sizes[cid] > 2 else binary_room
         for k in range(starts[cid], at):
             mark[lits[k]] = False
-            occurs[lits[k] ^ 1] += 1
-    room = np.zeros(size + 1, dtype=np.int64)
+            room[(lits[k] ^ 1) + 1] += 1
     for lit in range(size):
-        room[lit + 1] = room[lit] + occurs[lit]
-    db = (lits, starts, sizes, lits.copy(), sizes.copy(), hashes, np.zeros(nclauses, dtype=np.bool_))
+        long_room[lit + 1] += long_room[lit]
+        binary_room[lit + 1] += binary_room[lit]
+    formula_end = starts[nformula] if nformula < nclauses else at
+    orig = lits[:formula_end].copy()
+    db = (lits, starts, sizes, orig, sizes.copy(), hashes, np.zeros(nclauses, dtype=np.bool_))
     lists = (
-        np.empty(room[-1], dtype=np.int64),
+        np.empty(long_room[-1], dtype=lits.dtype),
         np.zeros(size, dtype=np.int64),
-        np.empty(room[-1], dtype=np.int64),
+        np.empty(binary_room[-1], dtype=lits.dtype),
         np.zeros(size, dtype=np.int64),
-        room,
+        long_room,
+        binary_room,
     )
     true = np.zeros(size, dtype=np.bool_)
-    va = (true, np.empty(top + 1, dtype=np.int64), np.zeros(3, dtype=np.int64), mark)
+    state = np.zeros(4, dtype=np.int64)
+    state[3] = longest
+    va = (true, np.empty(top + 1, dtype=lits.dtype), state, mark)
     alive = db[6]
 
     # the formula
@@ -292,7 +323,7 @@ def _steps(db, lists, va, nformula, deleted, first, last, counts):
         cid = nformula + step
         if deleted[step]:
             counts[1] += 1
-            _delete(cid, db, lists, va)
+            _delete(cid, nformula, db, lists, va)
             continue
         counts[0] += 1
         va[2][2] = va[2][0]  # after an add, the trail is the top level
@@ -325,13 +356,13 @@ def _watch(cid, db, lists):
     literals' negations, a long one the watch lists of its first two literals' negations (visited when
     the literal becomes false)."""
     lits, starts, sizes = db[0], db[1], db[2]
-    watches, nwatch, implied, nimplied, room = lists
+    watches, nwatch, implied, nimplied, room, room2 = lists
     s = starts[cid]
     a, b = lits[s], lits[s + 1]
     if sizes[cid] == 2:
-        implied[room[a ^ 1] + nimplied[a ^ 1]] = b
+        implied[room2[a ^ 1] + nimplied[a ^ 1]] = b
         nimplied[a ^ 1] += 1
-        implied[room[b ^ 1] + nimplied[b ^ 1]] = a
+        implied[room2[b ^ 1] + nimplied[b ^ 1]] = a
         nimplied[b ^ 1] += 1
         return
     for lit in (a, b):
@@ -354,14 +385,13 @@ def _unlist(array, counts, room, where, value):
 def _propagate(db, lists, va):
     """Propagate the trail from the head; True on a conflict (the head is then left behind)."""
     lits, starts, sizes = db[0], db[1], db[2]
-    watches, nwatch, implied, nimplied, room = lists
+    watches, nwatch, implied, nimplied, room, room2 = lists
     true, trail, state, _ = va
     head = state[1]
     while head < state[0]:
         lit = trail[head]  # true: the clauses holding its negation may propagate
         head += 1
-        base = room[lit]
-        for k in range(base, base + nimplied[lit]):
+        for k in range(room2[lit], room2[lit] + nimplied[lit]):
             other = implied[k]
             if true[other]:
                 continue
@@ -369,6 +399,7 @@ def _propagate(db, lists, va):
                 return True
             _assign(other, va)
         false_lit = lit ^ 1
+        base = room[lit]
         count, keep, i = nwatch[lit], 0, 0
         while i < count:
             cid = watches[base + i]
@@ -441,7 +472,7 @@ def _implied(cid, db, lists, va):
     negated_pivot = lemma[0] ^ 1
     for lit in lemma:
         mark[lit] = True
-    resolvent = np.empty(n + len(lits), dtype=np.int64)
+    resolvent = np.empty(n + va[2][3], dtype=lits.dtype)
     for k in range(n):
         resolvent[k] = lemma[k]
     holds = True
@@ -507,40 +538,41 @@ def _add(cid, db, lists, va):
 
 
 @njit(cache=True)
-def _delete(cid, db, lists, va):
+def _delete(cid, nformula, db, lists, va):
     """Take out the most recent present clause with the literals of clause ``cid`` (a deletion step),
     unless one of them is true at the top level."""
     lits, starts, _, orig, orig_sizes, hashes, alive = db
-    watches, nwatch, implied, nimplied, room = lists
+    watches, nwatch, implied, nimplied, room, room2 = lists
     true, mark = va[0], va[3]
-    s, n = starts[cid], orig_sizes[cid]
+    s, n = starts[cid], orig_sizes[cid]  # (a proof step: its literals as given, in ``lits``)
     for k in range(s, s + n):
-        if true[orig[k]]:
+        if true[lits[k]]:
             return  # satisfied for good: it can neither propagate nor clash again, so it stays
     for k in range(s, s + n):
-        mark[orig[k]] = True
+        mark[lits[k]] = True
     found = -1
     for other in range(cid - 1, -1, -1):  # the most recent first: the proof's own before the formula's
         if not alive[other] or hashes[other] != hashes[cid] or orig_sizes[other] != n:
             continue
+        given = orig if other < nformula else lits  # a proof clause's literals are only reordered
         same = True
         for k in range(starts[other], starts[other] + n):
-            if not mark[orig[k]]:
+            if not mark[given[k]]:
                 same = False
                 break
         if same:
             found = other
             break
     for k in range(s, s + n):
-        mark[orig[k]] = False
+        mark[lits[k]] = False
     if found < 0:
         return  # deleting a clause that is not there changes nothing
     alive[found] = False
     fs = starts[found]
     a, b = lits[fs], lits[fs + 1] if orig_sizes[found] > 1 else 0
     if orig_sizes[found] == 2:
-        _unlist(implied, nimplied, room, a ^ 1, b)
-        _unlist(implied, nimplied, room, b ^ 1, a)
+        _unlist(implied, nimplied, room2, a ^ 1, b)
+        _unlist(implied, nimplied, room2, b ^ 1, a)
     elif orig_sizes[found] > 2:  # a long clause is watched by its first two literals
         _unlist(watches, nwatch, room, a ^ 1, found)
         _unlist(watches, nwatch, room, b ^ 1, found)
