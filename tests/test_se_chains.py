@@ -233,6 +233,34 @@ def test_chain_searches_skipped_by_reachability_would_have_found_nothing() -> No
     assert found_any > 10
 
 
+def test_an_aligned_triplet_exclusion_is_found_with_one_combination_a_digit_as_with_all() -> None:
+    """Aligned triplet exclusion looks, for each digit of a triplet's cells, for one combination that
+    allows it: on grids along SE's walks and struck at random, the same rows (cells and the digits each
+    keeps), in the same order, as trying every combination of the three cells' digits."""
+    import random
+
+    import numpy as np
+
+    from sudoku_cp.se import exclusion
+
+    rng = random.Random(5)
+    grids = _grids_along_walks()
+    for cands in list(grids):
+        struck = list(cands)
+        for _ in range(25):  # fewer candidates: more excluders, more exclusions
+            c = rng.randrange(len(struck))
+            if struck[c].bit_count() > 2:
+                struck[c] &= ~(1 << rng.choice([d for d in range(9) if struck[c] >> d & 1]))
+        grids.append(struck)
+    found = 0
+    for cands in grids:
+        source = np.array(cands, dtype=np.int64)
+        rows = exclusion.search(source, 3, 3, 3)
+        assert np.array_equal(rows, exclusion.search(source, 3, 3, 3, every=True))
+        found += len(rows) > 0
+    assert found > 20
+
+
 @pytest.mark.parametrize(("paths", "keys"), [(1, 1024), (64, 4)], ids=["paths short", "keys short"])
 def test_unary_paths_found_in_a_fresh_room_are_those_found_in_a_grown_one(paths, keys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The unary search runs in arrays it keeps between calls, its marks told apart by stamps that go on
