@@ -797,11 +797,15 @@ def test_check_stops_on_sigterm_with_whole_lines_and_no_worker_left(tmp_path: Pa
     )
     first = proc.stdout.readline()  # checking has begun: the signal lands mid-run
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=30)
-    out = first + out
+    out = first + proc.stdout.read()  # not communicate(): it would skip what readline has buffered
+    err = proc.stderr.read()
+    proc.wait(timeout=30)
     assert proc.returncode == 143, err
     assert "interrupted by SIGTERM" in err and "Traceback" not in err
     assert all(re.fullmatch(r"\d+ verified unique", line) for line in out.splitlines()), (out, err)
+    lines = out.splitlines()  # whole lines, every claim checked before the stop, in order
+    assert [int(line.split()[0]) for line in lines] == list(range(1, len(lines) + 1))
+    assert err.startswith(f"{len(lines):,} verified, 0 failed, interrupted by SIGTERM"), (out, err)
     time.sleep(0.5)
     left = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
