@@ -64,6 +64,8 @@ def check_refutation(clauses: Iterable[Sequence[int]], proof: str | list[tuple[b
         written_lits, proof_starts, deleted = read
         proof_lits = _renamed(written_lits, top)
     top = max(top, _largest(proof_lits))
+    if top >= 2**31:  # (a formula's variable past 32 bits: both read as 64-bit)
+        proof_lits = proof_lits.astype(np.int64, copy=False)
     lits = lits.astype(proof_lits.dtype)  # (the formula's, a few thousand: as the proof's are read)
     room = _room(len(lits) + len(proof_lits), len(starts) + len(proof_starts) - 2, top)
     outcome, db, lists, va = _load(lits, starts, proof_lits, proof_starts, top, room)
