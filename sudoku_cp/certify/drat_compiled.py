@@ -264,10 +264,12 @@ def _load(raw, raw_starts, proof, proof_starts, top, lits):
                 at += 1
         sizes[cid] = at - starts[cid]
         longest = max(longest, sizes[cid])
-        room = long_room if sizes[cid] > 2 else binary_room
         for k in range(starts[cid], at):
             mark[lits[k]] = False
-            room[(lits[k] ^ 1) + 1] += 1
+            if sizes[cid] > 2:
+                long_room[(lits[k] ^ 1) + 1] += 1
+            elif sizes[cid] == 2:  # (units and the empty clause are in no list)
+                binary_room[(lits[k] ^ 1) + 1] += 1
     for lit in range(size):
         long_room[lit + 1] += long_room[lit]
         binary_room[lit + 1] += binary_room[lit]
